@@ -1,0 +1,2 @@
+//! Reproducible tensor operators (work in progress).
+#![cfg_attr(not(feature = "std"), no_std)]
