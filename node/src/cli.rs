@@ -1,0 +1,51 @@
+//! Command-line interface: Substrate's standard flags and subcommands.
+
+/// Subcommands besides running the node.
+#[derive(Debug, clap::Subcommand)]
+#[allow(clippy::large_enum_variant)]
+pub enum Subcommand {
+	/// Key management: generate, inspect, insert into the keystore.
+	#[command(subcommand)]
+	Key(sc_cli::KeySubcommand),
+
+	/// Write a chain spec (plain or `--raw`) to stdout.
+	BuildSpec(sc_cli::BuildSpecCmd),
+
+	/// Validate blocks.
+	CheckBlock(sc_cli::CheckBlockCmd),
+
+	/// Export blocks to a file.
+	ExportBlocks(sc_cli::ExportBlocksCmd),
+
+	/// Export the state of a block as a chain spec.
+	ExportState(sc_cli::ExportStateCmd),
+
+	/// Import blocks from a file.
+	ImportBlocks(sc_cli::ImportBlocksCmd),
+
+	/// Remove the whole chain database.
+	PurgeChain(sc_cli::PurgeChainCmd),
+
+	/// Revert the chain to a previous state.
+	Revert(sc_cli::RevertCmd),
+
+	/// Database metadata: best, finalized and genesis blocks.
+	ChainInfo(sc_cli::ChainInfoCmd),
+}
+
+/// The node's command line.
+#[derive(Debug, clap::Parser)]
+#[command(
+	propagate_version = true,
+	args_conflicts_with_subcommands = true,
+	subcommand_negates_reqs = true
+)]
+pub struct Cli {
+	/// A subcommand; without one the node runs.
+	#[command(subcommand)]
+	pub subcommand: Option<Subcommand>,
+
+	/// Flags of the running node (`--dev`, `--chain`, `--validator`, ...).
+	#[clap(flatten)]
+	pub run: sc_cli::RunCmd,
+}

@@ -1,0 +1,13 @@
+//! gensyn-node: a BABE + GRANDPA + NPoS node for the gensyn verified-training chain.
+
+#![warn(missing_docs)]
+
+mod chain_spec;
+mod cli;
+mod command;
+mod rpc;
+mod service;
+
+fn main() -> sc_cli::Result<()> {
+	command::run()
+}

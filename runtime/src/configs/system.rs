@@ -1,0 +1,63 @@
+//! frame-system: accounts, block limits, the extrinsic format.
+
+use crate::{AccountId, Block, Hash, Nonce, Runtime, RuntimeVersion, VERSION};
+use frame_support::{
+	derive_impl, parameter_types,
+	traits::ConstU32,
+	weights::{constants::ParityDbWeight, Weight},
+};
+use sp_runtime::Perbill;
+
+/// Share of a block that normal (non-operational) extrinsics may fill.
+const NORMAL_DISPATCH_RATIO: Perbill = Perbill::from_percent(75);
+
+parameter_types! {
+	/// Block hashes kept for mortal-transaction checks (two hours of blocks).
+	pub const BlockHashCount: u32 = 2 * crate::HOURS;
+	/// The runtime version.
+	pub const Version: RuntimeVersion = VERSION;
+	/// One second of compute per 3-second block.
+	pub BlockWeights: frame_system::limits::BlockWeights =
+		frame_system::limits::BlockWeights::with_sensible_defaults(
+			Weight::from_parts(frame_support::weights::constants::WEIGHT_REF_TIME_PER_SECOND, 5 * 1024 * 1024),
+			NORMAL_DISPATCH_RATIO,
+		);
+	/// At most 5 MiB of extrinsics per block.
+	pub BlockLength: frame_system::limits::BlockLength =
+		frame_system::limits::BlockLength::max_with_normal_ratio(5 * 1024 * 1024, NORMAL_DISPATCH_RATIO);
+	/// The generic Substrate SS58 prefix, so addresses read the same in polkadot.js.
+	pub const SS58Prefix: u8 = 42;
+}
+
+#[derive_impl(frame_system::config_preludes::SolochainDefaultConfig)]
+impl frame_system::Config for Runtime {
+	type Block = Block;
+	type BlockWeights = BlockWeights;
+	type BlockLength = BlockLength;
+	type AccountId = AccountId;
+	type Nonce = Nonce;
+	type Hash = Hash;
+	type BlockHashCount = BlockHashCount;
+	type DbWeight = ParityDbWeight;
+	type Version = Version;
+	type AccountData = pallet_balances::AccountData<crate::Balance>;
+	type SS58Prefix = SS58Prefix;
+	type MaxConsumers = ConstU32<16>;
+}
+
+impl<C> frame_system::offchain::CreateTransactionBase<C> for Runtime
+where
+	crate::RuntimeCall: From<C>,
+{
+	type Extrinsic = crate::UncheckedExtrinsic;
+	type RuntimeCall = crate::RuntimeCall;
+}
+
+impl<C> frame_system::offchain::CreateBare<C> for Runtime
+where
+	crate::RuntimeCall: From<C>,
+{
+	fn create_bare(call: crate::RuntimeCall) -> crate::UncheckedExtrinsic {
+		crate::UncheckedExtrinsic::new_bare(call)
+	}
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the whole test suite on a fresh machine: installs what is missing (setup.sh),
+# fetches the MNIST digits, checks formatting, then builds and runs every test of the
+# workspace in the one release profile (unit, runtime, ML, and end-to-end tests that
+# start real nodes on 127.0.0.1 and drive them with polkadot.js).
+#
+#   scripts/test.sh [extra cargo test arguments]
+#
+# CARGO_TARGET_DIR defaults to ~/.cache/gensyn-node/target so that every clone on this
+# machine shares one incremental build.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+say() { printf '\033[1;34m[test]\033[0m %s\n' "$*" >&2; }
+
+"$ROOT/scripts/setup.sh"
+# libtorch for the ML crate (tch): LIBTORCH_USE_PYTORCH, PATH and LD_LIBRARY_PATH.
+if [[ -f "$ROOT/scripts/env.sh" ]]; then
+	# shellcheck source=/dev/null
+	source "$ROOT/scripts/env.sh"
+fi
+if [[ -x "$ROOT/scripts/fetch-mnist.sh" ]]; then
+	"$ROOT/scripts/fetch-mnist.sh" >&2
+fi
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/gensyn-node/target}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+say "cargo fmt --check"
+cargo fmt --all --check
+
+say "building and running the tests (target dir: $CARGO_TARGET_DIR)"
+start=$(date +%s)
+cargo test --release --workspace --locked "$@"
+say "tests finished in $(($(date +%s) - start)) s"
