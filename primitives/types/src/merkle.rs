@@ -13,7 +13,7 @@
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode};
 use scale_info::TypeInfo;
-use sp_crypto_hashing::blake2_256;
+pub use sp_crypto_hashing::blake2_256;
 
 /// A 32-byte blake2-256 hash.
 pub type Hash = [u8; 32];

@@ -1,0 +1,180 @@
+mod common;
+use common::*;
+use gensyn_primitives::TaskSpec;
+use gensyn_repops::{
+	element,
+	graph::OpKind,
+	model::{self, init_state, load_batch, replay, trace_step, train_step},
+	state::{distances, TrainState},
+};
+
+const R: [u8; 32] = [3u8; 32];
+
+fn run(spec: &TaskSpec, steps: u64, threads: usize) -> TrainState {
+	let mut s = init_state(spec).unwrap();
+	replay(spec, &mut s, &data_for(spec), &R, steps, threads).unwrap();
+	s
+}
+
+#[test]
+fn bitwise_identical_across_thread_counts() {
+	for spec in [tiny_mlp(), tiny_cnn(), base_spec()] {
+		let steps = if spec.data.samples > 1000 { 2 } else { 7 };
+		let one = run(&spec, steps, 1);
+		for threads in [2, 3, 8] {
+			let many = run(&spec, steps, threads);
+			assert_eq!(one.hash(), many.hash(), "threads = {threads}");
+		}
+		// And every op's output commitment of a traced step agrees.
+		let (x, y) = load_batch(&spec, &data_for(&spec), &R, one.step).unwrap();
+		let a = trace_step(&spec, &one, &x, &y, 1).unwrap();
+		let b = trace_step(&spec, &one, &x, &y, 5).unwrap();
+		assert_eq!(a.op_roots, b.op_roots);
+		assert_eq!(a.next.hash(), b.next.hash());
+	}
+}
+
+#[test]
+fn changing_anything_changes_the_state() {
+	let spec = tiny_mlp();
+	let a = run(&spec, 3, 1);
+	let mut other = spec.clone();
+	other.training.seed += 1;
+	assert_ne!(a.hash(), run(&other, 3, 1).hash());
+	let mut s = init_state(&spec).unwrap();
+	replay(&spec, &mut s, &data_for(&spec), &[4u8; 32], 3, 1).unwrap();
+	assert_ne!(a.hash(), s.hash());
+	assert_ne!(a.hash(), run(&spec, 2, 1).hash());
+	assert_eq!(a.step, 3);
+}
+
+#[test]
+fn element_and_reduction_evaluation_match_the_fast_ops() {
+	for spec in [tiny_mlp(), tiny_cnn()] {
+		let mut st = init_state(&spec).unwrap();
+		replay(&spec, &mut st, &data_for(&spec), &R, 2, 1).unwrap();
+		let (x, y) = load_batch(&spec, &data_for(&spec), &R, st.step).unwrap();
+		let tr = trace_step(&spec, &st, &x, &y, 2).unwrap();
+		let vals = &tr.values;
+		let fetch = |t: u32, i: u64| vals.get(t as usize).and_then(|v| v.get(i as usize)).copied();
+		let mut kinds = std::collections::BTreeSet::new();
+		for (oi, op) in tr.graph.ops.iter().enumerate() {
+			kinds.insert(
+				format!("{:?}", op.kind).split(['(', ' ', '{']).next().unwrap().to_string(),
+			);
+			let out = &vals[op.output as usize];
+			for (e, want) in out.iter().enumerate() {
+				let got = element::eval_element(&tr.graph, oi, e as u64, &fetch).unwrap();
+				assert_eq!(got.to_bits(), want.to_bits(), "op {oi} {:?} element {e}", op.kind);
+				if let Some(red) = element::reduction(&tr.graph, oi, e as u64).unwrap() {
+					// Walk the reduction one step at a time, as the pinpoint game does.
+					let mut acc = element::partial(&tr.graph, oi, e as u64, 0, &fetch).unwrap();
+					for j in 0..red.len {
+						acc = element::reduction_step(&tr.graph, oi, e as u64, j, acc, &fetch)
+							.unwrap();
+						if j == red.len / 2 {
+							let p =
+								element::partial(&tr.graph, oi, e as u64, j + 1, &fetch).unwrap();
+							assert_eq!(p.to_bits(), acc.to_bits());
+						}
+					}
+					assert_eq!(element::finish(&red, acc).to_bits(), want.to_bits());
+				}
+			}
+		}
+		assert!(kinds.len() >= 10, "{kinds:?}");
+		// Tampering with one output changes its commitment.
+		let mut v = vals[tr.graph.ops[0].output as usize].clone();
+		v[0] = f32::from_bits(v[0].to_bits() ^ 1);
+		assert_ne!(gensyn_primitives::merkle::tensor_root(&v), tr.op_roots[0]);
+	}
+}
+
+fn loss_at(spec: &TaskSpec, st: &TrainState, x: &[f32], y: &[u32]) -> f64 {
+	trace_step(spec, st, x, y, 1).unwrap().loss as f64
+}
+
+#[test]
+fn gradients_match_finite_differences() {
+	for spec in [tiny_mlp(), tiny_cnn()] {
+		let mut st = init_state(&spec).unwrap();
+		replay(&spec, &mut st, &data_for(&spec), &R, 1, 1).unwrap();
+		let (x, y) = load_batch(&spec, &data_for(&spec), &R, st.step).unwrap();
+		let tr = trace_step(&spec, &st, &x, &y, 1).unwrap();
+		// The gradient of parameter i is the second input of its first optimizer op.
+		let mut grads = Vec::new();
+		for op in &tr.graph.ops {
+			if matches!(op.kind, OpKind::SgdMomentum { .. } | OpKind::AdamM { .. }) {
+				grads.push(tr.values[op.inputs[1] as usize].clone());
+			}
+		}
+		assert_eq!(grads.len(), st.params.len());
+		let mut checked = 0;
+		for (pi, g) in grads.iter().enumerate() {
+			let n = g.len();
+			for k in 0..n.min(6) {
+				let e = (k * 7919) % n;
+				// A ReLU or max-pool kink within h of the point spoils one step size, so
+				// the check passes when any of three step sizes agrees.
+				let an = g[e] as f64;
+				let mut fds = Vec::new();
+				for h in [1e-2f32, 3e-3, 1e-3] {
+					let mut plus = st.clone();
+					plus.params[pi][e] += h;
+					let mut minus = st.clone();
+					minus.params[pi][e] -= h;
+					let fd = (loss_at(&spec, &plus, &x, &y) - loss_at(&spec, &minus, &x, &y))
+						/ (2.0 * h as f64);
+					fds.push(fd);
+				}
+				let ok = fds.iter().any(|fd| (fd - an).abs() <= 1e-3 + 2e-2 * an.abs());
+				assert!(ok, "param {pi} elem {e}: fd {fds:?} vs analytic {an}");
+				checked += 1;
+			}
+		}
+		assert!(checked > 20);
+	}
+}
+
+#[test]
+fn training_reduces_the_loss() {
+	for spec in [tiny_mlp(), tiny_cnn()] {
+		let mut st = init_state(&spec).unwrap();
+		let losses = replay(&spec, &mut st, &data_for(&spec), &R, 60, 2).unwrap();
+		let first: f32 = losses[..6].iter().sum::<f32>() / 6.0;
+		let last: f32 = losses[54..].iter().sum::<f32>() / 6.0;
+		assert!(last < 0.5 * first, "{losses:?}");
+	}
+}
+
+#[test]
+fn state_encoding_round_trips_and_distances() {
+	let spec = tiny_cnn();
+	let a = run(&spec, 2, 1);
+	let bytes = a.encode();
+	let b = TrainState::decode(&bytes).unwrap();
+	assert_eq!(a, b);
+	assert_eq!(a.hash(), b.hash());
+	assert_eq!(a.root(), b.root());
+	assert!(TrainState::decode(&bytes[..bytes.len() - 1]).is_err());
+	let d = distances(&a, &b).unwrap();
+	assert_eq!((d.l1, d.l2, d.linf), (0.0, 0.0, 0.0));
+	assert!(d.cosine.abs() < 1e-12);
+	let c = run(&spec, 3, 1);
+	let d = distances(&a, &c).unwrap();
+	assert!(d.l2 > 0.0 && d.linf > 0.0 && d.l1 >= d.l2);
+	assert_ne!(a.root(), c.root());
+	model::check_state(&spec, &a).unwrap();
+	assert!(model::check_state(&tiny_mlp(), &a).is_err());
+}
+
+#[test]
+fn bad_inputs_are_errors() {
+	let spec = tiny_mlp();
+	let mut st = init_state(&spec).unwrap();
+	let x = vec![0.0f32; 36 * 2];
+	assert!(train_step(&spec, &mut st, &x, &[0, 3], 1).is_err());
+	assert!(train_step(&spec, &mut st, &x[..36], &[0, 1], 1).is_err());
+	assert!(train_step(&spec, &mut st, &[], &[], 1).is_err());
+	assert!(train_step(&spec, &mut st, &x, &[0, 2], 1).is_ok());
+}
