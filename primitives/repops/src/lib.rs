@@ -29,6 +29,7 @@ pub mod model;
 pub mod optim;
 pub mod par;
 pub mod pool;
+pub mod selftest;
 pub mod state;
 
 pub use gensyn_primitives as primitives;

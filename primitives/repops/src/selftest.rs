@@ -1,0 +1,111 @@
+//! A fixed workload whose result must be the same bits on every platform: a small CNN
+//! (Adam, cosine schedule) and a small MLP (SGD with momentum, step schedule), three
+//! steps each on generated data. Tests compare its hash natively and in a wasm32 build.
+
+use crate::{
+	model::{init_state, replay, Dataset},
+	Result,
+};
+use alloc::vec::Vec;
+use gensyn_primitives::{merkle::blake2_256, *};
+
+struct Generated {
+	classes: u32,
+}
+
+impl Dataset for Generated {
+	fn sample(&self, index: u32, input: &mut [f32]) -> Result<u32> {
+		let key = crate::init::tensor_key(index as u64, 99);
+		for (i, v) in input.iter_mut().enumerate() {
+			*v = crate::init::uniform(key, i as u64) * 2.0 - 1.0;
+		}
+		Ok(index % self.classes)
+	}
+}
+
+fn spec(
+	layers: Vec<Layer>,
+	input: Shape3,
+	optimizer: Optimizer,
+	lr_schedule: LrSchedule,
+) -> Option<TaskSpec> {
+	let uri = Uri::parse("file://generated")?;
+	Some(TaskSpec {
+		model: ModelSpec {
+			input,
+			layers: BoundedVec::try_from_vec(layers).ok()?,
+			loss: Loss::SoftmaxCrossEntropy,
+		},
+		data: DataRef {
+			uri,
+			file_hash: Hash32::default(),
+			chunk_root: Hash32::default(),
+			format: DataFormat::Safetensors,
+			samples: 40,
+			input,
+			classes: 4,
+		},
+		training: TrainingSpec {
+			epochs: 1,
+			batch_size: 16,
+			seed: 11,
+			checkpoint_interval: 1,
+			optimizer,
+			lr_schedule,
+		},
+		verification: VerificationSpec {
+			mode: VerificationMode::Exact,
+			audit_fraction: Permill(1_000_000),
+		},
+	})
+}
+
+/// The test specs: a CNN and an MLP.
+pub fn specs() -> Vec<TaskSpec> {
+	let img = Shape3 { channels: 2, height: 9, width: 9 };
+	let cnn = spec(
+		alloc::vec![
+			Layer::Conv2d { in_channels: 2, out_channels: 4, kernel: 3, stride: 1, padding: 1 },
+			Layer::Relu,
+			Layer::MaxPool2d { kernel: 2, stride: 2 },
+			Layer::Conv2d { in_channels: 4, out_channels: 5, kernel: 3, stride: 2, padding: 1 },
+			Layer::Relu,
+			Layer::Flatten,
+			Layer::Linear { in_features: 20, out_features: 4 },
+		],
+		img,
+		Optimizer::Adam {
+			lr: F32Bits::from_f32(0.01),
+			beta1: F32Bits::from_f32(0.9),
+			beta2: F32Bits::from_f32(0.999),
+			eps: F32Bits::from_f32(1e-8),
+		},
+		LrSchedule::Cosine { total_steps: 3, min_lr: F32Bits::from_f32(0.001) },
+	);
+	let mlp = spec(
+		alloc::vec![
+			Layer::Flatten,
+			Layer::Linear { in_features: 162, out_features: 24 },
+			Layer::Relu,
+			Layer::Linear { in_features: 24, out_features: 4 },
+		],
+		img,
+		Optimizer::Sgd { lr: F32Bits::from_f32(0.1), momentum: F32Bits::from_f32(0.9) },
+		LrSchedule::Step { every_steps: 2, gamma: F32Bits::from_f32(0.5) },
+	);
+	cnn.into_iter().chain(mlp).collect()
+}
+
+/// `blake2_256` over the state hashes and loss bits after three steps of each spec.
+pub fn probe() -> Result<[u8; 32]> {
+	let mut acc = Vec::new();
+	for s in specs() {
+		let mut st = init_state(&s)?;
+		let losses = replay(&s, &mut st, &Generated { classes: s.data.classes }, &[5u8; 32], 3, 1)?;
+		acc.extend_from_slice(&st.hash());
+		for l in losses {
+			acc.extend_from_slice(&l.to_bits().to_le_bytes());
+		}
+	}
+	Ok(blake2_256(&acc))
+}
