@@ -1,0 +1,94 @@
+//! Bringing a data file to local disk from a `file://` or `http(s)://` URI, checked
+//! against its expected blake2-256 hash before anything reads it.
+//!
+//! Downloads are streamed to `<cache>/<hash>.part` while being hashed and renamed to
+//! `<cache>/<hash>` only when the hash matches, so a cache entry is always a verified
+//! blob and a second fetch of the same hash costs nothing.
+
+use super::DatasetError;
+use crate::hash::{self, Hash, Hasher};
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long one download may take in all before it is abandoned.
+const HTTP_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Resolves `uri` to a local file whose blake2-256 hash is `expected`.
+///
+/// `file://PATH` (or a plain path) is hashed where it lies; `http://` and `https://` are
+/// downloaded into `cache`. Any other scheme is [`DatasetError::UnsupportedUri`].
+pub fn fetch_verified(uri: &str, expected: &Hash, cache: &Path) -> Result<PathBuf, DatasetError> {
+	if uri.starts_with("http://") || uri.starts_with("https://") {
+		return download(uri, expected, cache);
+	}
+	let path = local_path(uri)?;
+	let file = File::open(&path).map_err(|e| DatasetError::io(&path, e))?;
+	let actual = hash::blake2_256_reader(file).map_err(|e| DatasetError::io(&path, e))?;
+	check(uri, expected, &actual)?;
+	Ok(path)
+}
+
+/// The local path a `file://` URI or a bare path names.
+pub fn local_path(uri: &str) -> Result<PathBuf, DatasetError> {
+	if let Some(rest) = uri.strip_prefix("file://") {
+		return Ok(PathBuf::from(rest));
+	}
+	if uri.contains("://") {
+		return Err(DatasetError::UnsupportedUri(uri.to_string()));
+	}
+	Ok(PathBuf::from(uri))
+}
+
+fn check(uri: &str, expected: &Hash, actual: &Hash) -> Result<(), DatasetError> {
+	if expected != actual {
+		return Err(DatasetError::HashMismatch {
+			uri: uri.to_string(),
+			expected: hash::to_hex(expected),
+			actual: hash::to_hex(actual),
+		});
+	}
+	Ok(())
+}
+
+fn download(uri: &str, expected: &Hash, cache: &Path) -> Result<PathBuf, DatasetError> {
+	fs::create_dir_all(cache).map_err(|e| DatasetError::io(cache, e))?;
+	let target = cache.join(hash::to_hex(expected));
+	if target.exists() {
+		let file = File::open(&target).map_err(|e| DatasetError::io(&target, e))?;
+		if hash::blake2_256_reader(file).ok().as_ref() == Some(expected) {
+			return Ok(target);
+		}
+	}
+	let http_err = |reason: String| DatasetError::Http { uri: uri.to_string(), reason };
+	let agent =
+		ureq::Agent::config_builder().timeout_global(Some(HTTP_TIMEOUT)).build().new_agent();
+	let response = agent.get(uri).call().map_err(|e| http_err(e.to_string()))?;
+	let mut body = response.into_body().into_reader();
+	let part = cache.join(format!("{}.part", hash::to_hex(expected)));
+	let mut out = File::create(&part).map_err(|e| DatasetError::io(&part, e))?;
+	let mut hasher = Hasher::new();
+	let mut buf = vec![0u8; 1 << 20];
+	loop {
+		let n = match body.read(&mut buf) {
+			Ok(0) => break,
+			Ok(n) => n,
+			Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+			Err(e) => {
+				let _ = fs::remove_file(&part);
+				return Err(http_err(e.to_string()));
+			}
+		};
+		hasher.update(&buf[..n]);
+		out.write_all(&buf[..n]).map_err(|e| DatasetError::io(&part, e))?;
+	}
+	out.sync_all().map_err(|e| DatasetError::io(&part, e))?;
+	drop(out);
+	if let Err(e) = check(uri, expected, &hasher.finish()) {
+		let _ = fs::remove_file(&part);
+		return Err(e);
+	}
+	fs::rename(&part, &target).map_err(|e| DatasetError::io(&target, e))?;
+	Ok(target)
+}

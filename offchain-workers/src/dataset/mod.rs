@@ -1,0 +1,320 @@
+//! Training data: MNIST IDX (plain or gzip) and safetensors files, fetched from
+//! `file://` or `http(s)://`, hash-checked before use, and checked against the shape the
+//! task spec declares.
+//!
+//! Pixels become `f32` in one fixed way for every backend: a byte `b` is `b as f32 / 255.0`
+//! (an exactly rounded IEEE division), and `f32` data is taken as it is.
+
+pub mod fetch;
+pub mod idx;
+pub mod safetensors;
+
+use std::path::{Path, PathBuf};
+
+pub use fetch::{fetch_verified, local_path};
+
+/// Everything that can go wrong while getting or reading a data set.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+	/// A local file could not be read or written.
+	#[error("{path}: {source}")]
+	Io {
+		/// The file.
+		path: PathBuf,
+		/// What the OS said.
+		source: std::io::Error,
+	},
+	/// The URI's scheme is neither `file://` nor `http(s)://`.
+	#[error("unsupported data URI {0:?} (expected file://, http:// or https://)")]
+	UnsupportedUri(String),
+	/// The HTTP request failed or the connection broke off.
+	#[error("download of {uri} failed: {reason}")]
+	Http {
+		/// The URI.
+		uri: String,
+		/// What went wrong.
+		reason: String,
+	},
+	/// The file's blake2-256 hash is not the one the spec commits to.
+	#[error("hash mismatch for {uri}: expected {expected}, got {actual}")]
+	HashMismatch {
+		/// The URI.
+		uri: String,
+		/// The committed hash, hex.
+		expected: String,
+		/// The hash of what was read, hex.
+		actual: String,
+	},
+	/// The file ends before the data its header announces.
+	#[error("{what} is truncated: needs {expected} bytes, has {actual}")]
+	Truncated {
+		/// The file.
+		what: String,
+		/// Bytes the header announces.
+		expected: usize,
+		/// Bytes present.
+		actual: usize,
+	},
+	/// The file is not in the format it claims (bad magic, bad header, trailing bytes).
+	#[error("{what} is not valid: {reason}")]
+	Corrupt {
+		/// The file.
+		what: String,
+		/// What is wrong.
+		reason: String,
+	},
+	/// A named tensor is missing from a safetensors file.
+	#[error("{what} has no tensor named {name:?}")]
+	MissingTensor {
+		/// The file.
+		what: String,
+		/// The missing tensor.
+		name: String,
+	},
+	/// A tensor has an element type this loader does not take.
+	#[error("{what}: tensor {name:?} has unsupported dtype {dtype}")]
+	UnsupportedDtype {
+		/// The file.
+		what: String,
+		/// The tensor.
+		name: String,
+		/// Its dtype.
+		dtype: String,
+	},
+	/// The samples' shape is not the one the spec declares.
+	#[error("sample shape mismatch: spec says {expected:?}, data has {actual:?}")]
+	ShapeMismatch {
+		/// The declared shape of one sample.
+		expected: Vec<usize>,
+		/// The shape found.
+		actual: Vec<usize>,
+	},
+	/// The number of samples is not the one the spec declares, or images and labels disagree.
+	#[error("sample count mismatch: expected {expected}, found {actual}")]
+	CountMismatch {
+		/// The expected count.
+		expected: usize,
+		/// The count found.
+		actual: usize,
+	},
+	/// A label is not below the number of classes.
+	#[error("label {label} of sample {index} is not below the {classes} classes")]
+	LabelOutOfRange {
+		/// The sample.
+		index: usize,
+		/// Its label.
+		label: u32,
+		/// The number of classes.
+		classes: usize,
+	},
+}
+
+impl DatasetError {
+	pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+		Self::Io { path: path.to_path_buf(), source }
+	}
+}
+
+/// A labelled data set in memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dataset {
+	/// Shape of one sample, e.g. `[1, 28, 28]`.
+	pub sample_shape: Vec<usize>,
+	/// All samples, row-major, one after another.
+	pub inputs: Vec<f32>,
+	/// One class index per sample.
+	pub labels: Vec<u32>,
+}
+
+impl Dataset {
+	/// Builds a data set, checking that inputs and labels agree in count.
+	pub fn new(
+		sample_shape: Vec<usize>,
+		inputs: Vec<f32>,
+		labels: Vec<u32>,
+	) -> Result<Self, DatasetError> {
+		let per = sample_shape.iter().product::<usize>().max(1);
+		if inputs.len() != per * labels.len() {
+			return Err(DatasetError::CountMismatch {
+				expected: labels.len(),
+				actual: inputs.len() / per,
+			});
+		}
+		Ok(Self { sample_shape, inputs, labels })
+	}
+
+	/// Number of samples.
+	pub fn len(&self) -> usize {
+		self.labels.len()
+	}
+
+	/// Whether there are no samples.
+	pub fn is_empty(&self) -> bool {
+		self.labels.is_empty()
+	}
+
+	/// Number of `f32` values in one sample.
+	pub fn sample_len(&self) -> usize {
+		self.sample_shape.iter().product()
+	}
+
+	/// The inputs of sample `i`.
+	pub fn sample(&self, i: usize) -> &[f32] {
+		let n = self.sample_len();
+		&self.inputs[i * n..(i + 1) * n]
+	}
+
+	/// Gathers the samples `indices` into one batch: inputs back to back, and labels.
+	pub fn batch(&self, indices: &[usize]) -> (Vec<f32>, Vec<u32>) {
+		let mut inputs = Vec::with_capacity(indices.len() * self.sample_len());
+		let mut labels = Vec::with_capacity(indices.len());
+		for &i in indices {
+			inputs.extend_from_slice(self.sample(i));
+			labels.push(self.labels[i]);
+		}
+		(inputs, labels)
+	}
+
+	/// Checks the data against what a spec declares: the shape of one sample (a leading
+	/// 1 channel may be left out on either side), the sample count when `samples` is
+	/// given, and every label below `classes`.
+	pub fn check(
+		&self,
+		shape: &[usize],
+		samples: Option<usize>,
+		classes: usize,
+	) -> Result<(), DatasetError> {
+		let strip = |s: &[usize]| -> Vec<usize> {
+			let mut v = s.to_vec();
+			while v.len() > 1 && v[0] == 1 {
+				v.remove(0);
+			}
+			v
+		};
+		if strip(shape) != strip(&self.sample_shape) {
+			return Err(DatasetError::ShapeMismatch {
+				expected: shape.to_vec(),
+				actual: self.sample_shape.clone(),
+			});
+		}
+		if let Some(expected) = samples {
+			if expected != self.len() {
+				return Err(DatasetError::CountMismatch { expected, actual: self.len() });
+			}
+		}
+		if let Some((index, &label)) =
+			self.labels.iter().enumerate().find(|(_, &l)| l as usize >= classes)
+		{
+			return Err(DatasetError::LabelOutOfRange { index, label, classes });
+		}
+		Ok(())
+	}
+}
+
+/// Turns a pixel byte into the `f32` every backend sees.
+pub fn pixel_to_f32(b: u8) -> f32 {
+	b as f32 / 255.0
+}
+
+/// Reads MNIST from an IDX images file (`[N, H, W]`) and an IDX labels file (`[N]`),
+/// each plain or gzip. Samples get the shape `[1, H, W]`.
+pub fn load_mnist_idx(images: &Path, labels: &Path) -> Result<Dataset, DatasetError> {
+	let images_name = images.display().to_string();
+	let labels_name = labels.display().to_string();
+	let imgs = idx::gunzip_if_needed(read(images)?, &images_name)?;
+	let lbls = idx::gunzip_if_needed(read(labels)?, &labels_name)?;
+	mnist_from_arrays(
+		idx::parse(&imgs, &images_name)?,
+		idx::parse(&lbls, &labels_name)?,
+		&images_name,
+	)
+}
+
+/// Reads an MNIST bundle (plain or gzip): the images IDX immediately followed by the
+/// labels IDX, the one-file form a task's data reference names.
+pub fn load_mnist_bundle(path: &Path) -> Result<Dataset, DatasetError> {
+	let name = path.display().to_string();
+	parse_mnist_bundle(idx::gunzip_if_needed(read(path)?, &name)?, &name)
+}
+
+/// Parses the bytes of an MNIST bundle (already decompressed); `what` names them.
+pub fn parse_mnist_bundle(bytes: Vec<u8>, what: &str) -> Result<Dataset, DatasetError> {
+	let (images, rest) = idx::parse_prefix(&bytes, what)?;
+	if rest.is_empty() {
+		return Err(DatasetError::Truncated {
+			what: what.to_string(),
+			expected: bytes.len() + 8 + images.dims.first().copied().unwrap_or(0),
+			actual: bytes.len(),
+		});
+	}
+	let labels = idx::parse(rest, what)?;
+	mnist_from_arrays(images, labels, what)
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, DatasetError> {
+	std::fs::read(path).map_err(|e| DatasetError::io(path, e))
+}
+
+fn mnist_from_arrays(
+	images: idx::IdxArray,
+	labels: idx::IdxArray,
+	what: &str,
+) -> Result<Dataset, DatasetError> {
+	if images.dims.len() != 3 {
+		return Err(DatasetError::Corrupt {
+			what: what.to_string(),
+			reason: format!("images: expected 3 dimensions [N, H, W], found {:?}", images.dims),
+		});
+	}
+	if labels.dims.len() != 1 {
+		return Err(DatasetError::Corrupt {
+			what: what.to_string(),
+			reason: format!("labels: expected 1 dimension [N], found {:?}", labels.dims),
+		});
+	}
+	if images.dims[0] != labels.dims[0] {
+		return Err(DatasetError::CountMismatch {
+			expected: images.dims[0],
+			actual: labels.dims[0],
+		});
+	}
+	Dataset::new(
+		vec![1, images.dims[1], images.dims[2]],
+		images.data.into_iter().map(pixel_to_f32).collect(),
+		labels.data.into_iter().map(u32::from).collect(),
+	)
+}
+
+/// Fetches the data a task's data reference names (hash-checked; downloads are cached
+/// in `cache`), reads it in its declared format and checks it against the declared
+/// sample shape, count and classes.
+pub fn load_data_ref(
+	data: &gensyn_primitives::DataRef,
+	cache: &Path,
+) -> Result<Dataset, DatasetError> {
+	use gensyn_primitives::DataFormat;
+	let uri =
+		data.uri.as_str().ok_or_else(|| DatasetError::UnsupportedUri("(not UTF-8)".into()))?;
+	let path = fetch_verified(uri, &data.file_hash.0, cache)?;
+	let dataset = match data.format {
+		DataFormat::MnistIdx | DataFormat::MnistIdxGz => load_mnist_bundle(&path)?,
+		DataFormat::Safetensors => safetensors::load(&path)?,
+	};
+	let s = data.input;
+	dataset.check(
+		&[s.channels as usize, s.height as usize, s.width as usize],
+		Some(data.samples as usize),
+		data.classes as usize,
+	)?;
+	Ok(dataset)
+}
+
+/// Loads a local data file for evaluation (no hash to check): an MNIST bundle, plain
+/// or gzip, or a safetensors file (by the `.safetensors` extension).
+pub fn load_local(path: &Path) -> Result<Dataset, DatasetError> {
+	if path.extension().is_some_and(|e| e == "safetensors") {
+		safetensors::load(path)
+	} else {
+		load_mnist_bundle(path)
+	}
+}

@@ -1,0 +1,27 @@
+//! ML core of the gensyn workers: everything a solver or verifier does with a model,
+//! without the chain or polkadot-sdk.
+//!
+//! - [`dataset`]: data files from `file://` / `http(s)://`, hash-checked; MNIST IDX
+//!   (plain, gzip, one-file bundles) and safetensors;
+//! - [`order`]: which samples each step reads (task seed + assignment randomness);
+//! - [`checkpoint`]: the training state as a safetensors file, and its hash;
+//! - [`tch_backend`]: training with libtorch (GPU when present), the fast path;
+//! - [`reference`]: training with repops, the reproducible path;
+//! - [`proof_store`]: content-addressed checkpoints on disk and run journals;
+//! - [`train`]: the checkpointing, resumable run loop over either backend;
+//! - [`replay`]: the verifier's segment replay, distances and verdict;
+//! - [`progress`]: a progress bar or log lines;
+//! - [`cli`]: the `gensyn-ml` command line.
+
+pub mod checkpoint;
+pub mod cli;
+mod cli_run;
+pub mod dataset;
+pub mod hash;
+pub mod order;
+pub mod progress;
+pub mod proof_store;
+pub mod reference;
+pub mod replay;
+pub mod tch_backend;
+pub mod train;

@@ -1,0 +1,215 @@
+//! The solver's proof store: a content-addressed blob store on disk (a blob's name is
+//! the hex blake2-256 of its bytes) plus one journal per training run that lists the
+//! run's checkpoints in order, so a crashed run resumes from its last checkpoint.
+//!
+//! Layout under the store's root:
+//! - `blobs/<hex hash>`: checkpoint files (and anything else worth serving);
+//! - `runs/<hex run id>.json`: the [`Journal`] of one run.
+//!
+//! Every write goes to a temporary file first and is renamed into place, so a crash
+//! leaves either the old or the new version, never half of one. Every read of a blob
+//! checks its hash.
+
+use crate::hash::{self, Hash};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Errors of the proof store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+	/// A file could not be read or written.
+	#[error("{path}: {source}")]
+	Io {
+		/// The file.
+		path: PathBuf,
+		/// What the OS said.
+		source: std::io::Error,
+	},
+	/// No blob with this hash is stored.
+	#[error("blob {0} is not in the proof store")]
+	Missing(String),
+	/// A stored blob no longer hashes to its name (disk corruption or tampering).
+	#[error("blob {name} is corrupt: its bytes hash to {actual}")]
+	Corrupt {
+		/// The blob's name.
+		name: String,
+		/// What its bytes hash to.
+		actual: String,
+	},
+	/// A journal is not valid JSON of the expected form.
+	#[error("journal {path}: {reason}")]
+	BadJournal {
+		/// The journal file.
+		path: PathBuf,
+		/// What is wrong.
+		reason: String,
+	},
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+	move |source| StoreError::Io { path: path.to_path_buf(), source }
+}
+
+/// One checkpoint of a run, as the journal records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointEntry {
+	/// Training steps done when it was taken (0 = the initial state).
+	pub step: u64,
+	/// Name of its blob (hex blake2-256 of the safetensors file).
+	pub blob: String,
+	/// The checkpoint hash committed on chain (hex; the state root of weights and
+	/// optimizer state).
+	pub state_hash: String,
+}
+
+/// The record of one training run: what it trains and the checkpoints so far.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Journal {
+	/// Hex id of the run (hash of the task spec and the data-order randomness).
+	pub run_id: String,
+	/// Backend that produced the checkpoints (`tch` or `repops`).
+	pub backend: String,
+	/// Total steps of the run.
+	pub total_steps: u64,
+	/// Checkpoints in step order; the first is the initial state.
+	pub checkpoints: Vec<CheckpointEntry>,
+	/// Whether the run finished.
+	pub complete: bool,
+}
+
+/// A proof store rooted at a directory.
+#[derive(Clone, Debug)]
+pub struct ProofStore {
+	root: PathBuf,
+}
+
+impl ProofStore {
+	/// Opens (creating if needed) the store at `root`.
+	pub fn open(root: impl Into<PathBuf>) -> Result<Self, StoreError> {
+		let root = root.into();
+		for sub in ["blobs", "runs"] {
+			let dir = root.join(sub);
+			fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+		}
+		Ok(Self { root })
+	}
+
+	/// The store's root directory.
+	pub fn root(&self) -> &Path {
+		&self.root
+	}
+
+	/// Where the blob named `hash` lives (whether or not it exists).
+	pub fn blob_path(&self, hash: &Hash) -> PathBuf {
+		self.root.join("blobs").join(hash::to_hex(hash))
+	}
+
+	/// Stores `bytes` and returns their hash, the blob's name. Storing the same bytes
+	/// twice is a no-op.
+	pub fn put(&self, bytes: &[u8]) -> Result<Hash, StoreError> {
+		let hash = hash::blake2_256(bytes);
+		let path = self.blob_path(&hash);
+		if !path.exists() {
+			write_atomic(&path, bytes)?;
+		}
+		Ok(hash)
+	}
+
+	/// Whether a blob named `hash` is stored.
+	pub fn contains(&self, hash: &Hash) -> bool {
+		self.blob_path(hash).is_file()
+	}
+
+	/// Reads the blob named `hash`, checking that its bytes still hash to its name.
+	pub fn get(&self, hash: &Hash) -> Result<Vec<u8>, StoreError> {
+		let path = self.blob_path(hash);
+		let bytes = match fs::read(&path) {
+			Ok(b) => b,
+			Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+				return Err(StoreError::Missing(hash::to_hex(hash)))
+			}
+			Err(e) => return Err(io_err(&path)(e)),
+		};
+		let actual = hash::blake2_256(&bytes);
+		if &actual != hash {
+			return Err(StoreError::Corrupt {
+				name: hash::to_hex(hash),
+				actual: hash::to_hex(&actual),
+			});
+		}
+		Ok(bytes)
+	}
+
+	fn journal_path(&self, run_id: &str) -> PathBuf {
+		self.root.join("runs").join(format!("{run_id}.json"))
+	}
+
+	/// The journal of run `run_id`, if the run was started before.
+	pub fn journal(&self, run_id: &str) -> Result<Option<Journal>, StoreError> {
+		let path = self.journal_path(run_id);
+		let text = match fs::read_to_string(&path) {
+			Ok(t) => t,
+			Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+			Err(e) => return Err(io_err(&path)(e)),
+		};
+		serde_json::from_str(&text)
+			.map(Some)
+			.map_err(|e| StoreError::BadJournal { path, reason: e.to_string() })
+	}
+
+	/// Writes (replacing) the journal of `journal.run_id`.
+	pub fn save_journal(&self, journal: &Journal) -> Result<(), StoreError> {
+		let text = serde_json::to_string_pretty(journal).expect("a journal always serializes");
+		write_atomic(&self.journal_path(&journal.run_id), text.as_bytes())
+	}
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+	let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+	let mut file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
+	file.write_all(bytes).map_err(io_err(&tmp))?;
+	file.sync_all().map_err(io_err(&tmp))?;
+	drop(file);
+	fs::rename(&tmp, path).map_err(io_err(path))
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn blobs_are_content_addressed_and_checked() {
+		let dir = tempfile::tempdir().unwrap();
+		let store = ProofStore::open(dir.path()).unwrap();
+		let h = store.put(b"checkpoint bytes").unwrap();
+		assert_eq!(h, hash::blake2_256(b"checkpoint bytes"));
+		assert_eq!(store.put(b"checkpoint bytes").unwrap(), h);
+		assert_eq!(store.get(&h).unwrap(), b"checkpoint bytes");
+		fs::write(store.blob_path(&h), b"tampered").unwrap();
+		assert!(matches!(store.get(&h), Err(StoreError::Corrupt { .. })));
+		assert!(matches!(store.get(&[7; 32]), Err(StoreError::Missing(_))));
+	}
+
+	#[test]
+	fn journal_round_trips() {
+		let dir = tempfile::tempdir().unwrap();
+		let store = ProofStore::open(dir.path()).unwrap();
+		assert_eq!(store.journal("ab").unwrap(), None);
+		let j = Journal {
+			run_id: "ab".into(),
+			backend: "tch".into(),
+			total_steps: 10,
+			checkpoints: vec![CheckpointEntry {
+				step: 0,
+				blob: "00".into(),
+				state_hash: "11".into(),
+			}],
+			complete: false,
+		};
+		store.save_journal(&j).unwrap();
+		assert_eq!(store.journal("ab").unwrap(), Some(j));
+	}
+}

@@ -1,0 +1,63 @@
+//! The referee's path: training steps with repops, the bitwise reproducible engine,
+//! behind the same [`Backend`] interface as the tch trainer. The verifier replays
+//! segments with it; a solver trains with it for Exact mode.
+
+use crate::checkpoint::TrainState;
+use crate::dataset::Dataset;
+use crate::tch_backend::TchTrainer;
+use crate::train::Backend;
+use gensyn_primitives::TaskSpec;
+use gensyn_repops::{model, ReproError};
+use std::sync::Arc;
+
+/// The initial training state of a task: repops' deterministic initialisation from the
+/// task seed (the same for every backend), optimizer state zero, step 0.
+pub fn initial_state(spec: &TaskSpec) -> Result<TrainState, ReproError> {
+	model::init_state(spec)
+}
+
+/// Trains with repops on the CPU.
+pub struct RepopsEngine {
+	spec: TaskSpec,
+	state: TrainState,
+	data: Arc<Dataset>,
+	threads: usize,
+	last_loss: f32,
+}
+
+impl RepopsEngine {
+	/// An engine at `state` over `data`, on `threads` threads (0: all cores). The
+	/// bits do not depend on the thread count.
+	pub fn new(spec: &TaskSpec, state: &TrainState, data: Arc<Dataset>, threads: usize) -> Self {
+		let threads = if threads == 0 { gensyn_repops::par::default_threads() } else { threads };
+		Self { spec: spec.clone(), state: state.clone(), data, threads, last_loss: f32::NAN }
+	}
+
+	/// Share of `test` the current weights classify right (evaluated with libtorch on
+	/// the CPU: evaluation needs no reproducibility).
+	pub fn accuracy(&self, test: &Dataset) -> f64 {
+		TchTrainer::new(&self.spec, &self.state, tch::Device::Cpu).accuracy(test)
+	}
+}
+
+impl Backend for RepopsEngine {
+	fn name(&self) -> &'static str {
+		"repops"
+	}
+
+	fn step(&mut self, batch: &[u32]) -> Result<(), String> {
+		let indices: Vec<usize> = batch.iter().map(|&i| i as usize).collect();
+		let (x, y) = self.data.batch(&indices);
+		self.last_loss = model::train_step(&self.spec, &mut self.state, &x, &y, self.threads)
+			.map_err(|e| format!("repops step {}: {e}", self.state.step))?;
+		Ok(())
+	}
+
+	fn last_loss(&self) -> f32 {
+		self.last_loss
+	}
+
+	fn state(&self) -> TrainState {
+		self.state.clone()
+	}
+}

@@ -1,0 +1,165 @@
+//! The verifier's check of one proof-of-learning segment: start from the solver's
+//! checkpoint `i`, run the segment's steps again (with repops, the deterministic
+//! engine) on the batches the data order prescribes, and compare the result with the
+//! solver's checkpoint `i + 1`.
+//!
+//! Two verdicts: *Threshold* mode passes when the L2 distance between the replayed
+//! and the committed weights is within a threshold (profiled; training with tch is
+//! close to repops, not equal), *Exact* mode only when the replayed state's hash equals
+//! the committed one (training done with repops). Before replaying, each checkpoint
+//! read from the proof store is checked against the hash the run committed to.
+
+use crate::checkpoint::{self, CheckpointError, TrainState};
+use crate::hash::{self, Hash};
+use crate::order::DataOrder;
+use crate::proof_store::{Journal, ProofStore, StoreError};
+use crate::train::Backend;
+use gensyn_primitives::VerificationMode;
+pub use gensyn_repops::state::Distances;
+use serde::Serialize;
+
+/// The verdict on one segment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SegmentReport {
+	/// Segment index `i` (checkpoint `i` to checkpoint `i + 1`).
+	pub segment: usize,
+	/// Step of checkpoint `i`.
+	pub from_step: u64,
+	/// Step of checkpoint `i + 1`.
+	pub to_step: u64,
+	/// Replayed weights against the committed checkpoint `i + 1`.
+	#[serde(serialize_with = "ser_distances")]
+	pub distances: Distances,
+	/// Hash of the replayed state (hex).
+	pub replayed_hash: String,
+	/// Committed hash of checkpoint `i + 1` (hex).
+	pub committed_hash: String,
+	/// Whether the two hashes are equal.
+	pub hashes_equal: bool,
+	/// The verdict under the task's mode.
+	pub passed: bool,
+}
+
+/// Errors that keep a segment from being judged at all (a missing or unreadable
+/// checkpoint is itself a failed proof, reported as such by the caller).
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+	/// No such segment in the run.
+	#[error("segment {segment} does not exist: the run has {checkpoints} checkpoints")]
+	NoSegment {
+		/// The segment asked for.
+		segment: usize,
+		/// Checkpoints in the run.
+		checkpoints: usize,
+	},
+	/// A checkpoint blob is missing or corrupt in the proof store.
+	#[error(transparent)]
+	Store(#[from] StoreError),
+	/// A checkpoint blob is not a valid checkpoint.
+	#[error(transparent)]
+	Checkpoint(#[from] CheckpointError),
+	/// The replay engine failed.
+	#[error("replay failed: {0}")]
+	Engine(String),
+	/// A checkpoint's content does not hash to what the run committed to.
+	#[error("checkpoint {index} hashes to {actual}, but the run committed to {committed}")]
+	CommitmentMismatch {
+		/// Checkpoint index.
+		index: usize,
+		/// Hash of its content (hex).
+		actual: String,
+		/// Committed hash (hex).
+		committed: String,
+	},
+}
+
+/// Reads checkpoint `index` of `journal` from `store`, checking its blob hash and its
+/// committed state hash.
+pub fn load_checkpoint(
+	store: &ProofStore,
+	journal: &Journal,
+	index: usize,
+) -> Result<TrainState, ReplayError> {
+	let entry = journal
+		.checkpoints
+		.get(index)
+		.ok_or(ReplayError::NoSegment { segment: index, checkpoints: journal.checkpoints.len() })?;
+	let blob: Hash = hash::from_hex(&entry.blob).unwrap_or_default();
+	let state = checkpoint::from_safetensors(&store.get(&blob)?)?;
+	let actual = hash::to_hex(&checkpoint::state_hash(&state));
+	if actual != entry.state_hash || state.step != entry.step {
+		return Err(ReplayError::CommitmentMismatch {
+			index,
+			actual,
+			committed: entry.state_hash.clone(),
+		});
+	}
+	Ok(state)
+}
+
+/// Replays steps `from..to` with `engine` (which starts at step `from`) on the batches
+/// of `order`, returning the state reached.
+pub fn replay_steps(
+	engine: &mut dyn Backend,
+	order: &mut DataOrder,
+	from: u64,
+	to: u64,
+) -> Result<TrainState, ReplayError> {
+	for step in from..to {
+		let batch = order
+			.batch(step)
+			.ok_or(ReplayError::Engine(format!("step {step} is past the end of the run")))?;
+		engine.step(batch).map_err(ReplayError::Engine)?;
+	}
+	Ok(engine.state())
+}
+
+/// Judges segment `segment` of the run in `journal`: replays it with the engine
+/// `make_engine` builds from checkpoint `segment`, and compares with checkpoint
+/// `segment + 1` under `mode` (`threshold` is the largest accepted L2 distance).
+pub fn verify_segment(
+	store: &ProofStore,
+	journal: &Journal,
+	order: &mut DataOrder,
+	segment: usize,
+	mode: VerificationMode,
+	threshold: f64,
+	make_engine: &mut dyn FnMut(&TrainState) -> Box<dyn Backend>,
+) -> Result<SegmentReport, ReplayError> {
+	if segment + 1 >= journal.checkpoints.len() {
+		return Err(ReplayError::NoSegment { segment, checkpoints: journal.checkpoints.len() });
+	}
+	let start = load_checkpoint(store, journal, segment)?;
+	let end = load_checkpoint(store, journal, segment + 1)?;
+	let mut engine = make_engine(&start);
+	let replayed = replay_steps(engine.as_mut(), order, start.step, end.step)?;
+	let distances = gensyn_repops::state::distances(&replayed, &end)
+		.map_err(|_| CheckpointError::ModelMismatch)?;
+	let replayed_hash = hash::to_hex(&checkpoint::state_hash(&replayed));
+	let committed_hash = journal.checkpoints[segment + 1].state_hash.clone();
+	let hashes_equal = replayed_hash == committed_hash;
+	let passed = match mode {
+		VerificationMode::Exact => hashes_equal,
+		VerificationMode::Threshold => distances.l2.is_finite() && distances.l2 <= threshold,
+	};
+	Ok(SegmentReport {
+		segment,
+		from_step: start.step,
+		to_step: end.step,
+		distances,
+		replayed_hash,
+		committed_hash,
+		hashes_equal,
+		passed,
+	})
+}
+
+fn ser_distances<S: serde::Serializer>(d: &Distances, s: S) -> Result<S::Ok, S::Error> {
+	use serde::ser::SerializeStruct;
+	let mut st = s.serialize_struct("Distances", 4)?;
+	st.serialize_field("l1", &d.l1)?;
+	st.serialize_field("l2", &d.l2)?;
+	st.serialize_field("linf", &d.linf)?;
+	st.serialize_field("cosine", &d.cosine)?;
+	st.end()
+}

@@ -1,0 +1,186 @@
+//! Shared fixtures: a small synthetic image data set written as an MNIST bundle, task
+//! specs over it, and runs of honest and dishonest solvers.
+#![allow(dead_code)]
+
+use gensyn_primitives::{order::SplitMix64, TaskSpec};
+use gensyn_workers::checkpoint::{self, TrainState};
+use gensyn_workers::dataset::{self, idx, Dataset};
+use gensyn_workers::hash;
+use gensyn_workers::order::DataOrder;
+use gensyn_workers::proof_store::{CheckpointEntry, Journal, ProofStore};
+use gensyn_workers::reference::{self, RepopsEngine};
+use gensyn_workers::tch_backend::TchTrainer;
+use gensyn_workers::train::{self, Backend, RunOptions, RunResult};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Samples in the synthetic set.
+pub const SAMPLES: usize = 240;
+/// Classes of the synthetic set.
+pub const CLASSES: usize = 4;
+
+/// 8x8 one-channel images: class `c` lights quadrant `c`, plus noise; as a bundle.
+pub fn synthetic_bundle() -> Vec<u8> {
+	let mut rng = SplitMix64(12345);
+	let mut pixels = Vec::with_capacity(SAMPLES * 64);
+	let mut labels = Vec::with_capacity(SAMPLES);
+	for i in 0..SAMPLES {
+		let c = i % CLASSES;
+		labels.push(c as u8);
+		for y in 0..8 {
+			for x in 0..8 {
+				let quadrant = (y / 4) * 2 + x / 4;
+				let base = if quadrant == c { 160 } else { 20 };
+				pixels.push(base + (rng.next_u64() % 80) as u8);
+			}
+		}
+	}
+	let mut out = idx::encode(&idx::IdxArray { dims: vec![SAMPLES, 8, 8], data: pixels });
+	out.extend(idx::encode(&idx::IdxArray { dims: vec![SAMPLES], data: labels }));
+	out
+}
+
+/// Writes the synthetic set into `dir` and returns a spec over it: `model` is "mlp"
+/// or "cnn", `optimizer` a JSON optimizer object, `mode` "threshold" or "exact".
+pub fn spec(dir: &Path, model: &str, optimizer: &str, mode: &str) -> TaskSpec {
+	let path = dir.join("synthetic.idx");
+	let bytes = synthetic_bundle();
+	std::fs::write(&path, &bytes).unwrap();
+	let file_hash = hash::to_hex(&hash::blake2_256(&bytes));
+	let chunk_root = hash::to_hex(&gensyn_primitives::merkle::root_of_chunks(
+		&bytes,
+		gensyn_primitives::merkle::DATA_CHUNK_SIZE,
+	));
+	let layers = match model {
+		"mlp" => {
+			r#"[{"type":"flatten"},{"type":"linear","in_features":64,"out_features":16},
+                    {"type":"relu"},{"type":"linear","in_features":16,"out_features":4}]"#
+		}
+		_ => {
+			r#"[{"type":"conv2d","in_channels":1,"out_channels":4,"kernel":3,"stride":1,"padding":1},
+                 {"type":"relu"},{"type":"max_pool2d","kernel":2,"stride":2},{"type":"flatten"},
+                 {"type":"linear","in_features":64,"out_features":4}]"#
+		}
+	};
+	let json = format!(
+		r#"{{
+        "model": {{"input": {{"channels":1,"height":8,"width":8}}, "layers": {layers}}},
+        "data": {{"uri": "file://{}", "file_hash": "0x{file_hash}", "chunk_root": "0x{chunk_root}",
+                 "format": "mnist_idx", "samples": {SAMPLES},
+                 "input": {{"channels":1,"height":8,"width":8}}, "classes": {CLASSES}}},
+        "training": {{"epochs": 2, "batch_size": 16, "seed": 9, "checkpoint_interval": 5,
+                     "optimizer": {optimizer}, "lr_schedule": {{"type":"cosine","total_steps":30,"min_lr":0.001}}}},
+        "verification": {{"mode": "{mode}", "audit_fraction": 500000}}
+        }}"#,
+		path.display()
+	);
+	let spec: TaskSpec = serde_json::from_str(&json).unwrap();
+	spec.validate().unwrap();
+	spec
+}
+
+/// SGD with momentum.
+pub const SGD: &str = r#"{"type":"sgd","lr":0.05,"momentum":0.9}"#;
+/// Adam.
+pub const ADAM: &str = r#"{"type":"adam","lr":0.01,"beta1":0.9,"beta2":0.999,"eps":1e-8}"#;
+
+/// The spec's data set, loaded and checked as a worker does.
+pub fn data(spec: &TaskSpec, dir: &Path) -> Arc<Dataset> {
+	Arc::new(dataset::load_data_ref(&spec.data, &dir.join("cache")).unwrap())
+}
+
+/// The randomness used by honest runs in tests.
+pub const RANDOMNESS: [u8; 32] = [7; 32];
+
+/// An engine of `kind` ("tch" on the CPU, or "repops") at `state`.
+pub fn engine(
+	kind: &str,
+	spec: &TaskSpec,
+	state: &TrainState,
+	data: &Arc<Dataset>,
+) -> Box<dyn Backend> {
+	match kind {
+		"tch" => {
+			let mut t = TchTrainer::new(spec, state, tch::Device::Cpu);
+			t.load_data(data);
+			Box::new(t)
+		}
+		_ => Box::new(RepopsEngine::new(spec, state, data.clone(), 2)),
+	}
+}
+
+/// An honest run with `kind` into `store`, optionally stopping early.
+pub fn honest_run(
+	kind: &str,
+	spec: &TaskSpec,
+	data: &Arc<Dataset>,
+	store: &ProofStore,
+	stop_after: Option<u64>,
+) -> RunResult {
+	let id = train::run_id(spec, &RANDOMNESS, kind);
+	let initial = reference::initial_state(spec).unwrap();
+	let (state, journal) =
+		train::resume_point(store, &id, kind, spec.total_steps(), || initial).unwrap();
+	let mut e = engine(kind, spec, &state, data);
+	let mut order = DataOrder::new(spec, RANDOMNESS);
+	train::run(spec, &mut order, e.as_mut(), store, journal, &RunOptions { stop_after }).unwrap()
+}
+
+/// How a dishonest solver deviates.
+#[derive(Clone, Copy, Debug)]
+pub enum Cheat {
+	/// Leaves out the update of this step (but claims it).
+	SkipStep(u64),
+	/// Trains this step on another step's batch.
+	ReorderBatch(u64),
+}
+
+/// A dishonest run that commits honestly-formed checkpoints of a deviating training.
+pub fn dishonest_run(
+	kind: &str,
+	spec: &TaskSpec,
+	data: &Arc<Dataset>,
+	store: &ProofStore,
+	cheat: Cheat,
+) -> Journal {
+	let total = spec.total_steps();
+	let k = spec.training.checkpoint_interval as u64;
+	let mut order = DataOrder::new(spec, RANDOMNESS);
+	let initial = reference::initial_state(spec).unwrap();
+	let mut e = engine(kind, spec, &initial, data);
+	let mut journal = Journal {
+		run_id: format!("cheat-{kind}-{cheat:?}"),
+		backend: kind.into(),
+		total_steps: total,
+		checkpoints: Vec::new(),
+		complete: true,
+	};
+	let commit = |journal: &mut Journal, mut state: TrainState, step: u64| {
+		state.step = step;
+		let blob = store.put(&checkpoint::to_safetensors(spec, &state).unwrap()).unwrap();
+		journal.checkpoints.push(CheckpointEntry {
+			step,
+			blob: hash::to_hex(&blob),
+			state_hash: hash::to_hex(&checkpoint::state_hash(&state)),
+		});
+	};
+	commit(&mut journal, e.state(), 0);
+	for step in 0..total {
+		match cheat {
+			Cheat::SkipStep(s) if s == step => {}
+			Cheat::ReorderBatch(s) if s == step => {
+				let other = order.batch((step + 1) % total).unwrap().to_vec();
+				e.step(&other).unwrap();
+			}
+			_ => {
+				let batch = order.batch(step).unwrap().to_vec();
+				e.step(&batch).unwrap();
+			}
+		}
+		if (step + 1) % k == 0 || step + 1 == total {
+			commit(&mut journal, e.state(), step + 1);
+		}
+	}
+	store.save_journal(&journal).unwrap();
+	journal
+}

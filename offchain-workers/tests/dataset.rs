@@ -1,0 +1,182 @@
+//! Dataset loading: formats, hash checks, and the named errors for a hash mismatch,
+//! a truncated file and a shape that disagrees with the spec; HTTP on localhost only.
+
+use gensyn_workers::dataset::{self, idx, Dataset, DatasetError};
+use gensyn_workers::hash::{blake2_256, to_hex};
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+
+/// A tiny MNIST-like bundle: `n` samples of `side x side`, pixel = (i * 31 + j) % 256.
+fn bundle(n: usize, side: usize) -> Vec<u8> {
+	let images = idx::IdxArray {
+		dims: vec![n, side, side],
+		data: (0..n * side * side).map(|j| (j * 31 % 256) as u8).collect(),
+	};
+	let labels = idx::IdxArray { dims: vec![n], data: (0..n).map(|i| (i % 10) as u8).collect() };
+	let mut out = idx::encode(&images);
+	out.extend(idx::encode(&labels));
+	out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+	let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+	enc.write_all(bytes).unwrap();
+	enc.finish().unwrap()
+}
+
+fn file_uri(path: &Path) -> String {
+	format!("file://{}", path.display())
+}
+
+#[test]
+fn idx_bundle_plain_and_gzip_read_the_same() {
+	let dir = tempfile::tempdir().unwrap();
+	let plain = dir.path().join("d.idx");
+	let gz = dir.path().join("d.idx.gz");
+	std::fs::write(&plain, bundle(5, 4)).unwrap();
+	std::fs::write(&gz, gzip(&bundle(5, 4))).unwrap();
+	let a = dataset::load_mnist_bundle(&plain).unwrap();
+	let b = dataset::load_mnist_bundle(&gz).unwrap();
+	assert_eq!(a, b);
+	assert_eq!(a.len(), 5);
+	assert_eq!(a.sample_shape, vec![1, 4, 4]);
+	assert_eq!(a.labels, vec![0, 1, 2, 3, 4]);
+	assert_eq!(a.inputs[1], 31.0 / 255.0);
+	a.check(&[1, 4, 4], Some(5), 10).unwrap();
+	a.check(&[4, 4], None, 10).unwrap();
+}
+
+#[test]
+fn separate_idx_files_load() {
+	let dir = tempfile::tempdir().unwrap();
+	let b = bundle(3, 2);
+	let split = 4 + 12 + 12;
+	std::fs::write(dir.path().join("img"), &b[..split]).unwrap();
+	std::fs::write(dir.path().join("lbl.gz"), gzip(&b[split..])).unwrap();
+	let d = dataset::load_mnist_idx(&dir.path().join("img"), &dir.path().join("lbl.gz")).unwrap();
+	assert_eq!(d.len(), 3);
+}
+
+#[test]
+fn hash_mismatch_is_named() {
+	let dir = tempfile::tempdir().unwrap();
+	let path = dir.path().join("d.idx");
+	std::fs::write(&path, bundle(2, 2)).unwrap();
+	let good = blake2_256(&bundle(2, 2));
+	dataset::fetch_verified(&file_uri(&path), &good, dir.path()).unwrap();
+	let err = dataset::fetch_verified(&file_uri(&path), &[9; 32], dir.path()).unwrap_err();
+	match err {
+		DatasetError::HashMismatch { expected, actual, .. } => {
+			assert_eq!(expected, to_hex(&[9; 32]));
+			assert_eq!(actual, to_hex(&good));
+		}
+		other => panic!("expected HashMismatch, got {other}"),
+	}
+}
+
+#[test]
+fn truncation_is_named() {
+	let full = bundle(4, 3);
+	for cut in [2, 10, 30, full.len() - 1, 4 + 12 + 36] {
+		let err = dataset::parse_mnist_bundle(full[..cut].to_vec(), "cut").unwrap_err();
+		assert!(
+			matches!(err, DatasetError::Truncated { .. }),
+			"cut at {cut}: expected Truncated, got {err}"
+		);
+	}
+	let err = idx::gunzip_if_needed(gzip(&full)[..20].to_vec(), "gz").unwrap_err();
+	assert!(matches!(err, DatasetError::Corrupt { .. }), "{err}");
+}
+
+#[test]
+fn wrong_shape_count_and_labels_are_named() {
+	let d = dataset::parse_mnist_bundle(bundle(4, 3), "d").unwrap();
+	assert!(matches!(d.check(&[1, 28, 28], None, 10), Err(DatasetError::ShapeMismatch { .. })));
+	assert!(matches!(
+		d.check(&[1, 3, 3], Some(5), 10),
+		Err(DatasetError::CountMismatch { expected: 5, actual: 4 })
+	));
+	assert!(matches!(
+		d.check(&[1, 3, 3], Some(4), 3),
+		Err(DatasetError::LabelOutOfRange { index: 3, label: 3, classes: 3 })
+	));
+	let mut bad = bundle(4, 3);
+	bad[2] = 0x0d; // float IDX: not ubyte
+	assert!(matches!(dataset::parse_mnist_bundle(bad, "d"), Err(DatasetError::Corrupt { .. })));
+	assert!(matches!(
+		dataset::fetch_verified("ftp://x/y", &[0; 32], Path::new("/tmp")),
+		Err(DatasetError::UnsupportedUri(_))
+	));
+}
+
+#[test]
+fn safetensors_datasets_load() {
+	use safetensors::{tensor::TensorView, Dtype};
+	let inputs: Vec<u8> = (0..2 * 4).map(|i| i as u8 * 30).collect();
+	let labels: Vec<u8> = (0..2 * 8).map(|i| if i % 8 == 0 { (i / 8) as u8 } else { 0 }).collect();
+	let bytes = safetensors::serialize(
+		[
+			("inputs", TensorView::new(Dtype::U8, vec![2, 1, 2, 2], &inputs).unwrap()),
+			("labels", TensorView::new(Dtype::I64, vec![2], &labels).unwrap()),
+		],
+		None,
+	)
+	.unwrap();
+	let d = dataset::safetensors::parse(&bytes, "st").unwrap();
+	assert_eq!(d.sample_shape, vec![1, 2, 2]);
+	assert_eq!(d.labels, vec![0, 1]);
+	assert_eq!(d.inputs[1], 30.0 / 255.0);
+	let err = dataset::safetensors::parse(&bytes[..bytes.len() - 3], "st").unwrap_err();
+	assert!(matches!(err, DatasetError::Corrupt { .. } | DatasetError::Truncated { .. }), "{err}");
+	let dir = tempfile::tempdir().unwrap();
+	let p = dir.path().join("d.safetensors");
+	std::fs::write(&p, &bytes).unwrap();
+	assert_eq!(dataset::load_local(&p).unwrap(), d);
+}
+
+/// Serves `body` once per connection on 127.0.0.1, announcing `announced` bytes.
+fn serve(body: Vec<u8>, announced: usize, connections: usize) -> String {
+	let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+	let addr = listener.local_addr().unwrap();
+	std::thread::spawn(move || {
+		for stream in listener.incoming().take(connections) {
+			let mut s = stream.unwrap();
+			let mut req = [0u8; 4096];
+			let _ = s.read(&mut req);
+			let head = format!(
+				"HTTP/1.1 200 OK\r\nContent-Length: {announced}\r\nConnection: close\r\n\r\n"
+			);
+			let _ = s.write_all(head.as_bytes());
+			let _ = s.write_all(&body);
+		}
+	});
+	format!("http://{addr}/train.idx")
+}
+
+#[test]
+fn http_downloads_are_streamed_checked_and_cached() {
+	let dir = tempfile::tempdir().unwrap();
+	let body = bundle(6, 5);
+	let good = blake2_256(&body);
+	let uri = serve(body.clone(), body.len(), 2);
+	let path = dataset::fetch_verified(&uri, &good, dir.path()).unwrap();
+	assert_eq!(std::fs::read(&path).unwrap(), body);
+	let d: Dataset = dataset::load_mnist_bundle(&path).unwrap();
+	assert_eq!(d.len(), 6);
+	// A wrong hash: nothing is kept.
+	let err = dataset::fetch_verified(&uri, &[1; 32], dir.path()).unwrap_err();
+	assert!(matches!(err, DatasetError::HashMismatch { .. }), "{err}");
+	assert!(!dir.path().join(to_hex(&[1; 32])).exists());
+	// Served again from the cache without a server.
+	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), path);
+}
+
+#[test]
+fn http_connection_cut_short_is_an_error() {
+	let dir = tempfile::tempdir().unwrap();
+	let body = bundle(6, 5);
+	let uri = serve(body[..100].to_vec(), body.len(), 1);
+	let err = dataset::fetch_verified(&uri, &blake2_256(&body), dir.path()).unwrap_err();
+	assert!(matches!(err, DatasetError::Http { .. } | DatasetError::HashMismatch { .. }), "{err}");
+}

@@ -1,0 +1,214 @@
+//! Proof of learning: tch and repops agree within tolerance from the same initial
+//! weights and batches; honest runs pass replay (Threshold with tch, Exact with
+//! repops); a tampered checkpoint, skipped steps and a reordered batch are caught in
+//! both modes; an interrupted run resumes to the same commitment.
+
+mod common;
+
+use common::{Cheat, ADAM, RANDOMNESS, SGD};
+use gensyn_primitives::{TaskSpec, VerificationMode};
+use gensyn_repops::state::distances;
+use gensyn_workers::checkpoint::{self, TrainState};
+use gensyn_workers::dataset::Dataset;
+use gensyn_workers::hash;
+use gensyn_workers::order::DataOrder;
+use gensyn_workers::proof_store::{Journal, ProofStore};
+use gensyn_workers::reference;
+use gensyn_workers::replay::{self, ReplayError, SegmentReport};
+use std::sync::Arc;
+
+/// Largest accepted |w_tch - w_repops| after 30 steps (measured: about 7e-8; both f32, different reduction
+/// orders round differently, nothing more).
+const TCH_REPOPS_LINF: f64 = 1e-5;
+/// Threshold-mode bound on the L2 distance of a replayed segment (5 steps) to the
+/// committed checkpoint; honest tch segments measure about 1e-6 here.
+const THRESHOLD_L2: f64 = 1e-3;
+
+fn verify_all(
+	spec: &TaskSpec,
+	data: &Arc<Dataset>,
+	store: &ProofStore,
+	journal: &Journal,
+	mode: VerificationMode,
+) -> Vec<Result<SegmentReport, ReplayError>> {
+	let mut order = DataOrder::new(spec, RANDOMNESS);
+	let mut make = |s: &TrainState| common::engine("repops", spec, s, data);
+	(0..journal.checkpoints.len() - 1)
+		.map(|i| {
+			replay::verify_segment(store, journal, &mut order, i, mode, THRESHOLD_L2, &mut make)
+		})
+		.collect()
+}
+
+fn passed(r: &Result<SegmentReport, ReplayError>) -> bool {
+	matches!(r, Ok(rep) if rep.passed)
+}
+
+#[test]
+fn tch_and_repops_agree_from_the_same_init() {
+	for (model, opt) in [("mlp", SGD), ("mlp", ADAM), ("cnn", SGD), ("cnn", ADAM)] {
+		let dir = tempfile::tempdir().unwrap();
+		let spec = common::spec(dir.path(), model, opt, "threshold");
+		let data = common::data(&spec, dir.path());
+		let init = reference::initial_state(&spec).unwrap();
+		let mut t = common::engine("tch", &spec, &init, &data);
+		let mut r = common::engine("repops", &spec, &init, &data);
+		assert_eq!(t.state(), init, "tch must start from repops' initial weights exactly");
+		let mut order = DataOrder::new(&spec, RANDOMNESS);
+		for step in 0..spec.total_steps() {
+			let batch = order.batch(step).unwrap().to_vec();
+			t.step(&batch).unwrap();
+			r.step(&batch).unwrap();
+		}
+		let d = distances(&t.state(), &r.state()).unwrap();
+		eprintln!("{model} {opt}: {d:?}");
+		assert!(d.linf <= TCH_REPOPS_LINF, "{model} {opt}: {d:?}");
+		assert!(d.l2 > 0.0 || model == "mlp", "distinct engines, distinct roundings");
+		assert!((t.last_loss() - r.last_loss()).abs() < 1e-3);
+	}
+}
+
+#[test]
+fn honest_tch_run_passes_threshold_and_honest_repops_run_passes_exact() {
+	let dir = tempfile::tempdir().unwrap();
+	let store = ProofStore::open(dir.path().join("store")).unwrap();
+	let spec = common::spec(dir.path(), "cnn", ADAM, "threshold");
+	let data = common::data(&spec, dir.path());
+	let run = common::honest_run("tch", &spec, &data, &store, None);
+	assert_eq!(run.checkpoints, 7);
+	let reports = verify_all(&spec, &data, &store, &run.journal, VerificationMode::Threshold);
+	for r in &reports {
+		let r = r.as_ref().unwrap();
+		assert!(r.passed, "{r:?}");
+		assert!(!r.hashes_equal, "tch and repops round differently");
+	}
+
+	let exact = common::spec(dir.path(), "cnn", ADAM, "exact");
+	let run = common::honest_run("repops", &exact, &data, &store, None);
+	for r in verify_all(&exact, &data, &store, &run.journal, VerificationMode::Exact) {
+		let r = r.unwrap();
+		assert!(r.passed && r.hashes_equal && r.distances.l2 == 0.0, "{r:?}");
+	}
+}
+
+#[test]
+fn tampered_checkpoints_are_caught() {
+	let dir = tempfile::tempdir().unwrap();
+	let store = ProofStore::open(dir.path().join("store")).unwrap();
+	let spec = common::spec(dir.path(), "mlp", SGD, "exact");
+	let data = common::data(&spec, dir.path());
+	let run = common::honest_run("repops", &spec, &data, &store, None);
+
+	// 1. Bytes changed on disk under the same name: the blob no longer hashes to it.
+	let entry = &run.journal.checkpoints[3];
+	let blob = hash::from_hex(&entry.blob).unwrap();
+	let original = std::fs::read(store.blob_path(&blob)).unwrap();
+	let mut state = checkpoint::from_safetensors(&original).unwrap();
+	state.params[0][5] += 0.01;
+	std::fs::write(store.blob_path(&blob), checkpoint::to_safetensors(&spec, &state).unwrap())
+		.unwrap();
+	let r = verify_all(&spec, &data, &store, &run.journal, VerificationMode::Exact);
+	assert!(matches!(r[2], Err(ReplayError::Store(_))), "{:?}", r[2]);
+	assert!(matches!(r[3], Err(ReplayError::Store(_))), "{:?}", r[3]);
+	std::fs::write(store.blob_path(&blob), &original).unwrap();
+
+	// 2. A tampered checkpoint stored and committed to: replay disagrees, both modes.
+	let mut journal = run.journal.clone();
+	let new_blob = store.put(&checkpoint::to_safetensors(&spec, &state).unwrap()).unwrap();
+	journal.checkpoints[3].blob = hash::to_hex(&new_blob);
+	journal.checkpoints[3].state_hash = hash::to_hex(&checkpoint::state_hash(&state));
+	for mode in [VerificationMode::Exact, VerificationMode::Threshold] {
+		let r = verify_all(&spec, &data, &store, &journal, mode);
+		assert!(passed(&r[0]) && passed(&r[1]), "{mode:?}: untouched segments pass");
+		assert!(!passed(&r[2]), "{mode:?}: segment into the tampered checkpoint fails: {:?}", r[2]);
+		let r2 = r[2].as_ref().unwrap();
+		assert!(r2.distances.linf > 0.005, "{r2:?}");
+	}
+
+	// 3. A committed hash that does not match the stored checkpoint.
+	let mut journal = run.journal.clone();
+	journal.checkpoints[4].state_hash = hash::to_hex(&[3; 32]);
+	let r = verify_all(&spec, &data, &store, &journal, VerificationMode::Exact);
+	assert!(matches!(r[3], Err(ReplayError::CommitmentMismatch { index: 4, .. })), "{:?}", r[3]);
+}
+
+fn assert_cheat_caught(kind: &str, mode: VerificationMode, cheat: Cheat, bad_segment: usize) {
+	let dir = tempfile::tempdir().unwrap();
+	let store = ProofStore::open(dir.path().join("store")).unwrap();
+	let spec = common::spec(dir.path(), "mlp", SGD, "threshold");
+	let data = common::data(&spec, dir.path());
+	let journal = common::dishonest_run(kind, &spec, &data, &store, cheat);
+	let r = verify_all(&spec, &data, &store, &journal, mode);
+	for (i, rep) in r.iter().enumerate() {
+		let rep = rep.as_ref().unwrap();
+		if i < bad_segment {
+			assert!(
+				rep.passed,
+				"{kind} {mode:?} {cheat:?}: segment {i} before the cheat passes: {rep:?}"
+			);
+		} else if i == bad_segment {
+			assert!(!rep.passed, "{kind} {mode:?} {cheat:?}: segment {i} must fail: {rep:?}");
+			assert!(
+				rep.distances.l2 > 10.0 * THRESHOLD_L2 || mode == VerificationMode::Exact,
+				"{rep:?}"
+			);
+		}
+	}
+}
+
+#[test]
+fn skipped_steps_are_caught_in_both_modes() {
+	assert_cheat_caught("tch", VerificationMode::Threshold, Cheat::SkipStep(12), 2);
+	assert_cheat_caught("repops", VerificationMode::Exact, Cheat::SkipStep(12), 2);
+	assert_cheat_caught("repops", VerificationMode::Threshold, Cheat::SkipStep(0), 0);
+}
+
+#[test]
+fn reordered_batches_are_caught_in_both_modes() {
+	assert_cheat_caught("tch", VerificationMode::Threshold, Cheat::ReorderBatch(21), 4);
+	assert_cheat_caught("repops", VerificationMode::Exact, Cheat::ReorderBatch(21), 4);
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_commitment() {
+	let dir = tempfile::tempdir().unwrap();
+	let spec = common::spec(dir.path(), "mlp", ADAM, "exact");
+	let data = common::data(&spec, dir.path());
+	let full_store = ProofStore::open(dir.path().join("full")).unwrap();
+	let full = common::honest_run("repops", &spec, &data, &full_store, None);
+
+	let store = ProofStore::open(dir.path().join("crashy")).unwrap();
+	let part = common::honest_run("repops", &spec, &data, &store, Some(13));
+	assert!(!part.journal.complete);
+	assert_eq!(part.journal.checkpoints.last().unwrap().step, 10);
+	let resumed = common::honest_run("repops", &spec, &data, &store, None);
+	assert!(resumed.journal.complete);
+	assert_eq!(resumed.checkpoint_root, full.checkpoint_root);
+	assert_eq!(resumed.final_hash, full.final_hash);
+	assert_eq!(resumed.journal.checkpoints, full.journal.checkpoints);
+
+	// tch resumes too (its checkpoints carry the optimizer state) and completes.
+	let tch_store = ProofStore::open(dir.path().join("tch")).unwrap();
+	common::honest_run("tch", &spec, &data, &tch_store, Some(7));
+	let done = common::honest_run("tch", &spec, &data, &tch_store, None);
+	assert!(done.journal.complete);
+	assert_eq!(done.checkpoints, 7);
+}
+
+#[test]
+fn checkpoints_round_trip_and_refuse_other_models() {
+	let dir = tempfile::tempdir().unwrap();
+	let spec = common::spec(dir.path(), "cnn", ADAM, "exact");
+	let other = common::spec(dir.path(), "mlp", ADAM, "exact");
+	let mut state = reference::initial_state(&spec).unwrap();
+	state.step = 17;
+	state.opt[1][2] = 0.5;
+	let bytes = checkpoint::to_safetensors(&spec, &state).unwrap();
+	assert_eq!(bytes, checkpoint::to_safetensors(&spec, &state).unwrap(), "deterministic bytes");
+	let back = checkpoint::from_safetensors(&bytes).unwrap();
+	assert_eq!(back, state);
+	assert_eq!(checkpoint::state_hash(&back), state.root());
+	assert!(checkpoint::check(&other, &back).is_err());
+	assert!(checkpoint::to_safetensors(&other, &state).is_err());
+	assert!(checkpoint::from_safetensors(&bytes[..bytes.len() / 2]).is_err());
+}
