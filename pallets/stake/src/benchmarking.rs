@@ -1,0 +1,124 @@
+//! Benchmarks of the stake pallet (frame-benchmarking v2). Each call is measured in
+//! its worst case: the role's active list full but for the caller.
+
+use super::*;
+use crate::Pallet as Stake;
+use frame_benchmarking::v2::*;
+use frame_support::traits::fungible::Mutate;
+use frame_system::RawOrigin;
+use sp_runtime::traits::Bounded;
+
+fn funded<T: Config>(name: &'static str, i: u32) -> T::AccountId {
+	let who: T::AccountId = account(name, i, 0);
+	let amount = Pallet::<T>::min_bond(Role::Solver)
+		.saturating_add(Pallet::<T>::min_bond(Role::Verifier))
+		.saturating_add(Pallet::<T>::min_bond(Role::Whistleblower))
+		.saturating_mul(100u32.into())
+		.max(BalanceOf::<T>::max_value() / 4u32.into());
+	T::Currency::set_balance(&who, amount);
+	who
+}
+
+fn capability() -> Capability {
+	Capability { device: DeviceKind::Gpu, memory_mib: 81_920, mgas_per_sec: 100_000 }
+}
+
+fn endpoint<T: Config>() -> BoundedVec<u8, T::MaxEndpointLen> {
+	let len = T::MaxEndpointLen::get().max(1) as usize;
+	BoundedVec::truncate_from(alloc::vec![b'a'; len])
+}
+
+/// Fills `role`'s active list with others, leaving one free slot.
+fn fill_active<T: Config>(role: Role) {
+	let n = T::MaxActivePerRole::get().saturating_sub(1);
+	for i in 0..n {
+		let who = funded::<T>("filler", i);
+		let _ = Stake::<T>::register(
+			RawOrigin::Signed(who).into(),
+			role,
+			Stake::<T>::min_bond(role),
+			capability(),
+			endpoint::<T>(),
+		);
+	}
+}
+
+fn registered<T: Config>(role: Role) -> T::AccountId {
+	fill_active::<T>(role);
+	let who = funded::<T>("worker", 0);
+	let _ = Stake::<T>::register(
+		RawOrigin::Signed(who.clone()).into(),
+		role,
+		Stake::<T>::min_bond(role),
+		capability(),
+		endpoint::<T>(),
+	);
+	who
+}
+
+#[benchmarks]
+mod benchmarks {
+	use super::*;
+
+	#[benchmark]
+	fn register() {
+		fill_active::<T>(Role::Solver);
+		let who = funded::<T>("worker", 0);
+		let bond = Stake::<T>::min_bond(Role::Solver);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(who.clone()), Role::Solver, bond, capability(), endpoint::<T>());
+		assert!(Stake::<T>::is_active(&who, Role::Solver));
+	}
+
+	#[benchmark]
+	fn update_profile() {
+		let who = registered::<T>(Role::Solver);
+		let cap = Capability { memory_mib: 1, ..capability() };
+		#[extrinsic_call]
+		_(RawOrigin::Signed(who.clone()), cap, endpoint::<T>());
+		assert_eq!(Stake::<T>::capability(&who), Some(cap));
+	}
+
+	#[benchmark]
+	fn bond_extra() {
+		let who = registered::<T>(Role::Solver);
+		let amount = Stake::<T>::min_bond(Role::Solver).max(1u32.into());
+		#[extrinsic_call]
+		_(RawOrigin::Signed(who.clone()), Role::Solver, amount);
+		assert!(Stake::<T>::bond(&who, Role::Solver) > Stake::<T>::min_bond(Role::Solver));
+	}
+
+	#[benchmark]
+	fn unbond() {
+		let who = registered::<T>(Role::Solver);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(who.clone()), Role::Solver);
+		assert!(!Stake::<T>::is_active(&who, Role::Solver));
+	}
+
+	#[benchmark]
+	fn withdraw() {
+		let who = registered::<T>(Role::Solver);
+		let _ = Stake::<T>::unbond(RawOrigin::Signed(who.clone()).into(), Role::Solver);
+		let until =
+			frame_system::Pallet::<T>::block_number().saturating_add(T::UnbondingDelay::get());
+		frame_system::Pallet::<T>::set_block_number(until);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(who.clone()), Role::Solver);
+		assert!(Bonds::<T>::get(&who, Role::Solver).is_none());
+	}
+
+	#[benchmark]
+	fn slash() {
+		let who = registered::<T>(Role::Solver);
+		let reporter = funded::<T>("reporter", 0);
+		let amount = Stake::<T>::min_bond(Role::Solver);
+		#[block]
+		{
+			let _ = Stake::<T>::slash(&who, Role::Solver, amount, Some(&reporter));
+		}
+		assert!(!Stake::<T>::is_active(&who, Role::Solver) || amount.is_zero());
+	}
+
+	impl_benchmark_test_suite!(Stake, crate::mock::new_test_ext(), crate::mock::Test);
+}

@@ -1,0 +1,793 @@
+//! # Stake pallet
+//!
+//! Who may work on the gensyn chain, and what they risk doing so.
+//!
+//! An account registers for one or more [`Role`]s (solver, verifier, whistleblower).
+//! Each role has its own bond, held from the account's balance with a [`HoldReason`]
+//! of its own, and a per-role minimum ([`Config::MinSolverBond`], ...). An account also
+//! publishes a [`Profile`]: its claimed [`Capability`] (device kind, memory,
+//! throughput) and the bounded endpoint of its proof store.
+//!
+//! A role is *active* (can be drawn for work) while it is not unbonding and its bond
+//! is at least the minimum. `unbond` stops new draws at once; `withdraw` releases the
+//! bond after [`Config::UnbondingDelay`] blocks, and only once no task still counts on
+//! the worker (see [`StakeInterface::note_engaged`]). The bond stays slashable while it
+//! unbonds.
+//!
+//! Other pallets reach this one through [`StakeInterface`]: `slash` takes from a bond
+//! and splits it between a reporter, the jackpot account and a burn
+//! ([`Config::ReporterShare`], [`Config::JackpotShare`], the rest burnt); `reward`
+//! pays a worker from an account's free balance; `note_earned` records a payment made
+//! elsewhere (for example straight out of a task's escrow); `is_active`, `capability`
+//! and `active` answer the questions a draw asks.
+//!
+//! For draws, the active workers of each role are kept with their capability in one
+//! bounded list per role ([`Active`]), so a draw is one storage read.
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+pub use pallet::*;
+
+#[cfg(feature = "runtime-benchmarks")]
+mod benchmarking;
+#[cfg(test)]
+mod mock;
+#[cfg(test)]
+mod tests;
+pub mod weights;
+
+pub use weights::WeightInfo;
+
+use alloc::vec::Vec;
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use frame_support::{
+	pallet_prelude::*,
+	traits::{
+		fungible::{Inspect, InspectHold, Mutate, MutateHold},
+		tokens::{Fortitude, Precision, Preservation, Restriction},
+	},
+};
+use scale_info::TypeInfo;
+use sp_runtime::{traits::Zero, DispatchResult, Perbill, Saturating};
+
+/// A role a worker bonds for.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	PartialOrd,
+	Ord,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub enum Role {
+	/// Trains models and commits proofs of learning.
+	Solver,
+	/// Replays audited segments of a proof.
+	Verifier,
+	/// Replays verifiers' work and challenges it.
+	Whistleblower,
+}
+
+impl Role {
+	/// Every role, in a fixed order.
+	pub const ALL: [Role; 3] = [Role::Solver, Role::Verifier, Role::Whistleblower];
+}
+
+/// The kind of compute device a worker claims.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub enum DeviceKind {
+	/// CPU only.
+	Cpu,
+	/// A CUDA GPU.
+	Gpu,
+}
+
+/// A worker's claimed compute capability.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub struct Capability {
+	/// The device the worker trains or replays on.
+	pub device: DeviceKind,
+	/// Memory available to one task, in MiB (> 0).
+	pub memory_mib: u32,
+	/// Sustained speed in millions of gas per second (> 0); see the gas table of
+	/// `gensyn-primitives` (one gas is about one nanosecond of one reference core).
+	pub mgas_per_sec: u32,
+}
+
+/// What a worker publishes about itself.
+#[derive(
+	frame_support::CloneNoBound,
+	frame_support::PartialEqNoBound,
+	frame_support::EqNoBound,
+	frame_support::DebugNoBound,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+#[scale_info(skip_type_params(MaxLen))]
+pub struct Profile<MaxLen: Get<u32>> {
+	/// Claimed capability.
+	pub capability: Capability,
+	/// Base URL of the worker's proof store.
+	pub endpoint: BoundedVec<u8, MaxLen>,
+}
+
+/// The state of one role's bond.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub enum BondStatus<BlockNumber> {
+	/// Bonded; drawable while the bond is at least the role's minimum.
+	Bonded,
+	/// Unbonding: never drawn again; withdrawable from this block on.
+	Unbonding {
+		/// First block at which `withdraw` succeeds.
+		until: BlockNumber,
+	},
+}
+
+/// One role's bond and record.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub struct RoleBond<Balance, BlockNumber> {
+	/// Amount held for this role.
+	pub bond: Balance,
+	/// Bonded or unbonding.
+	pub status: BondStatus<BlockNumber>,
+	/// Total ever slashed from this role.
+	pub slashed: Balance,
+	/// Total ever earned in this role.
+	pub earned: Balance,
+}
+
+/// How a slash was split.
+#[derive(
+	Clone, Copy, PartialEq, Eq, Debug, Default, Encode, Decode, DecodeWithMemTracking, TypeInfo,
+)]
+pub struct SlashOutcome<Balance> {
+	/// Taken from the bond in all.
+	pub total: Balance,
+	/// Paid to the reporter.
+	pub to_reporter: Balance,
+	/// Paid to the jackpot account.
+	pub to_jackpot: Balance,
+	/// Burnt.
+	pub burnt: Balance,
+}
+
+/// What other pallets ask of and do to workers.
+pub trait StakeInterface<AccountId, Balance> {
+	/// Whether `who` may be drawn for `role` now.
+	fn is_active(who: &AccountId, role: Role) -> bool;
+	/// The capability `who` claims, if it has a profile.
+	fn capability(who: &AccountId) -> Option<Capability>;
+	/// The active workers of `role` with their capabilities (bounded by the pallet).
+	fn active(role: Role) -> Vec<(AccountId, Capability)>;
+	/// The bond `who` holds for `role` (zero when not registered).
+	fn bond(who: &AccountId, role: Role) -> Balance;
+	/// Takes up to `amount` from `who`'s `role` bond; splits it between `reporter` (when
+	/// given), the jackpot account and a burn. Never fails: it slashes what there is.
+	fn slash(
+		who: &AccountId,
+		role: Role,
+		amount: Balance,
+		reporter: Option<&AccountId>,
+	) -> SlashOutcome<Balance>;
+	/// Pays `amount` from `from`'s free balance to `who` for work in `role`.
+	fn reward(from: &AccountId, who: &AccountId, role: Role, amount: Balance) -> DispatchResult;
+	/// Records that `who` was paid `amount` for work in `role` by other means.
+	fn note_earned(who: &AccountId, role: Role, amount: Balance);
+	/// Notes that a task starts (`true`) or stops (`false`) counting on `who`; a worker
+	/// cannot withdraw a bond while any task counts on it.
+	fn note_engaged(who: &AccountId, engaged: bool);
+}
+
+/// The balance type of the pallet's currency.
+pub type BalanceOf<T> =
+	<<T as Config>::Currency as Inspect<<T as frame_system::Config>::AccountId>>::Balance;
+
+/// A profile with the configured endpoint bound.
+pub type ProfileOf<T> = Profile<<T as Config>::MaxEndpointLen>;
+
+/// A role bond with the runtime's types.
+pub type RoleBondOf<T> = RoleBond<BalanceOf<T>, frame_system::pallet_prelude::BlockNumberFor<T>>;
+
+#[frame_support::pallet]
+pub mod pallet {
+	use super::*;
+	use frame_system::pallet_prelude::*;
+
+	/// The pallet.
+	#[pallet::pallet]
+	pub struct Pallet<T>(_);
+
+	/// Reasons this pallet holds funds: one per role, so each bond is slashed on its own.
+	#[pallet::composite_enum]
+	pub enum HoldReason {
+		/// A solver's bond.
+		SolverBond,
+		/// A verifier's bond.
+		VerifierBond,
+		/// A whistleblower's bond.
+		WhistleblowerBond,
+	}
+
+	/// Configuration.
+	#[pallet::config]
+	pub trait Config: frame_system::Config {
+		/// The currency bonds are held in.
+		type Currency: MutateHold<Self::AccountId, Reason = Self::RuntimeHoldReason>
+			+ Mutate<Self::AccountId>
+			+ InspectHold<Self::AccountId>;
+		/// The runtime's hold reason.
+		type RuntimeHoldReason: From<HoldReason>;
+		/// Least bond of a solver.
+		#[pallet::constant]
+		type MinSolverBond: Get<BalanceOf<Self>>;
+		/// Least bond of a verifier.
+		#[pallet::constant]
+		type MinVerifierBond: Get<BalanceOf<Self>>;
+		/// Least bond of a whistleblower.
+		#[pallet::constant]
+		type MinWhistleblowerBond: Get<BalanceOf<Self>>;
+		/// Blocks between `unbond` and `withdraw`.
+		#[pallet::constant]
+		type UnbondingDelay: Get<BlockNumberFor<Self>>;
+		/// Longest proof-store endpoint, in bytes.
+		#[pallet::constant]
+		type MaxEndpointLen: Get<u32>;
+		/// Most active workers per role.
+		#[pallet::constant]
+		type MaxActivePerRole: Get<u32>;
+		/// Share of a slash paid to the reporter (when there is one).
+		#[pallet::constant]
+		type ReporterShare: Get<Perbill>;
+		/// Share of a slash paid to the jackpot account (and all of what a reporter
+		/// cannot receive). The rest is burnt.
+		#[pallet::constant]
+		type JackpotShare: Get<Perbill>;
+		/// The jackpot's account.
+		#[pallet::constant]
+		type JackpotAccount: Get<Self::AccountId>;
+		/// Weights.
+		type WeightInfo: WeightInfo;
+	}
+
+	/// Bonds by account and role.
+	#[pallet::storage]
+	pub type Bonds<T: Config> =
+		StorageDoubleMap<_, Blake2_128Concat, T::AccountId, Twox64Concat, Role, RoleBondOf<T>>;
+
+	/// Published profiles (capability and proof-store endpoint).
+	#[pallet::storage]
+	pub type Profiles<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, ProfileOf<T>>;
+
+	/// Active workers of each role with their capability, for draws.
+	#[pallet::storage]
+	pub type Active<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		Role,
+		BoundedVec<(T::AccountId, Capability), T::MaxActivePerRole>,
+		ValueQuery,
+	>;
+
+	/// How many open tasks count on each worker; a worker withdraws nothing while > 0.
+	#[pallet::storage]
+	pub type Engagements<T: Config> =
+		StorageMap<_, Blake2_128Concat, T::AccountId, u32, ValueQuery>;
+
+	/// Events.
+	#[pallet::event]
+	#[pallet::generate_deposit(pub(super) fn deposit_event)]
+	pub enum Event<T: Config> {
+		/// `who` registered for `role` with `bond`.
+		Registered {
+			/// The worker.
+			who: T::AccountId,
+			/// The role.
+			role: Role,
+			/// The bond held.
+			bond: BalanceOf<T>,
+		},
+		/// `who` published a new profile.
+		ProfileUpdated {
+			/// The worker.
+			who: T::AccountId,
+		},
+		/// `who` added `amount` to its `role` bond.
+		Bonded {
+			/// The worker.
+			who: T::AccountId,
+			/// The role.
+			role: Role,
+			/// Added.
+			amount: BalanceOf<T>,
+		},
+		/// `who` started unbonding `role`, withdrawable at `until`.
+		Unbonding {
+			/// The worker.
+			who: T::AccountId,
+			/// The role.
+			role: Role,
+			/// First block `withdraw` succeeds.
+			until: BlockNumberFor<T>,
+		},
+		/// `who` withdrew its `role` bond of `amount`.
+		Withdrawn {
+			/// The worker.
+			who: T::AccountId,
+			/// The role.
+			role: Role,
+			/// Released.
+			amount: BalanceOf<T>,
+		},
+		/// `who`'s `role` bond was slashed.
+		Slashed {
+			/// The worker.
+			who: T::AccountId,
+			/// The role.
+			role: Role,
+			/// The split.
+			outcome: SlashOutcome<BalanceOf<T>>,
+		},
+		/// `who` was paid `amount` for work as `role`.
+		Rewarded {
+			/// The worker.
+			who: T::AccountId,
+			/// The role.
+			role: Role,
+			/// Paid.
+			amount: BalanceOf<T>,
+		},
+		/// `who` is no longer drawn for `role` (bond below the minimum or unbonding).
+		Deactivated {
+			/// The worker.
+			who: T::AccountId,
+			/// The role.
+			role: Role,
+		},
+	}
+
+	/// Errors.
+	#[pallet::error]
+	pub enum Error<T> {
+		/// Already registered for this role.
+		AlreadyRegistered,
+		/// Not registered for this role.
+		NotRegistered,
+		/// The bond is below the role's minimum.
+		BondBelowMinimum,
+		/// Memory or throughput claimed is zero.
+		InvalidCapability,
+		/// The proof-store endpoint is empty.
+		EmptyEndpoint,
+		/// The role's active list is full.
+		TooManyWorkers,
+		/// The role is already unbonding.
+		AlreadyUnbonding,
+		/// The role is not unbonding.
+		NotUnbonding,
+		/// The unbonding delay has not passed.
+		UnbondingNotOver,
+		/// An open task still counts on this worker.
+		Engaged,
+		/// The account has no profile.
+		NoProfile,
+		/// A zero amount.
+		ZeroAmount,
+	}
+
+	#[pallet::hooks]
+	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
+		#[cfg(feature = "try-runtime")]
+		fn try_state(_n: BlockNumberFor<T>) -> Result<(), sp_runtime::TryRuntimeError> {
+			Self::do_try_state()
+		}
+	}
+
+	#[pallet::call]
+	impl<T: Config> Pallet<T> {
+		/// Registers the signer for `role` with `bond` (held), publishing `capability`
+		/// and `endpoint` as its profile.
+		#[pallet::call_index(0)]
+		#[pallet::weight(T::WeightInfo::register())]
+		pub fn register(
+			origin: OriginFor<T>,
+			role: Role,
+			bond: BalanceOf<T>,
+			capability: Capability,
+			endpoint: BoundedVec<u8, T::MaxEndpointLen>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			ensure!(!Bonds::<T>::contains_key(&who, role), Error::<T>::AlreadyRegistered);
+			ensure!(bond >= Self::min_bond(role), Error::<T>::BondBelowMinimum);
+			Self::check_profile(&capability, &endpoint)?;
+			T::Currency::hold(&Self::hold_reason(role).into(), &who, bond)?;
+			Profiles::<T>::insert(&who, Profile { capability, endpoint });
+			Bonds::<T>::insert(
+				&who,
+				role,
+				RoleBond {
+					bond,
+					status: BondStatus::Bonded,
+					slashed: Zero::zero(),
+					earned: Zero::zero(),
+				},
+			);
+			Self::activate(&who, role, capability)?;
+			Self::refresh_capability(&who, capability);
+			Self::deposit_event(Event::Registered { who, role, bond });
+			Ok(())
+		}
+
+		/// Replaces the signer's profile.
+		#[pallet::call_index(1)]
+		#[pallet::weight(T::WeightInfo::update_profile())]
+		pub fn update_profile(
+			origin: OriginFor<T>,
+			capability: Capability,
+			endpoint: BoundedVec<u8, T::MaxEndpointLen>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			ensure!(Profiles::<T>::contains_key(&who), Error::<T>::NoProfile);
+			Self::check_profile(&capability, &endpoint)?;
+			Profiles::<T>::insert(&who, Profile { capability, endpoint });
+			Self::refresh_capability(&who, capability);
+			Self::deposit_event(Event::ProfileUpdated { who });
+			Ok(())
+		}
+
+		/// Adds `amount` to the signer's `role` bond; reactivates a bonded role that a
+		/// slash had put below the minimum.
+		#[pallet::call_index(2)]
+		#[pallet::weight(T::WeightInfo::bond_extra())]
+		pub fn bond_extra(
+			origin: OriginFor<T>,
+			role: Role,
+			amount: BalanceOf<T>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			ensure!(!amount.is_zero(), Error::<T>::ZeroAmount);
+			let mut rb = Bonds::<T>::get(&who, role).ok_or(Error::<T>::NotRegistered)?;
+			T::Currency::hold(&Self::hold_reason(role).into(), &who, amount)?;
+			rb.bond = rb.bond.saturating_add(amount);
+			Bonds::<T>::insert(&who, role, rb);
+			if rb.status == BondStatus::Bonded && rb.bond >= Self::min_bond(role) {
+				if let Some(p) = Profiles::<T>::get(&who) {
+					Self::activate(&who, role, p.capability)?;
+				}
+			}
+			Self::deposit_event(Event::Bonded { who, role, amount });
+			Ok(())
+		}
+
+		/// Starts unbonding the signer's `role`: it is never drawn again, and the bond
+		/// can be withdrawn after the unbonding delay. The bond stays slashable.
+		#[pallet::call_index(3)]
+		#[pallet::weight(T::WeightInfo::unbond())]
+		pub fn unbond(origin: OriginFor<T>, role: Role) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut rb = Bonds::<T>::get(&who, role).ok_or(Error::<T>::NotRegistered)?;
+			ensure!(rb.status == BondStatus::Bonded, Error::<T>::AlreadyUnbonding);
+			let until =
+				frame_system::Pallet::<T>::block_number().saturating_add(T::UnbondingDelay::get());
+			rb.status = BondStatus::Unbonding { until };
+			Bonds::<T>::insert(&who, role, rb);
+			Self::deactivate(&who, role);
+			Self::deposit_event(Event::Unbonding { who, role, until });
+			Ok(())
+		}
+
+		/// Releases the signer's unbonded `role` bond once the delay is over and no open
+		/// task counts on the signer.
+		#[pallet::call_index(4)]
+		#[pallet::weight(T::WeightInfo::withdraw())]
+		pub fn withdraw(origin: OriginFor<T>, role: Role) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let rb = Bonds::<T>::get(&who, role).ok_or(Error::<T>::NotRegistered)?;
+			let BondStatus::Unbonding { until } = rb.status else {
+				return Err(Error::<T>::NotUnbonding.into());
+			};
+			ensure!(
+				frame_system::Pallet::<T>::block_number() >= until,
+				Error::<T>::UnbondingNotOver
+			);
+			ensure!(Engagements::<T>::get(&who) == 0, Error::<T>::Engaged);
+			let amount = T::Currency::release(
+				&Self::hold_reason(role).into(),
+				&who,
+				rb.bond,
+				Precision::BestEffort,
+			)?;
+			Bonds::<T>::remove(&who, role);
+			if Role::ALL.iter().all(|r| !Bonds::<T>::contains_key(&who, *r)) {
+				Profiles::<T>::remove(&who);
+			}
+			Self::deposit_event(Event::Withdrawn { who, role, amount });
+			Ok(())
+		}
+	}
+
+	impl<T: Config> Pallet<T> {
+		/// The minimum bond of `role`.
+		pub fn min_bond(role: Role) -> BalanceOf<T> {
+			match role {
+				Role::Solver => T::MinSolverBond::get(),
+				Role::Verifier => T::MinVerifierBond::get(),
+				Role::Whistleblower => T::MinWhistleblowerBond::get(),
+			}
+		}
+
+		/// The hold reason of `role`'s bond.
+		pub fn hold_reason(role: Role) -> HoldReason {
+			match role {
+				Role::Solver => HoldReason::SolverBond,
+				Role::Verifier => HoldReason::VerifierBond,
+				Role::Whistleblower => HoldReason::WhistleblowerBond,
+			}
+		}
+
+		fn check_profile(
+			capability: &Capability,
+			endpoint: &BoundedVec<u8, T::MaxEndpointLen>,
+		) -> DispatchResult {
+			ensure!(
+				capability.memory_mib > 0 && capability.mgas_per_sec > 0,
+				Error::<T>::InvalidCapability
+			);
+			ensure!(!endpoint.is_empty(), Error::<T>::EmptyEndpoint);
+			Ok(())
+		}
+
+		/// Puts `who` on `role`'s active list (or refreshes its capability there).
+		fn activate(who: &T::AccountId, role: Role, capability: Capability) -> DispatchResult {
+			Active::<T>::try_mutate(role, |list| {
+				if let Some(entry) = list.iter_mut().find(|(a, _)| a == who) {
+					entry.1 = capability;
+					return Ok(());
+				}
+				list.try_push((who.clone(), capability))
+					.map_err(|_| Error::<T>::TooManyWorkers.into())
+			})
+		}
+
+		/// Takes `who` off `role`'s active list.
+		fn deactivate(who: &T::AccountId, role: Role) {
+			let mut removed = false;
+			Active::<T>::mutate(role, |list| {
+				let before = list.len();
+				list.retain(|(a, _)| a != who);
+				removed = list.len() != before;
+			});
+			if removed {
+				Self::deposit_event(Event::Deactivated { who: who.clone(), role });
+			}
+		}
+
+		/// Updates the capability copy kept in every active list `who` is on.
+		fn refresh_capability(who: &T::AccountId, capability: Capability) {
+			for role in Role::ALL {
+				Active::<T>::mutate(role, |list| {
+					for entry in list.iter_mut().filter(|(a, _)| a == who) {
+						entry.1 = capability;
+					}
+				});
+			}
+		}
+
+		/// Moves up to `amount` of `who`'s `role` bond to `dest`; returns what moved
+		/// (zero when the move is impossible, e.g. `dest` would stay below the
+		/// existential deposit). All or nothing.
+		fn move_held(
+			who: &T::AccountId,
+			role: Role,
+			dest: &T::AccountId,
+			amount: BalanceOf<T>,
+		) -> BalanceOf<T> {
+			if amount.is_zero() {
+				return Zero::zero();
+			}
+			frame_support::storage::with_storage_layer(|| {
+				T::Currency::transfer_on_hold(
+					&Self::hold_reason(role).into(),
+					who,
+					dest,
+					amount,
+					Precision::Exact,
+					Restriction::Free,
+					Fortitude::Force,
+				)
+			})
+			.unwrap_or_else(|_| Zero::zero())
+		}
+
+		fn do_slash(
+			who: &T::AccountId,
+			role: Role,
+			amount: BalanceOf<T>,
+			reporter: Option<&T::AccountId>,
+		) -> SlashOutcome<BalanceOf<T>> {
+			let Some(mut rb) = Bonds::<T>::get(who, role) else {
+				return SlashOutcome::default();
+			};
+			let held = T::Currency::balance_on_hold(&Self::hold_reason(role).into(), who);
+			let total = amount.min(rb.bond).min(held);
+			if total.is_zero() {
+				return SlashOutcome::default();
+			}
+			let mut to_reporter = Zero::zero();
+			if let Some(r) = reporter {
+				if r != who {
+					to_reporter = Self::move_held(who, role, r, T::ReporterShare::get() * total);
+				}
+			}
+			// What the reporter did not get goes to the jackpot, up to its share plus
+			// the reporter's unpaid share.
+			let jackpot_target = T::JackpotShare::get() * total;
+			let reporter_target =
+				if reporter.is_some() { T::ReporterShare::get() * total } else { Zero::zero() };
+			let jackpot_amount = jackpot_target
+				.saturating_add(reporter_target.saturating_sub(to_reporter))
+				.min(total.saturating_sub(to_reporter));
+			let to_jackpot = Self::move_held(who, role, &T::JackpotAccount::get(), jackpot_amount);
+			let rest = total.saturating_sub(to_reporter).saturating_sub(to_jackpot);
+			let burnt = if rest.is_zero() {
+				Zero::zero()
+			} else {
+				T::Currency::burn_held(
+					&Self::hold_reason(role).into(),
+					who,
+					rest,
+					Precision::BestEffort,
+					Fortitude::Force,
+				)
+				.unwrap_or_else(|_| Zero::zero())
+			};
+			let taken = to_reporter.saturating_add(to_jackpot).saturating_add(burnt);
+			rb.bond = rb.bond.saturating_sub(taken);
+			rb.slashed = rb.slashed.saturating_add(taken);
+			Bonds::<T>::insert(who, role, rb);
+			if rb.bond < Self::min_bond(role) {
+				Self::deactivate(who, role);
+			}
+			let outcome = SlashOutcome { total: taken, to_reporter, to_jackpot, burnt };
+			Self::deposit_event(Event::Slashed { who: who.clone(), role, outcome });
+			outcome
+		}
+
+		/// Checks the pallet's invariants: every bond equals its hold, every active
+		/// worker is bonded at least the minimum and has a profile, no account is listed
+		/// twice.
+		#[cfg(any(test, feature = "try-runtime", feature = "std"))]
+		pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
+			for (who, role, rb) in Bonds::<T>::iter() {
+				let held = T::Currency::balance_on_hold(&Self::hold_reason(role).into(), &who);
+				ensure!(held == rb.bond, "stake: bond differs from its hold");
+				ensure!(Profiles::<T>::contains_key(&who), "stake: bonded account has no profile");
+			}
+			for role in Role::ALL {
+				let list = Active::<T>::get(role);
+				for (i, (who, cap)) in list.iter().enumerate() {
+					let rb = Bonds::<T>::get(who, role).ok_or("stake: active but not bonded")?;
+					ensure!(rb.status == BondStatus::Bonded, "stake: active but unbonding");
+					ensure!(rb.bond >= Self::min_bond(role), "stake: active below minimum");
+					let p = Profiles::<T>::get(who).ok_or("stake: active without profile")?;
+					ensure!(p.capability == *cap, "stake: stale capability in active list");
+					ensure!(
+						!list.iter().skip(i.saturating_add(1)).any(|(a, _)| a == who),
+						"stake: listed twice"
+					);
+				}
+			}
+			Ok(())
+		}
+	}
+
+	impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
+		fn is_active(who: &T::AccountId, role: Role) -> bool {
+			Active::<T>::get(role).iter().any(|(a, _)| a == who)
+		}
+
+		fn capability(who: &T::AccountId) -> Option<Capability> {
+			Profiles::<T>::get(who).map(|p| p.capability)
+		}
+
+		fn active(role: Role) -> Vec<(T::AccountId, Capability)> {
+			Active::<T>::get(role).into_inner()
+		}
+
+		fn bond(who: &T::AccountId, role: Role) -> BalanceOf<T> {
+			Bonds::<T>::get(who, role).map(|rb| rb.bond).unwrap_or_else(Zero::zero)
+		}
+
+		fn slash(
+			who: &T::AccountId,
+			role: Role,
+			amount: BalanceOf<T>,
+			reporter: Option<&T::AccountId>,
+		) -> SlashOutcome<BalanceOf<T>> {
+			Self::do_slash(who, role, amount, reporter)
+		}
+
+		fn reward(
+			from: &T::AccountId,
+			who: &T::AccountId,
+			role: Role,
+			amount: BalanceOf<T>,
+		) -> DispatchResult {
+			T::Currency::transfer(from, who, amount, Preservation::Preserve)?;
+			Self::note_earned(who, role, amount);
+			Ok(())
+		}
+
+		fn note_earned(who: &T::AccountId, role: Role, amount: BalanceOf<T>) {
+			Bonds::<T>::mutate(who, role, |rb| {
+				if let Some(rb) = rb {
+					rb.earned = rb.earned.saturating_add(amount);
+				}
+			});
+			Self::deposit_event(Event::Rewarded { who: who.clone(), role, amount });
+		}
+
+		fn note_engaged(who: &T::AccountId, engaged: bool) {
+			Engagements::<T>::mutate_exists(who, |n| {
+				let v = n.unwrap_or(0);
+				let v = if engaged { v.saturating_add(1) } else { v.saturating_sub(1) };
+				*n = if v == 0 { None } else { Some(v) };
+			});
+		}
+	}
+}
