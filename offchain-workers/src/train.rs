@@ -13,6 +13,7 @@ use crate::progress::Progress;
 use crate::proof_store::{CheckpointEntry, Journal, ProofStore, StoreError};
 use codec::Encode;
 use gensyn_primitives::{merkle, TaskSpec};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// A training engine that the run loop drives.
@@ -62,7 +63,7 @@ pub struct RunResult {
 	pub checkpoints: u64,
 	/// The journal listing them.
 	pub journal: Journal,
-	/// Time spent writing and hashing checkpoints.
+	/// Time training waited for checkpoints (state copies, final flush).
 	pub checkpoint_time: Duration,
 	/// Time of the whole run, checkpoints included.
 	pub total_time: Duration,
@@ -102,18 +103,28 @@ pub fn resume_point(
 				journal.backend
 			)));
 		}
-		if let Some(last) = journal.checkpoints.last() {
-			let blob = hash::from_hex(&last.blob)
-				.ok_or_else(|| resume_err(format!("bad blob name {}", last.blob)))?;
-			let state = checkpoint::from_safetensors(&store.get(&blob)?)?;
-			if state.step != last.step {
-				return Err(resume_err(format!(
-					"checkpoint {} holds step {}, journal says {}",
-					last.blob, state.step, last.step
-				)));
+		// The newest checkpoint that reads back whole and holds the step the journal
+		// says; newer entries (lost in a power failure, say) are dropped and redone.
+		let mut journal = journal;
+		while let Some(last) = journal.checkpoints.last() {
+			let state = hash::from_hex(&last.blob)
+				.and_then(|blob| store.get(&blob).ok())
+				.and_then(|bytes| checkpoint::from_safetensors(&bytes).ok())
+				.filter(|s| s.step == last.step);
+			match state {
+				Some(state) => {
+					tracing::info!(target: "gensyn_ml", "resuming run {run_id} from step {}", state.step);
+					journal.complete = state.step == total_steps;
+					return Ok((state, journal));
+				}
+				None => {
+					tracing::warn!(target: "gensyn_ml", "run {run_id}: checkpoint at step {} is unreadable; dropped", last.step);
+					journal.checkpoints.pop();
+				}
 			}
-			tracing::info!(target: "gensyn_ml", "resuming run {run_id} from step {}", state.step);
-			return Ok((state, journal));
+		}
+		if journal.checkpoints.is_empty() {
+			return Ok((initial(), journal));
 		}
 	}
 	let journal = Journal {
@@ -134,55 +145,89 @@ pub struct RunOptions {
 	pub stop_after: Option<u64>,
 }
 
+/// Writes checkpoints on a thread of its own, in order: serializing, hashing, the
+/// blob write and the journal update overlap with training. The journal lists a
+/// checkpoint only once its blob is on disk, so a crash at any point resumes correctly.
+fn write_checkpoints(
+	spec: &TaskSpec,
+	store: &ProofStore,
+	mut journal: Journal,
+	states: mpsc::Receiver<TrainState>,
+) -> Result<Journal, TrainError> {
+	let total = spec.total_steps();
+	for state in states {
+		let blob = store.put(&checkpoint::to_safetensors(spec, &state)?)?;
+		journal.checkpoints.push(CheckpointEntry {
+			step: state.step,
+			blob: hash::to_hex(&blob),
+			state_hash: hash::to_hex(&checkpoint::state_hash(&state)),
+		});
+		journal.complete = state.step == total;
+		store.save_journal(&journal)?;
+	}
+	Ok(journal)
+}
+
 /// Trains `backend` (already holding the state `resume_point` returned) to the end of
-/// `spec`'s run, checkpointing into `store`.
+/// `spec`'s run, checkpointing into `store` every `k` steps and after the last.
+///
+/// `RunResult::checkpoint_time` is the time training waited for checkpoints: copying
+/// the state to host memory, plus the wait for the writer thread at the end.
 pub fn run(
 	spec: &TaskSpec,
 	order: &mut DataOrder,
 	backend: &mut dyn Backend,
 	store: &ProofStore,
-	mut journal: Journal,
+	journal: Journal,
 	options: &RunOptions,
 ) -> Result<RunResult, TrainError> {
 	let started = Instant::now();
-	let mut checkpoint_time = Duration::ZERO;
 	let total = spec.total_steps();
 	let k = spec.training.checkpoint_interval.max(1) as u64;
-	let mut save = |journal: &mut Journal, state: &TrainState| -> Result<(), TrainError> {
+	let fresh = journal.checkpoints.is_empty();
+	let (tx, rx) = mpsc::sync_channel::<TrainState>(2);
+	let (journal, checkpoint_time, step) = std::thread::scope(|scope| {
+		let writer = scope.spawn(move || write_checkpoints(spec, store, journal, rx));
+		let mut waited = Duration::ZERO;
+		// Copies the state to host memory and queues it; false when the writer stopped.
+		let checkpoint = move |backend: &dyn Backend, waited: &mut Duration| {
+			let t = Instant::now();
+			let ok = tx.send(backend.state()).is_ok();
+			*waited += t.elapsed();
+			ok
+		};
+		let mut step = backend.state().step;
+		let mut failed = fresh && !checkpoint(backend, &mut waited);
+		let mut progress = Progress::new("train", total, step);
+		let mut last_show = Instant::now();
+		let mut step_error = None;
+		while step < total && !failed && options.stop_after.is_none_or(|s| step < s) {
+			let batch = order.batch(step).expect("step < total has a batch");
+			if let Err(e) = backend.step(batch) {
+				step_error = Some(TrainError::Backend(e));
+				break;
+			}
+			step += 1;
+			if step.is_multiple_of(k) || step == total {
+				failed = !checkpoint(backend, &mut waited);
+			}
+			if last_show.elapsed() >= Duration::from_millis(250) || step == total {
+				last_show = Instant::now();
+				progress.update(step, backend.last_loss());
+			}
+		}
+		drop(checkpoint);
 		let t = Instant::now();
-		let blob = store.put(&checkpoint::to_safetensors(spec, state)?)?;
-		journal.checkpoints.push(CheckpointEntry {
-			step: state.step,
-			blob: hash::to_hex(&blob),
-			state_hash: hash::to_hex(&checkpoint::state_hash(state)),
-		});
-		journal.complete = state.step == total;
-		store.save_journal(journal)?;
-		checkpoint_time += t.elapsed();
-		Ok(())
-	};
-	let mut step = backend.state().step;
-	if journal.checkpoints.is_empty() {
-		save(&mut journal, &backend.state())?;
-	}
-	let mut progress = Progress::new("train", total, step);
-	let mut last_show = Instant::now();
-	while step < total {
-		if options.stop_after.is_some_and(|s| step >= s) {
-			break;
-		}
-		let batch = order.batch(step).expect("step < total has a batch");
-		backend.step(batch).map_err(TrainError::Backend)?;
-		step += 1;
-		if step.is_multiple_of(k) || step == total {
-			save(&mut journal, &backend.state())?;
-		}
-		if last_show.elapsed() >= Duration::from_millis(250) || step == total {
-			last_show = Instant::now();
-			progress.update(step, backend.last_loss());
-		}
-	}
-	progress.finish(step);
+		let journal = writer.join().expect("the checkpoint writer does not panic");
+		progress.finish(step);
+		let journal = match (journal, step_error) {
+			(Err(e), _) | (Ok(_), Some(e)) => Err(e),
+			(Ok(j), None) => Ok(j),
+		};
+		(journal, waited + t.elapsed(), step)
+	});
+	let journal = journal?;
+	let _ = step;
 	let last = journal.checkpoints.last().expect("at least the initial checkpoint");
 	Ok(RunResult {
 		run_id: journal.run_id.clone(),

@@ -1,0 +1,152 @@
+//! Training and replay speed on one task spec (run by `scripts/bench/run.sh`, which
+//! compares with PyTorch). Every figure is the best of `--reps` repetitions, so that
+//! other load on the machine disturbs it least. Prints one JSON object:
+//!
+//! - `tch_steps_per_s`: tch training steps per second without checkpoints (P2);
+//! - `checkpoint_overhead_pct`: how much longer the same steps take, from a fresh
+//!   trainer, in the run loop with checkpoints every `k` steps (written and hashed on a
+//!   writer thread) than alone (P2); `checkpoint_blocked_pct`: the share of that run training waited for
+//!   checkpoints (state copies and the final flush);
+//! - `replay`: per thread count, one segment of `k` steps replayed with repops and with
+//!   libtorch on the CPU, and the ratio repops / libtorch (P3).
+//!
+//! Usage: `bench SPEC [--threads N] [--steps N] [--reps N] [--cpu]`.
+
+use gensyn_primitives::TaskSpec;
+use gensyn_workers::checkpoint::TrainState;
+use gensyn_workers::dataset::{load_data_ref, Dataset};
+use gensyn_workers::order::DataOrder;
+use gensyn_workers::proof_store::ProofStore;
+use gensyn_workers::reference::{initial_state, RepopsEngine};
+use gensyn_workers::tch_backend::TchTrainer;
+use gensyn_workers::train::{self, Backend, RunOptions};
+use serde_json::json;
+use std::sync::Arc;
+use std::time::Instant;
+
+fn arg(args: &[String], name: &str, default: usize) -> usize {
+	args.iter()
+		.position(|a| a == name)
+		.and_then(|i| args.get(i + 1))
+		.map_or(default, |v| v.parse().expect("a number"))
+}
+
+/// Seconds for steps `from..from + steps` of `engine` (wrapping around the run).
+fn time_steps(engine: &mut dyn Backend, spec: &TaskSpec, from: u64, steps: u64) -> f64 {
+	let mut order = DataOrder::new(spec, [0; 32]);
+	let total = spec.total_steps();
+	let t = Instant::now();
+	for s in from..from + steps {
+		engine.step(order.batch(s % total).expect("inside the run")).expect("a step");
+	}
+	let _ = engine.last_loss(); // waits for the device
+	t.elapsed().as_secs_f64()
+}
+
+fn best(reps: usize, mut f: impl FnMut() -> f64) -> f64 {
+	(0..reps).map(|_| f()).fold(f64::INFINITY, f64::min)
+}
+
+fn tch(spec: &TaskSpec, state: &TrainState, data: &Dataset, device: tch::Device) -> TchTrainer {
+	let mut t = TchTrainer::new(spec, state, device);
+	t.load_data(data);
+	t
+}
+
+fn main() {
+	let args: Vec<String> = std::env::args().collect();
+	let spec_path = args.get(1).expect("usage: bench SPEC [--threads N] [--steps N] [--reps N]");
+	let threads = arg(&args, "--threads", 2);
+	let steps = arg(&args, "--steps", 100) as u64;
+	let reps = arg(&args, "--reps", 5);
+	let cpu = args.iter().any(|a| a == "--cpu");
+	let spec: TaskSpec =
+		serde_json::from_str(&std::fs::read_to_string(spec_path).expect("spec file"))
+			.expect("a task spec");
+	spec.validate().expect("a valid spec");
+	let steps = steps.min(spec.total_steps());
+	let tmp = std::env::temp_dir().join(format!("gensyn-bench-{}", std::process::id()));
+	let data = Arc::new(load_data_ref(&spec.data, &tmp.join("cache")).expect("data"));
+	let init = initial_state(&spec).expect("initial state");
+	let device = if cpu { tch::Device::Cpu } else { tch::Device::cuda_if_available() };
+	tch::set_num_threads(threads as i32);
+
+	// P2: training steps/s without checkpoints, after 5 warm-up steps.
+	let mut t = tch(&spec, &init, &data, device);
+	time_steps(&mut t, &spec, 0, 5);
+	let plain = best(reps, || time_steps(&mut t, &spec, 5, steps));
+
+	// P2: checkpoint overhead: from a fresh trainer, the steps alone, then the same
+	// steps in the run loop, checkpointing every k.
+	let fresh = best(reps, || time_steps(&mut tch(&spec, &init, &data, device), &spec, 0, steps));
+	let mut blocked = 0.0;
+	let mut rep = 0;
+	let checkpointed = best(reps, || {
+		rep += 1;
+		let store = ProofStore::open(tmp.join(format!("store{rep}"))).expect("store");
+		let id = train::run_id(&spec, &[0; 32], "tch");
+		let (state, journal) =
+			train::resume_point(&store, &id, "tch", spec.total_steps(), || init.clone())
+				.expect("fresh run");
+		let mut t = tch(&spec, &state, &data, device);
+		let mut order = DataOrder::new(&spec, [0; 32]);
+		let options = RunOptions { stop_after: Some(steps) };
+		let run = train::run(&spec, &mut order, &mut t, &store, journal, &options).expect("run");
+		let secs = run.total_time.as_secs_f64();
+		blocked = 100.0 * run.checkpoint_time.as_secs_f64() / secs;
+		secs
+	});
+
+	// The writer thread's work per checkpoint, piece by piece.
+	let store = ProofStore::open(tmp.join("pieces")).expect("store");
+	let t0 = Instant::now();
+	let bytes = gensyn_workers::checkpoint::to_safetensors(&spec, &init).expect("bytes");
+	let t1 = Instant::now();
+	let _ = gensyn_workers::checkpoint::state_hash(&init);
+	let t2 = Instant::now();
+	store.put(&bytes).expect("put");
+	let t3 = Instant::now();
+	let pieces = json!({
+		"safetensors_ms": (t1 - t0).as_secs_f64() * 1e3,
+		"state_root_ms": (t2 - t1).as_secs_f64() * 1e3,
+		"blob_write_ms": (t3 - t2).as_secs_f64() * 1e3,
+		"bytes": bytes.len(),
+	});
+
+	// P3: one segment of k steps from the initial state, repops vs libtorch CPU.
+	let k = spec.training.checkpoint_interval as u64;
+	let mut replay = Vec::new();
+	for n in [1usize, 2] {
+		tch::set_num_threads(n as i32);
+		let torch_s = best(reps, || {
+			let mut t = tch(&spec, &init, &data, tch::Device::Cpu);
+			time_steps(&mut t, &spec, 0, k)
+		});
+		let repops_s = best(reps.min(3), || {
+			let mut r = RepopsEngine::new(&spec, &init, data.clone(), n);
+			time_steps(&mut r, &spec, 0, k)
+		});
+		replay.push(json!({
+			"threads": n,
+			"segment_steps": k,
+			"repops_s": repops_s,
+			"libtorch_cpu_s": torch_s,
+			"ratio_repops_over_libtorch": repops_s / torch_s,
+		}));
+	}
+	let _ = std::fs::remove_dir_all(&tmp);
+	let out = json!({
+		"spec": spec_path,
+		"device": format!("{device:?}"),
+		"threads": threads,
+		"steps": steps,
+		"reps": reps,
+		"tch_steps_per_s": steps as f64 / plain,
+		"checkpointed_steps_per_s": steps as f64 / checkpointed,
+		"checkpoint_overhead_pct": 100.0 * (checkpointed - fresh) / fresh,
+		"checkpoint_blocked_pct": blocked,
+		"checkpoint_pieces": pieces,
+		"replay": replay,
+	});
+	println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
+}
