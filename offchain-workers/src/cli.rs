@@ -27,6 +27,9 @@ pub enum Command {
 	/// Replay checkpoint segments of a run with repops and judge them.
 	#[command(alias = "replay")]
 	Verify(VerifyArgs),
+	/// Threshold mode: run the first segments with libtorch and repops and propose a
+	/// distance threshold.
+	Profile(ProfileArgs),
 	/// Validate a spec and print its work estimate.
 	Estimate(SpecArg),
 	/// Describe a spec, a checkpoint file or a data file.
@@ -112,6 +115,20 @@ pub struct VerifyArgs {
 	pub threshold: f64,
 }
 
+/// `profile` options.
+#[derive(Args, Debug)]
+pub struct ProfileArgs {
+	#[command(flatten)]
+	/// Spec, randomness, store (unused), threads.
+	pub run: RunArgs,
+	/// Segments to profile from the start of the run.
+	#[arg(long, default_value_t = 2)]
+	pub segments: usize,
+	/// Run libtorch on the CPU even when a GPU is present.
+	#[arg(long)]
+	pub cpu: bool,
+}
+
 /// `inspect` options: exactly one of them.
 #[derive(Args, Debug)]
 pub struct InspectArgs {
@@ -164,6 +181,7 @@ pub fn run(cli: Cli) -> Result<Value, CliError> {
 	match cli.command {
 		Command::Train(a) => crate::cli_run::train(a),
 		Command::Verify(a) => crate::cli_run::verify(a),
+		Command::Profile(a) => crate::cli_run::profile(a),
 		Command::Estimate(a) => estimate(&a.spec),
 		Command::Inspect(a) => inspect(a),
 		Command::DataRef(a) => data_ref(a),

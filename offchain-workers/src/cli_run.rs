@@ -1,7 +1,7 @@
 //! `gensyn-ml train` and `gensyn-ml verify`: the solver's and the verifier's work on
 //! one task, end to end on one machine.
 
-use crate::cli::{read_spec, BackendKind, CliError, RunArgs, TrainArgs, VerifyArgs};
+use crate::cli::{read_spec, BackendKind, CliError, ProfileArgs, RunArgs, TrainArgs, VerifyArgs};
 use crate::dataset::{self, Dataset};
 use crate::order::DataOrder;
 use crate::proof_store::{Journal, ProofStore};
@@ -45,6 +45,13 @@ pub fn train(a: TrainArgs) -> Result<Value, CliError> {
 		BackendKind::Tch => "tch",
 		BackendKind::Repops => "repops",
 	};
+	if a.backend == BackendKind::Tch
+		&& l.spec.verification.mode == gensyn_primitives::VerificationMode::Exact
+	{
+		return Err("the spec's verification mode is exact: only a repops run can pass it; \
+		            train with --backend repops"
+			.into());
+	}
 	let run_id = train::run_id(&l.spec, &l.randomness, name);
 	let total = l.spec.total_steps();
 	let initial = reference::initial_state(&l.spec).map_err(|e| format!("initial state: {e}"))?;
@@ -156,4 +163,26 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 		return Err("verification failed".into());
 	}
 	Ok(out)
+}
+
+/// `profile`: distances between libtorch and repops over the first segments, and the
+/// threshold they suggest.
+pub fn profile(a: ProfileArgs) -> Result<Value, CliError> {
+	let l = load(&a.run)?;
+	let device = if a.cpu { tch::Device::Cpu } else { tch::Device::cuda_if_available() };
+	let profiles =
+		crate::profile::profile(&l.spec, &l.data, l.randomness, a.segments, l.threads, device)?;
+	Ok(json!({
+		"device": format!("{device:?}"),
+		"segments": profiles.iter().map(|p| json!({
+			"segment": p.segment,
+			"from_step": p.from_step,
+			"to_step": p.to_step,
+			"l1": p.distances.l1,
+			"l2": p.distances.l2,
+			"linf": p.distances.linf,
+			"cosine": p.distances.cosine,
+		})).collect::<Vec<_>>(),
+		"suggested_threshold": crate::profile::suggest_threshold(&profiles),
+	}))
 }

@@ -10,6 +10,7 @@
 //! - [`proof_store`]: content-addressed checkpoints on disk and run journals;
 //! - [`train`]: the checkpointing, resumable run loop over either backend;
 //! - [`replay`]: the verifier's segment replay, distances and verdict;
+//! - [`profile`]: Threshold-mode profiling (tch against repops on the first segments);
 //! - [`progress`]: a progress bar or log lines;
 //! - [`cli`]: the `gensyn-ml` command line.
 
@@ -19,6 +20,7 @@ mod cli_run;
 pub mod dataset;
 pub mod hash;
 pub mod order;
+pub mod profile;
 pub mod progress;
 pub mod proof_store;
 pub mod reference;

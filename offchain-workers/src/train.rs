@@ -186,7 +186,7 @@ pub fn run(
 	let k = spec.training.checkpoint_interval.max(1) as u64;
 	let fresh = journal.checkpoints.is_empty();
 	let (tx, rx) = mpsc::sync_channel::<TrainState>(2);
-	let (journal, checkpoint_time, step) = std::thread::scope(|scope| {
+	let (journal, checkpoint_time) = std::thread::scope(|scope| {
 		let writer = scope.spawn(move || write_checkpoints(spec, store, journal, rx));
 		let mut waited = Duration::ZERO;
 		// Copies the state to host memory and queues it; false when the writer stopped.
@@ -224,10 +224,9 @@ pub fn run(
 			(Err(e), _) | (Ok(_), Some(e)) => Err(e),
 			(Ok(j), None) => Ok(j),
 		};
-		(journal, waited + t.elapsed(), step)
+		(journal, waited + t.elapsed())
 	});
 	let journal = journal?;
-	let _ = step;
 	let last = journal.checkpoints.last().expect("at least the initial checkpoint");
 	Ok(RunResult {
 		run_id: journal.run_id.clone(),

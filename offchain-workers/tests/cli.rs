@@ -90,6 +90,12 @@ fn bad_input_gives_clear_errors() {
 	assert!(!out.status.success());
 	assert!(String::from_utf8_lossy(&out.stderr).contains("BatchZero"));
 
+	let spec = common::spec(dir.path(), "mlp", common::SGD, "exact");
+	std::fs::write(&p, serde_json::to_string(&spec).unwrap()).unwrap();
+	let out = gensyn_ml(&["train", "--spec", s(&p), "--store", s(&dir.path().join("st"))]);
+	assert!(!out.status.success());
+	assert!(String::from_utf8_lossy(&out.stderr).contains("--backend repops"));
+
 	let mut spec = common::spec(dir.path(), "mlp", common::SGD, "threshold");
 	spec.data.file_hash.0[0] ^= 1;
 	std::fs::write(&p, serde_json::to_string(&spec).unwrap()).unwrap();

@@ -218,3 +218,41 @@ fn checkpoints_round_trip_and_refuse_other_models() {
 	assert!(checkpoint::to_safetensors(&other, &state).is_err());
 	assert!(checkpoint::from_safetensors(&bytes[..bytes.len() / 2]).is_err());
 }
+
+#[test]
+fn a_profiled_threshold_passes_honest_runs_and_fails_cheats() {
+	let dir = tempfile::tempdir().unwrap();
+	let store = ProofStore::open(dir.path().join("store")).unwrap();
+	let spec = common::spec(dir.path(), "cnn", SGD, "threshold");
+	let data = common::data(&spec, dir.path());
+	let profiles =
+		gensyn_workers::profile::profile(&spec, &data, RANDOMNESS, 2, 2, tch::Device::Cpu).unwrap();
+	assert_eq!(profiles.len(), 2);
+	let threshold = gensyn_workers::profile::suggest_threshold(&profiles);
+	assert!(threshold < 1e-4, "honest engines stay close: {threshold}");
+	let judge = |journal: &Journal| -> Vec<bool> {
+		let mut order = DataOrder::new(&spec, RANDOMNESS);
+		let mut make = |s: &TrainState| common::engine("repops", &spec, s, &data);
+		(0..journal.checkpoints.len() - 1)
+			.map(|i| {
+				replay::verify_segment(
+					&store,
+					journal,
+					&mut order,
+					i,
+					VerificationMode::Threshold,
+					threshold,
+					&mut make,
+				)
+				.unwrap()
+				.passed
+			})
+			.collect()
+	};
+	let honest = common::honest_run("tch", &spec, &data, &store, None);
+	assert!(judge(&honest.journal).iter().all(|&p| p));
+	let cheat = common::dishonest_run("tch", &spec, &data, &store, Cheat::ReorderBatch(7));
+	// Only the segment holding step 7 fails: each segment starts from the solver's own
+	// checkpoint, so the later ones are consistent again.
+	assert_eq!(judge(&cheat)[..3], [true, false, true]);
+}
