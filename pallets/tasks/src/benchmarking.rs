@@ -1,0 +1,285 @@
+//! Benchmarks of the tasks pallet (frame-benchmarking v2).
+//!
+//! They assume the runtime's `T::Stake` is `pallet_gensyn_stake` (registered workers
+//! are drawn) and that both pallets use the same currency. Each is measured in its
+//! worst case: full active lists, the largest audit set, and for `on_initialize`
+//! `n` tasks each settling with every audit verified.
+
+use super::*;
+use crate::Pallet as Tasks;
+use frame_benchmarking::v2::*;
+use frame_support::traits::{fungible::Mutate, Hooks};
+use frame_system::{pallet_prelude::BlockNumberFor, RawOrigin};
+use gensyn_primitives::{
+	BoundedVec as SpecVec, DataFormat, DataRef, Hash32 as SpecHash, Layer, LrSchedule, ModelSpec,
+	Permill as SpecPermill, Shape3, TrainingSpec, Uri, VerificationSpec,
+};
+use pallet_gensyn_stake::{Capability, DeviceKind};
+use sp_runtime::traits::Bounded;
+
+/// A small MNIST-shaped MLP task that audits every segment.
+fn bench_spec() -> TaskSpec {
+	let input = Shape3 { channels: 1, height: 28, width: 28 };
+	let layers = alloc::vec![
+		Layer::Flatten,
+		Layer::Linear { in_features: 784, out_features: 32 },
+		Layer::Relu,
+		Layer::Linear { in_features: 32, out_features: 10 },
+	];
+	TaskSpec {
+		model: ModelSpec {
+			input,
+			layers: SpecVec::try_from_vec(layers).unwrap_or_default(),
+			loss: Default::default(),
+		},
+		data: DataRef {
+			uri: Uri::parse("https://example.invalid/mnist.idx.gz").unwrap_or_default(),
+			file_hash: SpecHash([1; 32]),
+			chunk_root: SpecHash([2; 32]),
+			format: DataFormat::MnistIdxGz,
+			samples: 1_024,
+			input,
+			classes: 10,
+		},
+		training: TrainingSpec {
+			epochs: 1,
+			batch_size: 32,
+			seed: 7,
+			checkpoint_interval: 1,
+			optimizer: Optimizer::Sgd {
+				lr: gensyn_primitives::F32Bits::from_f32(0.05),
+				momentum: gensyn_primitives::F32Bits::from_f32(0.9),
+			},
+			lr_schedule: LrSchedule::Constant,
+		},
+		verification: VerificationSpec {
+			mode: VerificationMode::Exact,
+			audit_fraction: SpecPermill(1_000_000),
+		},
+	}
+}
+
+fn funded<T: Config>(name: &'static str, i: u32) -> T::AccountId {
+	let who: T::AccountId = account(name, i, 0);
+	T::Currency::set_balance(&who, BalanceOf::<T>::max_value() / 1_000u32.into());
+	who
+}
+
+fn register<T: Config + pallet_gensyn_stake::Config>(who: &T::AccountId, role: Role) {
+	let bond = pallet_gensyn_stake::Pallet::<T>::min_bond(role);
+	let _ = <T as pallet_gensyn_stake::Config>::Currency::set_balance(
+		who,
+		pallet_gensyn_stake::BalanceOf::<T>::max_value() / 1_000u32.into(),
+	);
+	let _ = pallet_gensyn_stake::Pallet::<T>::register(
+		RawOrigin::Signed(who.clone()).into(),
+		role,
+		bond,
+		Capability { device: DeviceKind::Gpu, memory_mib: 1 << 20, mgas_per_sec: 1_000 },
+		BoundedVec::truncate_from(alloc::vec![b'e'; 16]),
+	);
+}
+
+/// Fills the active lists of solvers and verifiers.
+fn workers<T: Config + pallet_gensyn_stake::Config>() {
+	let n = <T as pallet_gensyn_stake::Config>::MaxActivePerRole::get();
+	for i in 0..n {
+		register::<T>(&account("solver", i, 0), Role::Solver);
+		register::<T>(&account("verifier", i, 0), Role::Verifier);
+	}
+}
+
+fn leaves(n: u32) -> alloc::vec::Vec<Hash32> {
+	(0..n).map(|i| sp_crypto_hashing::blake2_256(&i.to_le_bytes())).collect()
+}
+
+/// Submits a task and returns its id and drawn solver.
+fn submitted<T: Config>(owner: &T::AccountId) -> (TaskId, T::AccountId) {
+	let _ = Tasks::<T>::submit_task(RawOrigin::Signed(owner.clone()).into(), bench_spec());
+	let id = NextTaskId::<T>::get().saturating_sub(1);
+	let solver = Tasks::<T>::get(id).and_then(|t| t.solver).unwrap_or_else(|| owner.clone());
+	(id, solver)
+}
+
+/// A task with its result committed and its verifiers drawn.
+fn verifying<T: Config>(owner: &T::AccountId) -> TaskId {
+	let (id, solver) = submitted::<T>(owner);
+	let _ = Tasks::<T>::accept_task(RawOrigin::Signed(solver.clone()).into(), id);
+	let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
+	let _ = Tasks::<T>::submit_result(
+		RawOrigin::Signed(solver).into(),
+		id,
+		[0; 32],
+		merkle::root(&leaves(n)),
+		n,
+		BoundedVec::default(),
+	);
+	let at = Tasks::<T>::get(id).map(|t| t.deadline).unwrap_or_default();
+	frame_system::Pallet::<T>::set_block_number(at);
+	Tasks::<T>::on_initialize(at);
+	id
+}
+
+fn proof(n: u32, segment: u32) -> CheckpointProof {
+	let l = leaves(n);
+	let p = merkle::proof(&l, segment.saturating_add(1) as usize);
+	CheckpointProof {
+		checkpoint_hash: l.get(segment.saturating_add(1) as usize).copied().unwrap_or_default(),
+		siblings: BoundedVec::truncate_from(p.map(|p| p.siblings).unwrap_or_default()),
+	}
+}
+
+/// Posts every verdict of task `id` honestly.
+fn verify_all<T: Config>(id: TaskId) {
+	let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
+	for a in Audits::<T>::get(id) {
+		let p = proof(n, a.segment);
+		let h = p.checkpoint_hash;
+		let _ = Tasks::<T>::submit_verification(
+			RawOrigin::Signed(a.verifier).into(),
+			id,
+			a.segment,
+			0,
+			h,
+			p,
+		);
+	}
+}
+
+#[benchmarks(where T: pallet_gensyn_stake::Config)]
+mod benchmarks {
+	use super::*;
+
+	#[benchmark]
+	fn submit_task() {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(owner), bench_spec());
+		assert_eq!(NextTaskId::<T>::get(), 1);
+	}
+
+	#[benchmark]
+	fn cancel_task() {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let (id, _) = submitted::<T>(&owner);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(owner), id);
+		assert!(Tasks::<T>::get(id).is_none());
+	}
+
+	#[benchmark]
+	fn accept_task() {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let (id, solver) = submitted::<T>(&owner);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(solver), id);
+		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::Training));
+	}
+
+	#[benchmark]
+	fn submit_result() {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let (id, solver) = submitted::<T>(&owner);
+		let _ = Tasks::<T>::accept_task(RawOrigin::Signed(solver.clone()).into(), id);
+		let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
+		let loc = BoundedVec::truncate_from(alloc::vec![b'l'; T::MaxLocationLen::get() as usize]);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(solver), id, [0; 32], merkle::root(&leaves(n)), n, loc);
+		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::Drawing));
+	}
+
+	#[benchmark]
+	fn submit_verification() {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let id = verifying::<T>(&owner);
+		let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
+		let audits = Audits::<T>::get(id);
+		// Post all but the last, so the measured call opens the challenge window.
+		let count = audits.len();
+		for a in audits.iter().take(count.saturating_sub(1)) {
+			let p = proof(n, a.segment);
+			let h = p.checkpoint_hash;
+			let _ = Tasks::<T>::submit_verification(
+				RawOrigin::Signed(a.verifier.clone()).into(),
+				id,
+				a.segment,
+				0,
+				h,
+				p,
+			);
+		}
+		let last = audits.last().cloned();
+		let (verifier, segment) = match last {
+			Some(a) => (a.verifier, a.segment),
+			None => (owner, 0),
+		};
+		let p = proof(n, segment);
+		let h = p.checkpoint_hash;
+		#[extrinsic_call]
+		_(RawOrigin::Signed(verifier), id, segment, 0, h, p);
+		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::Challenge));
+	}
+
+	#[benchmark]
+	fn challenge() -> Result<(), BenchmarkError> {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let id = verifying::<T>(&owner);
+		verify_all::<T>(id);
+		let whistleblower: T::AccountId = account("whistleblower", 0, 0);
+		register::<T>(&whistleblower, Role::Whistleblower);
+		let segment = Audits::<T>::get(id).first().map(|a| a.segment).unwrap_or(0);
+		let verifier = Audits::<T>::get(id).first().map(|a| a.verifier.clone());
+		if let Some(v) = verifier {
+			if T::Arbiter::open(id, segment, &whistleblower, &v).is_err() {
+				// No arbiter in this runtime: challenges are refused, nothing to measure.
+				return Err(BenchmarkError::Weightless);
+			}
+			T::Arbiter::cancel(id, segment);
+		}
+		#[extrinsic_call]
+		_(RawOrigin::Signed(whistleblower), id, segment);
+		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::Disputed));
+		Ok(())
+	}
+
+	/// `n` tasks settle in one block, each paying every audit's verifier.
+	#[benchmark]
+	fn on_initialize(n: Linear<0, { T::MaxDeadlinesPerBlock::get() }>) {
+		workers::<T>();
+		let mut ids = alloc::vec::Vec::new();
+		for i in 0..n {
+			let owner = funded::<T>("owner", i);
+			let id = verifying::<T>(&owner);
+			verify_all::<T>(id);
+			ids.push(id);
+		}
+		// Gather every settlement into one block.
+		let at: BlockNumberFor<T> =
+			frame_system::Pallet::<T>::block_number().saturating_add(T::ChallengePeriod::get());
+		let at = at.saturating_add(1000u32.into());
+		let mut list: BoundedVec<TaskId, T::MaxDeadlinesPerBlock> = BoundedVec::default();
+		for id in &ids {
+			Tasks::<T>::mutate(id, |t| {
+				if let Some(t) = t {
+					t.deadline = at;
+				}
+			});
+			let _ = list.try_push(*id);
+		}
+		Deadlines::<T>::insert(at, list);
+		frame_system::Pallet::<T>::set_block_number(at);
+		#[block]
+		{
+			Tasks::<T>::on_initialize(at);
+		}
+		assert!(ids.iter().all(|id| Tasks::<T>::get(id).is_none()));
+	}
+
+	impl_benchmark_test_suite!(Tasks, crate::mock::new_test_ext(), crate::mock::Test);
+}

@@ -1,0 +1,1651 @@
+//! # Tasks pallet
+//!
+//! The life of a training task on chain, from escrow to settlement.
+//!
+//! 1. **Submit** (`submit_task`): the spec is decoded, validated and its work estimated
+//!    with `gensyn-primitives`; a bad spec is refused with its named error
+//!    (`Spec...`) and nothing is held. The escrow (solver pay + verification budget +
+//!    jackpot and treasury cuts) is held from the submitter.
+//! 2. **Assign**: an active solver whose claimed memory fits is drawn with
+//!    [`Config::Randomness`] (BABE in the runtime). It must `accept_task` before
+//!    [`Config::AcceptPeriod`] ends, or it is slashed a little and the draw moves on.
+//!    With no fitting solver the task waits ([`Phase::Queued`]) and is re-drawn every
+//!    [`Config::RetryPeriod`]. After [`Config::MaxDraws`] draws the task fails and is
+//!    refunded. `cancel_task` refunds in full before a solver accepts.
+//! 3. **Train**: on accept, the data-order randomness is fixed; the solver has until a
+//!    deadline derived from the work estimate and its claimed speed to `submit_result`
+//!    (final hash, checkpoint Merkle root, checkpoint count, proof-store location).
+//! 4. **Verify**: [`Config::RandomnessDelay`] blocks after the commit, randomness that
+//!    did not exist at the commit (checked with the randomness' `known_since` block)
+//!    draws the audited segments and the verifiers. Each verifier posts, per segment,
+//!    the distance and its replayed-state hash with a Merkle proof of the solver's
+//!    checkpoint at the segment's end (`submit_verification`).
+//! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
+//!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
+//!    game), which reports back through [`DisputeOutcome`].
+//! 6. **Settle** when the window ends with no open dispute: all audits pass → solver
+//!    and verifiers paid, jackpot and treasury cuts taken, the rest refunded; a failing
+//!    audit → solver slashed, verifiers paid, the rest refunded.
+//!
+//! Every live task has exactly one deadline, indexed by block in [`Deadlines`] and
+//! handled in `on_initialize`; so no task can be stuck and no escrow stranded. The
+//! invariants (escrow equals holds, every live task scheduled in the future) are
+//! checked by [`Pallet::do_try_state`].
+//!
+//! Threshold mode's profiling step is not implemented yet: Threshold tasks are judged
+//! against [`Config::DefaultThreshold`].
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+pub use pallet::*;
+
+#[cfg(feature = "runtime-benchmarks")]
+mod benchmarking;
+#[cfg(test)]
+mod mock;
+#[cfg(test)]
+mod tests;
+pub mod weights;
+
+pub use weights::WeightInfo;
+
+use alloc::vec::Vec;
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use frame_support::{
+	pallet_prelude::*,
+	traits::{
+		fungible::{Inspect, InspectHold, Mutate, MutateHold},
+		tokens::{Fortitude, Precision, Restriction},
+		Randomness,
+	},
+	CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound,
+};
+use frame_system::pallet_prelude::BlockNumberFor;
+use gensyn_primitives::{
+	merkle, validate::infer_shapes, Optimizer, SpecError, TaskSpec, VerificationMode,
+};
+use pallet_gensyn_stake::{Role, StakeInterface};
+use scale_info::TypeInfo;
+use sp_runtime::{
+	traits::{CheckedAdd, CheckedMul, Saturating, Zero},
+	DispatchResult, Perbill, SaturatedConversion,
+};
+
+/// A task's id.
+pub type TaskId = u64;
+
+/// A 32-byte hash.
+pub type Hash32 = [u8; 32];
+
+/// Most sibling hashes in a checkpoint proof (trees of up to 2^32 leaves).
+pub const MAX_PROOF_DEPTH: u32 = 32;
+
+/// The balance type of the pallet's currency.
+pub type BalanceOf<T> =
+	<<T as Config>::Currency as Inspect<<T as frame_system::Config>::AccountId>>::Balance;
+
+/// Where a task is in its life. Every phase has a deadline.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub enum Phase {
+	/// No fitting solver yet; re-drawn at the deadline.
+	Queued,
+	/// Offered to the solver; it must accept by the deadline.
+	Offered,
+	/// Accepted; the result is due by the deadline.
+	Training,
+	/// Result committed; verifiers and segments are drawn at the deadline.
+	Drawing,
+	/// Verifiers replay their segments until the deadline.
+	Verifying,
+	/// Challenge window; settled at the deadline when no dispute is open.
+	Challenge,
+	/// At least one dispute is open; the deadline is a safety timeout.
+	Disputed,
+}
+
+/// Why a task failed.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub enum FailReason {
+	/// No solver accepted within the allowed draws.
+	NoSolver,
+	/// No verifier could be drawn within the allowed draws.
+	NoVerifier,
+	/// An audit failed: the proof of learning is wrong.
+	ProofRejected,
+	/// A deadline could not be scheduled (every block's deadline list full).
+	Unschedulable,
+}
+
+/// A solver's committed result.
+#[derive(
+	CloneNoBound,
+	PartialEqNoBound,
+	EqNoBound,
+	DebugNoBound,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+#[scale_info(skip_type_params(MaxLoc))]
+pub struct TaskResult<BlockNumber: core::fmt::Debug + Clone + PartialEq, MaxLoc: Get<u32>> {
+	/// Hash of the final checkpoint.
+	pub final_hash: Hash32,
+	/// Merkle root over the checkpoint state hashes (initial state first).
+	pub checkpoint_root: Hash32,
+	/// Number of checkpoints, initial state included.
+	pub checkpoints: u32,
+	/// Where the proof store serves this run (appended to the solver's endpoint).
+	pub location: BoundedVec<u8, MaxLoc>,
+	/// Block of the commit.
+	pub committed_at: BlockNumber,
+}
+
+/// A verifier's verdict on one segment.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub struct Verdict {
+	/// Distance between the replayed state and the solver's checkpoint (f32 bits).
+	pub distance: u32,
+	/// Hash of the verifier's replayed state.
+	pub replay_hash: Hash32,
+	/// Whether the segment passed.
+	pub pass: bool,
+}
+
+/// One audited segment.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct Audit<AccountId> {
+	/// Segment index: from checkpoint `segment` to checkpoint `segment + 1`.
+	pub segment: u32,
+	/// The verifier drawn for it.
+	pub verifier: AccountId,
+	/// Its verdict, once posted.
+	pub verdict: Option<Verdict>,
+	/// Who challenges the verdict, while a dispute is open.
+	pub challenger: Option<AccountId>,
+	/// The verdict was overturned in a dispute (the verifier is not paid for it).
+	pub overturned: bool,
+}
+
+/// A Merkle proof of one checkpoint hash under a result's checkpoint root.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct CheckpointProof {
+	/// The solver's checkpoint state hash at the segment's end.
+	pub checkpoint_hash: Hash32,
+	/// Sibling hashes from the leaf level up.
+	pub siblings: BoundedVec<Hash32, ConstU32<MAX_PROOF_DEPTH>>,
+}
+
+/// A live task.
+#[derive(
+	Encode, Decode, MaxEncodedLen, TypeInfo, CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound,
+)]
+#[scale_info(skip_type_params(T))]
+#[codec(mel_bound())]
+pub struct Task<T: Config> {
+	/// The submitter.
+	pub owner: T::AccountId,
+	/// What is still held from the owner for this task.
+	pub escrow: BalanceOf<T>,
+	/// The solver's pay on success.
+	pub solver_pay: BalanceOf<T>,
+	/// A verifier's pay per verified segment.
+	pub segment_pay: BalanceOf<T>,
+	/// The jackpot's cut on success.
+	pub jackpot_cut: BalanceOf<T>,
+	/// The treasury's cut on success.
+	pub treasury_cut: BalanceOf<T>,
+	/// Total work in gas.
+	pub gas: u64,
+	/// Memory a worker needs, in MiB.
+	pub memory_mib: u32,
+	/// Checkpoints the result must have (initial state included).
+	pub checkpoints: u32,
+	/// Segments to audit.
+	pub audits: u32,
+	/// Where the task is.
+	pub phase: Phase,
+	/// The block at which the current phase's deadline fires.
+	pub deadline: BlockNumberFor<T>,
+	/// Draws made so far (solver draws, then verifier draws).
+	pub draws: u32,
+	/// The solver offered or assigned.
+	pub solver: Option<T::AccountId>,
+	/// A solver that failed this task and is not drawn again for it.
+	pub excluded: Option<T::AccountId>,
+	/// Data-order randomness fixed when the solver accepted.
+	pub order_randomness: Hash32,
+	/// The solver's committed result.
+	pub result: Option<TaskResult<BlockNumberFor<T>, T::MaxLocationLen>>,
+	/// End of the challenge window (settlement waits for it after disputes).
+	pub window_end: BlockNumberFor<T>,
+	/// Workers this task counts on (see `StakeInterface::note_engaged`).
+	pub engaged: BoundedVec<T::AccountId, T::MaxEngaged>,
+}
+
+/// What a worker must do now, for the runtime API.
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub enum Duty<BlockNumber> {
+	/// Accept (or let lapse) the offered task by `by`.
+	Accept {
+		/// The task.
+		task: TaskId,
+		/// Deadline.
+		by: BlockNumber,
+	},
+	/// Train the task and submit its result by `by`.
+	Train {
+		/// The task.
+		task: TaskId,
+		/// Data-order randomness fixed at assignment.
+		order_randomness: Hash32,
+		/// Deadline.
+		by: BlockNumber,
+	},
+	/// Replay `segment` of the task and post a verdict by `by`.
+	Verify {
+		/// The task.
+		task: TaskId,
+		/// The segment.
+		segment: u32,
+		/// Deadline.
+		by: BlockNumber,
+	},
+	/// A dispute on `segment` of the task is open with this worker as a party.
+	Dispute {
+		/// The task.
+		task: TaskId,
+		/// The segment.
+		segment: u32,
+	},
+}
+
+/// What a task looks like to a client, for the runtime API.
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub struct TaskView<AccountId, Balance, BlockNumber> {
+	/// The submitter.
+	pub owner: AccountId,
+	/// The phase.
+	pub phase: Phase,
+	/// Its deadline.
+	pub deadline: BlockNumber,
+	/// Escrow still held.
+	pub escrow: Balance,
+	/// The solver, if any.
+	pub solver: Option<AccountId>,
+	/// The audits with their verdicts.
+	pub audits: Vec<Audit<AccountId>>,
+	/// The SCALE-encoded spec.
+	pub spec: Vec<u8>,
+}
+
+sp_api::decl_runtime_apis! {
+	/// Questions workers and clients ask the tasks pallet.
+	pub trait TasksApi<AccountId, Balance, BlockNumber> where
+		AccountId: codec::Codec,
+		Balance: codec::Codec,
+		BlockNumber: codec::Codec,
+	{
+		/// What `who` must do now.
+		fn duties(who: AccountId) -> Vec<Duty<BlockNumber>>;
+		/// A live task.
+		fn task(id: TaskId) -> Option<TaskView<AccountId, Balance, BlockNumber>>;
+		/// Tasks in their challenge window, with its end (what whistleblowers watch).
+		fn challengeable() -> Vec<(TaskId, BlockNumber)>;
+	}
+}
+
+/// The arbiter of disputes over verdicts (the pinpoint game of `pallet-arbitration`).
+pub trait DisputeArbiter<AccountId> {
+	/// Opens a dispute over `segment` of `task`; `Err` when it cannot be opened.
+	fn open(
+		task: TaskId,
+		segment: u32,
+		challenger: &AccountId,
+		defendant: &AccountId,
+	) -> DispatchResult;
+	/// The tasks pallet gave up waiting for the dispute (safety timeout).
+	fn cancel(task: TaskId, segment: u32);
+}
+
+/// No arbiter: challenges are refused.
+impl<AccountId> DisputeArbiter<AccountId> for () {
+	fn open(_: TaskId, _: u32, _: &AccountId, _: &AccountId) -> DispatchResult {
+		Err(DispatchError::Other("no arbiter configured"))
+	}
+	fn cancel(_: TaskId, _: u32) {}
+}
+
+/// How an arbiter reports a dispute's outcome to the tasks pallet.
+pub trait DisputeOutcome {
+	/// The dispute over `segment` of `task` ended; `challenger_won` says who won.
+	fn resolve(task: TaskId, segment: u32, challenger_won: bool) -> DispatchResult;
+}
+
+/// Adapts a randomness source whose output is optional (like BABE's
+/// `ParentBlockRandomness`) to one that always returns a hash (the default hash when
+/// there is none yet, which only happens in the first blocks).
+pub struct FromOptional<R>(core::marker::PhantomData<R>);
+impl<H: Default, B, R: Randomness<Option<H>, B>> Randomness<H, B> for FromOptional<R> {
+	fn random(subject: &[u8]) -> (H, B) {
+		let (h, b) = R::random(subject);
+		(h.unwrap_or_default(), b)
+	}
+}
+
+#[frame_support::pallet]
+pub mod pallet {
+	use super::*;
+	use frame_system::pallet_prelude::*;
+
+	/// The pallet.
+	#[pallet::pallet]
+	pub struct Pallet<T>(_);
+
+	/// Reasons this pallet holds funds.
+	#[pallet::composite_enum]
+	pub enum HoldReason {
+		/// A submitter's task escrow.
+		Escrow,
+	}
+
+	/// Configuration.
+	#[pallet::config]
+	pub trait Config: frame_system::Config {
+		/// The currency of escrows.
+		type Currency: MutateHold<Self::AccountId, Reason = Self::RuntimeHoldReason>
+			+ Mutate<Self::AccountId>
+			+ InspectHold<Self::AccountId>;
+		/// The runtime's hold reason.
+		type RuntimeHoldReason: From<HoldReason>;
+		/// Bonds, slashes and the active worker lists.
+		type Stake: StakeInterface<Self::AccountId, BalanceOf<Self>>;
+		/// Randomness for draws (BABE in the runtime; see [`FromOptional`]).
+		type Randomness: Randomness<Self::Hash, BlockNumberFor<Self>>;
+		/// The dispute arbiter.
+		type Arbiter: DisputeArbiter<Self::AccountId>;
+		/// Price of one million gas of training.
+		#[pallet::constant]
+		type PricePerMegagas: Get<BalanceOf<Self>>;
+		/// Pay of one million gas of verification replay.
+		#[pallet::constant]
+		type VerifyPricePerMegagas: Get<BalanceOf<Self>>;
+		/// Jackpot cut, a share of the solver pay, held on top of it.
+		#[pallet::constant]
+		type JackpotCut: Get<Perbill>;
+		/// Treasury cut, a share of the solver pay, held on top of it.
+		#[pallet::constant]
+		type TreasuryCut: Get<Perbill>;
+		/// The jackpot's account.
+		#[pallet::constant]
+		type JackpotAccount: Get<Self::AccountId>;
+		/// The treasury's account.
+		#[pallet::constant]
+		type TreasuryAccount: Get<Self::AccountId>;
+		/// Blocks a drawn solver has to accept.
+		#[pallet::constant]
+		type AcceptPeriod: Get<BlockNumberFor<Self>>;
+		/// Blocks between draws while no solver fits.
+		#[pallet::constant]
+		type RetryPeriod: Get<BlockNumberFor<Self>>;
+		/// Most draws of a task (solver and verifier draws together).
+		#[pallet::constant]
+		type MaxDraws: Get<u32>;
+		/// Seconds per block, to turn a claimed speed into a training deadline.
+		#[pallet::constant]
+		type BlockSeconds: Get<u32>;
+		/// Factor of slack on the training time the solver's claimed speed implies.
+		#[pallet::constant]
+		type TrainingSlack: Get<u32>;
+		/// Blocks added to every training deadline (start-up, data download).
+		#[pallet::constant]
+		type MinTrainingPeriod: Get<BlockNumberFor<Self>>;
+		/// Longest training deadline.
+		#[pallet::constant]
+		type MaxTrainingPeriod: Get<BlockNumberFor<Self>>;
+		/// Blocks between the result commit and the verifier draw (at least 2, so the
+		/// randomness cannot be known at the commit).
+		#[pallet::constant]
+		type RandomnessDelay: Get<BlockNumberFor<Self>>;
+		/// Blocks verifiers have to post verdicts.
+		#[pallet::constant]
+		type VerifyPeriod: Get<BlockNumberFor<Self>>;
+		/// Length of the challenge window.
+		#[pallet::constant]
+		type ChallengePeriod: Get<BlockNumberFor<Self>>;
+		/// Safety timeout of an open dispute.
+		#[pallet::constant]
+		type DisputeTimeout: Get<BlockNumberFor<Self>>;
+		/// Verifiers drawn per task (segments are dealt among them).
+		#[pallet::constant]
+		type VerifiersPerTask: Get<u32>;
+		/// Most audited segments of a task.
+		#[pallet::constant]
+		type MaxAuditSegments: Get<u32>;
+		/// Most workers one task counts on (solver, verifiers, challengers).
+		#[pallet::constant]
+		type MaxEngaged: Get<u32>;
+		/// Most deadlines in one block.
+		#[pallet::constant]
+		type MaxDeadlinesPerBlock: Get<u32>;
+		/// Longest proof-store location of a result.
+		#[pallet::constant]
+		type MaxLocationLen: Get<u32>;
+		/// Slash of a solver that lets an offer lapse.
+		#[pallet::constant]
+		type MissedAcceptSlash: Get<BalanceOf<Self>>;
+		/// Slash of a solver that misses its result deadline.
+		#[pallet::constant]
+		type MissedResultSlash: Get<BalanceOf<Self>>;
+		/// Slash of a solver whose proof fails an audit.
+		#[pallet::constant]
+		type RejectedProofSlash: Get<BalanceOf<Self>>;
+		/// Slash of a verifier that posts no verdict in time.
+		#[pallet::constant]
+		type MissedVerdictSlash: Get<BalanceOf<Self>>;
+		/// Slash of a verifier whose verdict is overturned.
+		#[pallet::constant]
+		type WrongVerdictSlash: Get<BalanceOf<Self>>;
+		/// Slash of a challenger that loses its dispute.
+		#[pallet::constant]
+		type FalseChallengeSlash: Get<BalanceOf<Self>>;
+		/// Distance threshold (f32 bits) of Threshold-mode tasks until profiling lands.
+		#[pallet::constant]
+		type DefaultThreshold: Get<u32>;
+		/// Weights.
+		type WeightInfo: WeightInfo;
+	}
+
+	/// The next task id.
+	#[pallet::storage]
+	pub type NextTaskId<T> = StorageValue<_, TaskId, ValueQuery>;
+
+	/// Live tasks.
+	#[pallet::storage]
+	pub type Tasks<T: Config> = StorageMap<_, Twox64Concat, TaskId, Task<T>>;
+
+	/// Specs of live tasks.
+	#[pallet::storage]
+	pub type Specs<T: Config> = StorageMap<_, Twox64Concat, TaskId, TaskSpec>;
+
+	/// Audits of live tasks.
+	#[pallet::storage]
+	pub type Audits<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		TaskId,
+		BoundedVec<Audit<T::AccountId>, T::MaxAuditSegments>,
+		ValueQuery,
+	>;
+
+	/// Tasks whose deadline fires at a block.
+	#[pallet::storage]
+	pub type Deadlines<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		BlockNumberFor<T>,
+		BoundedVec<TaskId, T::MaxDeadlinesPerBlock>,
+		ValueQuery,
+	>;
+
+	/// Live tasks each worker takes part in (how many roles in it), for the runtime API.
+	#[pallet::storage]
+	pub type WorkerTasks<T: Config> =
+		StorageDoubleMap<_, Blake2_128Concat, T::AccountId, Twox64Concat, TaskId, u32>;
+
+	/// Events.
+	#[pallet::event]
+	#[pallet::generate_deposit(pub(super) fn deposit_event)]
+	pub enum Event<T: Config> {
+		/// A task was submitted with `escrow` held.
+		TaskSubmitted {
+			/// The task.
+			id: TaskId,
+			/// The submitter.
+			owner: T::AccountId,
+			/// Held.
+			escrow: BalanceOf<T>,
+			/// Work estimate in gas.
+			gas: u64,
+		},
+		/// The owner cancelled the task and was refunded.
+		TaskCancelled {
+			/// The task.
+			id: TaskId,
+		},
+		/// The task was offered to `solver` until `until`.
+		SolverDrawn {
+			/// The task.
+			id: TaskId,
+			/// The solver.
+			solver: T::AccountId,
+			/// Accept deadline.
+			until: BlockNumberFor<T>,
+		},
+		/// No solver fits; the task waits.
+		Queued {
+			/// The task.
+			id: TaskId,
+		},
+		/// The solver accepted; the result is due at `due`.
+		TaskAccepted {
+			/// The task.
+			id: TaskId,
+			/// The solver.
+			solver: T::AccountId,
+			/// Result deadline.
+			due: BlockNumberFor<T>,
+		},
+		/// The solver committed its result.
+		ResultSubmitted {
+			/// The task.
+			id: TaskId,
+		},
+		/// Verifiers and segments were drawn.
+		VerifiersDrawn {
+			/// The task.
+			id: TaskId,
+			/// `(segment, verifier)` pairs.
+			audits: Vec<(u32, T::AccountId)>,
+		},
+		/// A verdict was posted.
+		VerdictPosted {
+			/// The task.
+			id: TaskId,
+			/// The segment.
+			segment: u32,
+			/// Whether it passed.
+			pass: bool,
+		},
+		/// A verdict was challenged.
+		Challenged {
+			/// The task.
+			id: TaskId,
+			/// The segment.
+			segment: u32,
+			/// The challenger.
+			challenger: T::AccountId,
+		},
+		/// A dispute ended.
+		DisputeResolved {
+			/// The task.
+			id: TaskId,
+			/// The segment.
+			segment: u32,
+			/// Whether the challenger won.
+			challenger_won: bool,
+		},
+		/// The task was settled: the solver and verifiers were paid.
+		TaskCompleted {
+			/// The task.
+			id: TaskId,
+			/// Paid to the solver.
+			solver_paid: BalanceOf<T>,
+			/// Paid to verifiers in all.
+			verifiers_paid: BalanceOf<T>,
+			/// Refunded to the owner.
+			refunded: BalanceOf<T>,
+		},
+		/// The task failed; the owner was refunded what was not paid out.
+		TaskFailed {
+			/// The task.
+			id: TaskId,
+			/// Why.
+			reason: FailReason,
+			/// Refunded to the owner.
+			refunded: BalanceOf<T>,
+		},
+	}
+
+	/// Errors.
+	#[pallet::error]
+	pub enum Error<T> {
+		/// No such live task.
+		UnknownTask,
+		/// The signer is not the task's owner.
+		NotOwner,
+		/// The signer is not the task's solver.
+		NotSolver,
+		/// The signer is not the segment's verifier.
+		NotVerifier,
+		/// The task is not in the phase this call needs.
+		WrongPhase,
+		/// The result's checkpoint count differs from what the spec implies.
+		WrongCheckpointCount,
+		/// No audit of this segment.
+		UnknownSegment,
+		/// The verdict of this segment was already posted.
+		AlreadyVerified,
+		/// The segment has no verdict to challenge.
+		NoVerdict,
+		/// The verdict is already disputed.
+		AlreadyDisputed,
+		/// The signer may not challenge this verdict.
+		NotAllowedToChallenge,
+		/// The checkpoint proof does not match the result's checkpoint root.
+		BadCheckpointProof,
+		/// No dispute is open on this segment.
+		NoDispute,
+		/// Every block's deadline list in reach is full.
+		DeadlineQueueFull,
+		/// The task counts on too many workers.
+		TooManyEngaged,
+		/// The escrow overflows the balance type.
+		EscrowOverflow,
+		// One error per way a spec can be wrong (`gensyn_primitives::SpecError`).
+		/// Bad spec: The model has no layer.
+		SpecNoLayers,
+		/// Bad spec: The model has more than `MAX_LAYERS` layers.
+		SpecTooManyLayers,
+		/// Bad spec: A dimension of the input shape is zero.
+		SpecInputZero,
+		/// Bad spec: The input shape exceeds `MAX_CHANNELS` / `MAX_SPATIAL` / `MAX_ACTIVATION`.
+		SpecInputTooLarge,
+		/// Bad spec: A size of this layer is zero (features, channels, kernel or stride).
+		SpecZeroSize,
+		/// Bad spec: A size of this layer exceeds its documented bound.
+		SpecSizeOverBound,
+		/// Bad spec: A `Linear` layer gets an image; put a `Flatten` before it.
+		SpecLinearNeedsFlatInput,
+		/// Bad spec: A `Linear` layer's `in_features` differs from its input's size.
+		SpecLinearInputMismatch,
+		/// Bad spec: A `Conv2d`, `MaxPool2d` or `Flatten` layer gets a flat input.
+		SpecNeedsImageInput,
+		/// Bad spec: A `Conv2d` layer's `in_channels` differs from its input's channels.
+		SpecConvChannelMismatch,
+		/// Bad spec: A `Conv2d` layer's padding is not smaller than its kernel.
+		SpecPaddingNotBelowKernel,
+		/// Bad spec: The (padded) input of a `Conv2d` / `MaxPool2d` layer is smaller than its kernel.
+		SpecKernelLargerThanInput,
+		/// Bad spec: This layer's output per sample exceeds `MAX_ACTIVATION` elements.
+		SpecActivationTooLarge,
+		/// Bad spec: The model has more than `MAX_PARAMETERS` parameters.
+		SpecTooManyParameters,
+		/// Bad spec: The model has no `Linear` or `Conv2d` layer.
+		SpecNoTrainableLayer,
+		/// Bad spec: The last layer's output is an image, not a vector of logits.
+		SpecOutputNotFlat,
+		/// Bad spec: The last layer's output size differs from the number of classes.
+		SpecOutputClassMismatch,
+		/// Bad spec: The model's input shape differs from the data's sample shape.
+		SpecInputShapeMismatch,
+		/// Bad spec: `data.classes` is below 2.
+		SpecTooFewClasses,
+		/// Bad spec: `data.classes` exceeds `MAX_CLASSES`.
+		SpecTooManyClasses,
+		/// Bad spec: `data.samples` is zero.
+		SpecSamplesZero,
+		/// Bad spec: `data.samples` exceeds `MAX_SAMPLES`.
+		SpecTooManySamples,
+		/// Bad spec: The data URI is empty.
+		SpecUriEmpty,
+		/// Bad spec: The data URI is not UTF-8.
+		SpecUriNotUtf8,
+		/// Bad spec: The data URI is not `file://`, `http://` or `https://`.
+		SpecUnsupportedUriScheme,
+		/// Bad spec: MNIST IDX data has one channel.
+		SpecFormatNeedsOneChannel,
+		/// Bad spec: MNIST IDX labels are bytes: at most 256 classes.
+		SpecFormatTooManyClasses,
+		/// Bad spec: `epochs` is zero.
+		SpecEpochsZero,
+		/// Bad spec: `epochs` exceeds `MAX_EPOCHS`.
+		SpecTooManyEpochs,
+		/// Bad spec: `batch_size` is zero.
+		SpecBatchZero,
+		/// Bad spec: `batch_size` exceeds `MAX_BATCH`.
+		SpecBatchTooLarge,
+		/// Bad spec: The run has more than `MAX_STEPS` steps.
+		SpecTooManySteps,
+		/// Bad spec: The checkpoint interval `k` is zero.
+		SpecCheckpointIntervalZero,
+		/// Bad spec: The checkpoint interval `k` exceeds the run's total steps.
+		SpecCheckpointIntervalOverSteps,
+		/// Bad spec: The learning rate is not finite and positive.
+		SpecLrInvalid,
+		/// Bad spec: SGD momentum is not in `[0, 1)`.
+		SpecMomentumInvalid,
+		/// Bad spec: Adam `beta1` is not in `[0, 1)`.
+		SpecBeta1Invalid,
+		/// Bad spec: Adam `beta2` is not in `[0, 1)`.
+		SpecBeta2Invalid,
+		/// Bad spec: Adam `eps` is not finite and positive.
+		SpecEpsInvalid,
+		/// Bad spec: A step schedule's `every_steps` is zero.
+		SpecStepEveryZero,
+		/// Bad spec: A step schedule's `gamma` is not in `(0, 1]`.
+		SpecGammaInvalid,
+		/// Bad spec: A cosine schedule's `total_steps` is zero.
+		SpecCosineTotalZero,
+		/// Bad spec: A cosine schedule's `min_lr` is not finite and in `[0, lr]`.
+		SpecMinLrInvalid,
+		/// Bad spec: The audit fraction is zero.
+		SpecAuditFractionZero,
+		/// Bad spec: The audit fraction exceeds 1_000_000 parts per million.
+		SpecAuditFractionOverOne,
+		/// Bad spec: The work estimate overflows a `u64`.
+		SpecEstimateOverflow,
+	}
+
+	#[pallet::hooks]
+	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
+		fn on_initialize(now: BlockNumberFor<T>) -> Weight {
+			let due = Deadlines::<T>::take(now);
+			let n = due.len() as u32;
+			for id in due {
+				Self::on_deadline(id, now);
+			}
+			T::WeightInfo::on_initialize(n)
+		}
+
+		#[cfg(feature = "try-runtime")]
+		fn try_state(_n: BlockNumberFor<T>) -> Result<(), sp_runtime::TryRuntimeError> {
+			Self::do_try_state()
+		}
+	}
+
+	#[pallet::call]
+	impl<T: Config> Pallet<T> {
+		/// Submits a training task: validates `spec`, estimates its work, holds the
+		/// escrow and draws a solver.
+		#[pallet::call_index(0)]
+		#[pallet::weight(T::WeightInfo::submit_task())]
+		pub fn submit_task(origin: OriginFor<T>, spec: TaskSpec) -> DispatchResult {
+			let owner = ensure_signed(origin)?;
+			let est = gensyn_primitives::estimate(&spec).map_err(Self::spec_error)?;
+			let memory_mib = Self::memory_mib(&spec).map_err(Self::spec_error)?;
+			let steps = est.steps;
+			let k = u64::from(spec.training.checkpoint_interval.max(1));
+			let segments = steps.div_ceil(k);
+			let checkpoints: u32 =
+				segments.saturating_add(1).try_into().map_err(|_| Error::<T>::SpecTooManySteps)?;
+			let segments = checkpoints.saturating_sub(1);
+			let fraction = u64::from(spec.verification.audit_fraction.0);
+			let wanted = u64::from(segments).saturating_mul(fraction).div_ceil(1_000_000).max(1);
+			let audits = (wanted.min(u64::from(T::MaxAuditSegments::get())) as u32).min(segments);
+			let segment_gas = est.per_step.saturating_mul(k.min(steps));
+			let solver_pay = Self::price(est.total, T::PricePerMegagas::get())?;
+			let segment_pay = Self::price(segment_gas, T::VerifyPricePerMegagas::get())?;
+			let jackpot_cut = T::JackpotCut::get() * solver_pay;
+			let treasury_cut = T::TreasuryCut::get() * solver_pay;
+			let escrow = segment_pay
+				.checked_mul(&audits.into())
+				.and_then(|v| v.checked_add(&solver_pay))
+				.and_then(|v| v.checked_add(&jackpot_cut))
+				.and_then(|v| v.checked_add(&treasury_cut))
+				.ok_or(Error::<T>::EscrowOverflow)?;
+			T::Currency::hold(&HoldReason::Escrow.into(), &owner, escrow)?;
+			let id = NextTaskId::<T>::get();
+			NextTaskId::<T>::put(id.saturating_add(1));
+			let now = frame_system::Pallet::<T>::block_number();
+			let mut task = Task::<T> {
+				owner: owner.clone(),
+				escrow,
+				solver_pay,
+				segment_pay,
+				jackpot_cut,
+				treasury_cut,
+				gas: est.total,
+				memory_mib,
+				checkpoints,
+				audits,
+				phase: Phase::Queued,
+				deadline: now,
+				draws: 0,
+				solver: None,
+				excluded: None,
+				order_randomness: [0; 32],
+				result: None,
+				window_end: now,
+				engaged: BoundedVec::default(),
+			};
+			Specs::<T>::insert(id, spec);
+			Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas: est.total });
+			if Self::draw_solver(id, &mut task, now)? {
+				Tasks::<T>::insert(id, task);
+			}
+			Ok(())
+		}
+
+		/// Cancels a task no solver has accepted yet; the escrow is refunded in full.
+		#[pallet::call_index(1)]
+		#[pallet::weight(T::WeightInfo::cancel_task())]
+		pub fn cancel_task(origin: OriginFor<T>, id: TaskId) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(task.owner == who, Error::<T>::NotOwner);
+			ensure!(matches!(task.phase, Phase::Queued | Phase::Offered), Error::<T>::WrongPhase);
+			Self::release_rest(&mut task);
+			Self::close(id, &mut task);
+			Self::deposit_event(Event::TaskCancelled { id });
+			Ok(())
+		}
+
+		/// The drawn solver accepts the task; the data-order randomness is fixed now.
+		#[pallet::call_index(2)]
+		#[pallet::weight(T::WeightInfo::accept_task())]
+		pub fn accept_task(origin: OriginFor<T>, id: TaskId) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(task.phase == Phase::Offered, Error::<T>::WrongPhase);
+			ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
+			let now = frame_system::Pallet::<T>::block_number();
+			let (r, _) = T::Randomness::random(&(b"gensyn/order", id).encode());
+			task.order_randomness = sp_crypto_hashing::blake2_256(&(id, r).encode());
+			let speed = T::Stake::capability(&who).map(|c| c.mgas_per_sec).unwrap_or(1);
+			let due =
+				Self::schedule(id, now.saturating_add(Self::training_period(task.gas, speed)))?;
+			task.phase = Phase::Training;
+			task.deadline = due;
+			Tasks::<T>::insert(id, task);
+			Self::deposit_event(Event::TaskAccepted { id, solver: who, due });
+			Ok(())
+		}
+
+		/// The solver commits its result.
+		#[pallet::call_index(3)]
+		#[pallet::weight(T::WeightInfo::submit_result())]
+		pub fn submit_result(
+			origin: OriginFor<T>,
+			id: TaskId,
+			final_hash: Hash32,
+			checkpoint_root: Hash32,
+			checkpoints: u32,
+			location: BoundedVec<u8, T::MaxLocationLen>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(task.phase == Phase::Training, Error::<T>::WrongPhase);
+			ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
+			ensure!(checkpoints == task.checkpoints, Error::<T>::WrongCheckpointCount);
+			let now = frame_system::Pallet::<T>::block_number();
+			let delay = T::RandomnessDelay::get().max(2u32.into());
+			task.deadline = Self::schedule(id, now.saturating_add(delay))?;
+			task.phase = Phase::Drawing;
+			task.draws = 0;
+			task.result = Some(TaskResult {
+				final_hash,
+				checkpoint_root,
+				checkpoints,
+				location,
+				committed_at: now,
+			});
+			Tasks::<T>::insert(id, task);
+			Self::deposit_event(Event::ResultSubmitted { id });
+			Ok(())
+		}
+
+		/// A drawn verifier posts its verdict on `segment`: the distance (f32 bits) and
+		/// its replayed-state hash, with a proof of the solver's checkpoint at the
+		/// segment's end.
+		#[pallet::call_index(4)]
+		#[pallet::weight(T::WeightInfo::submit_verification())]
+		pub fn submit_verification(
+			origin: OriginFor<T>,
+			id: TaskId,
+			segment: u32,
+			distance: u32,
+			replay_hash: Hash32,
+			proof: CheckpointProof,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(task.phase == Phase::Verifying, Error::<T>::WrongPhase);
+			let mut audits = Audits::<T>::get(id);
+			let audit = audits
+				.iter_mut()
+				.find(|a| a.segment == segment)
+				.ok_or(Error::<T>::UnknownSegment)?;
+			ensure!(audit.verifier == who, Error::<T>::NotVerifier);
+			ensure!(audit.verdict.is_none(), Error::<T>::AlreadyVerified);
+			let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
+			let mp = merkle::MerkleProof {
+				leaf_index: segment.saturating_add(1),
+				leaf_count: result.checkpoints,
+				siblings: proof.siblings.into_inner(),
+			};
+			ensure!(
+				merkle::verify_proof(&result.checkpoint_root, &proof.checkpoint_hash, &mp),
+				Error::<T>::BadCheckpointProof
+			);
+			let mode =
+				Specs::<T>::get(id).map(|s| s.verification.mode).unwrap_or(VerificationMode::Exact);
+			let pass = match mode {
+				VerificationMode::Exact => replay_hash == proof.checkpoint_hash,
+				VerificationMode::Threshold => {
+					let d = f32::from_bits(distance);
+					d.is_finite() && d >= 0.0 && d <= f32::from_bits(T::DefaultThreshold::get())
+				}
+			};
+			audit.verdict = Some(Verdict { distance, replay_hash, pass });
+			let all_in = audits.iter().all(|a| a.verdict.is_some());
+			Audits::<T>::insert(id, audits);
+			if all_in {
+				let now = frame_system::Pallet::<T>::block_number();
+				Self::open_window(id, &mut task, now)?;
+			}
+			Tasks::<T>::insert(id, task);
+			Self::deposit_event(Event::VerdictPosted { id, segment, pass });
+			Ok(())
+		}
+
+		/// Challenges the verdict on `segment`: any active whistleblower may, and the
+		/// solver may challenge a failing verdict. Opens a dispute with the arbiter.
+		#[pallet::call_index(5)]
+		#[pallet::weight(T::WeightInfo::challenge())]
+		pub fn challenge(origin: OriginFor<T>, id: TaskId, segment: u32) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(
+				matches!(task.phase, Phase::Challenge | Phase::Disputed),
+				Error::<T>::WrongPhase
+			);
+			let mut audits = Audits::<T>::get(id);
+			let audit = audits
+				.iter_mut()
+				.find(|a| a.segment == segment)
+				.ok_or(Error::<T>::UnknownSegment)?;
+			let verdict = audit.verdict.ok_or(Error::<T>::NoVerdict)?;
+			ensure!(audit.challenger.is_none(), Error::<T>::AlreadyDisputed);
+			let is_solver = task.solver.as_ref() == Some(&who);
+			let allowed = who != audit.verifier
+				&& ((is_solver && !verdict.pass)
+					|| (!is_solver && T::Stake::is_active(&who, Role::Whistleblower)));
+			ensure!(allowed, Error::<T>::NotAllowedToChallenge);
+			T::Arbiter::open(id, segment, &who, &audit.verifier)?;
+			audit.challenger = Some(who.clone());
+			Audits::<T>::insert(id, audits);
+			Self::engage(id, &mut task, &who)?;
+			if task.phase == Phase::Challenge {
+				let now = frame_system::Pallet::<T>::block_number();
+				task.deadline = Self::schedule(id, now.saturating_add(T::DisputeTimeout::get()))?;
+				task.phase = Phase::Disputed;
+			}
+			Tasks::<T>::insert(id, task);
+			Self::deposit_event(Event::Challenged { id, segment, challenger: who });
+			Ok(())
+		}
+	}
+
+	impl<T: Config> DisputeOutcome for Pallet<T> {
+		fn resolve(id: TaskId, segment: u32, challenger_won: bool) -> DispatchResult {
+			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(task.phase == Phase::Disputed, Error::<T>::WrongPhase);
+			let mut audits = Audits::<T>::get(id);
+			let audit = audits
+				.iter_mut()
+				.find(|a| a.segment == segment)
+				.ok_or(Error::<T>::UnknownSegment)?;
+			let challenger = audit.challenger.take().ok_or(Error::<T>::NoDispute)?;
+			let challenger_role = if task.solver.as_ref() == Some(&challenger) {
+				Role::Solver
+			} else {
+				Role::Whistleblower
+			};
+			if challenger_won {
+				T::Stake::slash(
+					&audit.verifier,
+					Role::Verifier,
+					T::WrongVerdictSlash::get(),
+					Some(&challenger),
+				);
+				if let Some(v) = audit.verdict.as_mut() {
+					v.pass = !v.pass;
+				}
+				audit.overturned = true;
+			} else {
+				T::Stake::slash(
+					&challenger,
+					challenger_role,
+					T::FalseChallengeSlash::get(),
+					Some(&audit.verifier),
+				);
+			}
+			let open = audits.iter().any(|a| a.challenger.is_some());
+			Audits::<T>::insert(id, audits);
+			Self::disengage(id, &mut task, &challenger);
+			if !open {
+				let now = frame_system::Pallet::<T>::block_number();
+				let at = task.window_end.max(now.saturating_add(1u32.into()));
+				task.deadline = Self::schedule(id, at)?;
+				task.phase = Phase::Challenge;
+			}
+			Tasks::<T>::insert(id, task);
+			Self::deposit_event(Event::DisputeResolved { id, segment, challenger_won });
+			Ok(())
+		}
+	}
+
+	impl<T: Config> Pallet<T> {
+		/// Maps a spec error to this pallet's error of the same name.
+		pub fn spec_error(e: SpecError) -> Error<T> {
+			match e {
+				SpecError::NoLayers => Error::<T>::SpecNoLayers,
+				SpecError::TooManyLayers => Error::<T>::SpecTooManyLayers,
+				SpecError::InputZero => Error::<T>::SpecInputZero,
+				SpecError::InputTooLarge => Error::<T>::SpecInputTooLarge,
+				SpecError::ZeroSize { .. } => Error::<T>::SpecZeroSize,
+				SpecError::SizeOverBound { .. } => Error::<T>::SpecSizeOverBound,
+				SpecError::LinearNeedsFlatInput { .. } => Error::<T>::SpecLinearNeedsFlatInput,
+				SpecError::LinearInputMismatch { .. } => Error::<T>::SpecLinearInputMismatch,
+				SpecError::NeedsImageInput { .. } => Error::<T>::SpecNeedsImageInput,
+				SpecError::ConvChannelMismatch { .. } => Error::<T>::SpecConvChannelMismatch,
+				SpecError::PaddingNotBelowKernel { .. } => Error::<T>::SpecPaddingNotBelowKernel,
+				SpecError::KernelLargerThanInput { .. } => Error::<T>::SpecKernelLargerThanInput,
+				SpecError::ActivationTooLarge { .. } => Error::<T>::SpecActivationTooLarge,
+				SpecError::TooManyParameters => Error::<T>::SpecTooManyParameters,
+				SpecError::NoTrainableLayer => Error::<T>::SpecNoTrainableLayer,
+				SpecError::OutputNotFlat => Error::<T>::SpecOutputNotFlat,
+				SpecError::OutputClassMismatch { .. } => Error::<T>::SpecOutputClassMismatch,
+				SpecError::InputShapeMismatch => Error::<T>::SpecInputShapeMismatch,
+				SpecError::TooFewClasses => Error::<T>::SpecTooFewClasses,
+				SpecError::TooManyClasses => Error::<T>::SpecTooManyClasses,
+				SpecError::SamplesZero => Error::<T>::SpecSamplesZero,
+				SpecError::TooManySamples => Error::<T>::SpecTooManySamples,
+				SpecError::UriEmpty => Error::<T>::SpecUriEmpty,
+				SpecError::UriNotUtf8 => Error::<T>::SpecUriNotUtf8,
+				SpecError::UnsupportedUriScheme => Error::<T>::SpecUnsupportedUriScheme,
+				SpecError::FormatNeedsOneChannel => Error::<T>::SpecFormatNeedsOneChannel,
+				SpecError::FormatTooManyClasses => Error::<T>::SpecFormatTooManyClasses,
+				SpecError::EpochsZero => Error::<T>::SpecEpochsZero,
+				SpecError::TooManyEpochs => Error::<T>::SpecTooManyEpochs,
+				SpecError::BatchZero => Error::<T>::SpecBatchZero,
+				SpecError::BatchTooLarge => Error::<T>::SpecBatchTooLarge,
+				SpecError::TooManySteps => Error::<T>::SpecTooManySteps,
+				SpecError::CheckpointIntervalZero => Error::<T>::SpecCheckpointIntervalZero,
+				SpecError::CheckpointIntervalOverSteps => {
+					Error::<T>::SpecCheckpointIntervalOverSteps
+				}
+				SpecError::LrInvalid => Error::<T>::SpecLrInvalid,
+				SpecError::MomentumInvalid => Error::<T>::SpecMomentumInvalid,
+				SpecError::Beta1Invalid => Error::<T>::SpecBeta1Invalid,
+				SpecError::Beta2Invalid => Error::<T>::SpecBeta2Invalid,
+				SpecError::EpsInvalid => Error::<T>::SpecEpsInvalid,
+				SpecError::StepEveryZero => Error::<T>::SpecStepEveryZero,
+				SpecError::GammaInvalid => Error::<T>::SpecGammaInvalid,
+				SpecError::CosineTotalZero => Error::<T>::SpecCosineTotalZero,
+				SpecError::MinLrInvalid => Error::<T>::SpecMinLrInvalid,
+				SpecError::AuditFractionZero => Error::<T>::SpecAuditFractionZero,
+				SpecError::AuditFractionOverOne => Error::<T>::SpecAuditFractionOverOne,
+				SpecError::EstimateOverflow => Error::<T>::SpecEstimateOverflow,
+			}
+		}
+
+		/// `ceil(gas / 1e6) * price_per_megagas`.
+		fn price(gas: u64, per_mgas: BalanceOf<T>) -> Result<BalanceOf<T>, Error<T>> {
+			let mgas: BalanceOf<T> = gas.div_ceil(1_000_000).saturated_into();
+			mgas.checked_mul(&per_mgas).ok_or(Error::<T>::EscrowOverflow)
+		}
+
+		/// Memory one worker needs for `spec`, in MiB: parameters with their gradient and
+		/// optimizer state, plus a batch of activations and their gradients, as f32.
+		/// (Not in `gensyn-primitives` yet, so it lives here.)
+		pub fn memory_mib(spec: &TaskSpec) -> Result<u32, SpecError> {
+			let shapes = infer_shapes(&spec.model)?;
+			let activations = shapes.iter().fold(0u64, |acc, a| acc.saturating_add(a.numel()));
+			let params = gensyn_primitives::estimate(spec)?.parameters;
+			let states: u64 = match spec.training.optimizer {
+				Optimizer::Sgd { .. } => 3,
+				Optimizer::Adam { .. } => 4,
+			};
+			let floats = params.saturating_mul(states).saturating_add(
+				activations.saturating_mul(u64::from(spec.training.batch_size)).saturating_mul(2),
+			);
+			let mib = floats.saturating_mul(4).div_ceil(1 << 20).max(1);
+			Ok(mib.min(u64::from(u32::MAX)) as u32)
+		}
+
+		/// Blocks of training for `gas` at `mgas_per_sec`, with slack and the minimum.
+		pub fn training_period(gas: u64, mgas_per_sec: u32) -> BlockNumberFor<T> {
+			let per_block = u64::from(mgas_per_sec.max(1))
+				.saturating_mul(1_000_000)
+				.saturating_mul(u64::from(T::BlockSeconds::get().max(1)));
+			let blocks = gas.div_ceil(per_block).saturating_mul(u64::from(T::TrainingSlack::get()));
+			let blocks: BlockNumberFor<T> = blocks.saturated_into();
+			T::MinTrainingPeriod::get().saturating_add(blocks).min(T::MaxTrainingPeriod::get())
+		}
+
+		/// A u64 from randomness and a subject.
+		fn random_u64(subject: &[u8]) -> (u64, BlockNumberFor<T>) {
+			let (r, known_since) = T::Randomness::random(subject);
+			let h = sp_crypto_hashing::blake2_256(&(subject, r).encode());
+			let mut b = [0u8; 8];
+			for (d, s) in b.iter_mut().zip(h.iter()) {
+				*d = *s;
+			}
+			(u64::from_le_bytes(b), known_since)
+		}
+
+		/// Puts `id` in the first block from `at` on whose deadline list has room (at
+		/// most 64 blocks later); returns that block.
+		fn schedule(id: TaskId, at: BlockNumberFor<T>) -> Result<BlockNumberFor<T>, Error<T>> {
+			// Never at or before the current block: its deadlines were already drained.
+			let next = frame_system::Pallet::<T>::block_number().saturating_add(1u32.into());
+			let mut b = at.max(next);
+			for _ in 0..64u32 {
+				let ok = Deadlines::<T>::mutate(b, |list| list.try_push(id).is_ok());
+				if ok {
+					return Ok(b);
+				}
+				b = b.saturating_add(1u32.into());
+			}
+			Err(Error::<T>::DeadlineQueueFull)
+		}
+
+		/// Counts `who` as working on the task.
+		fn engage(id: TaskId, task: &mut Task<T>, who: &T::AccountId) -> DispatchResult {
+			task.engaged.try_push(who.clone()).map_err(|_| Error::<T>::TooManyEngaged)?;
+			WorkerTasks::<T>::mutate(who, id, |n| *n = Some(n.unwrap_or(0).saturating_add(1)));
+			T::Stake::note_engaged(who, true);
+			Ok(())
+		}
+
+		/// Stops counting `who` once (if it was counted).
+		fn disengage(id: TaskId, task: &mut Task<T>, who: &T::AccountId) {
+			let Some(pos) = task.engaged.iter().position(|a| a == who) else { return };
+			task.engaged.remove(pos);
+			WorkerTasks::<T>::mutate_exists(who, id, |n| {
+				let v = n.unwrap_or(0).saturating_sub(1);
+				*n = if v == 0 { None } else { Some(v) };
+			});
+			T::Stake::note_engaged(who, false);
+		}
+
+		/// Draws a solver for the task among active solvers whose memory fits (never
+		/// the owner nor an excluded solver). With none, queues the task; after
+		/// `MaxDraws` draws, fails it. Returns whether the task is still live.
+		fn draw_solver(
+			id: TaskId,
+			task: &mut Task<T>,
+			now: BlockNumberFor<T>,
+		) -> Result<bool, DispatchError> {
+			if task.draws >= T::MaxDraws::get() {
+				Self::fail(id, task, FailReason::NoSolver);
+				return Ok(false);
+			}
+			task.draws = task.draws.saturating_add(1);
+			let fitting: Vec<T::AccountId> = T::Stake::active(Role::Solver)
+				.into_iter()
+				.filter(|(a, c)| {
+					c.memory_mib >= task.memory_mib
+						&& *a != task.owner
+						&& task.excluded.as_ref() != Some(a)
+				})
+				.map(|(a, _)| a)
+				.collect();
+			let (x, _) = Self::random_u64(&(b"gensyn/solver", id, task.draws).encode());
+			let pick = if fitting.is_empty() {
+				None
+			} else {
+				fitting.get((x % fitting.len() as u64) as usize).cloned()
+			};
+			match pick {
+				Some(solver) => {
+					let until = Self::schedule(id, now.saturating_add(T::AcceptPeriod::get()))?;
+					Self::engage(id, task, &solver)?;
+					task.solver = Some(solver.clone());
+					task.phase = Phase::Offered;
+					task.deadline = until;
+					Self::deposit_event(Event::SolverDrawn { id, solver, until });
+				}
+				None => {
+					task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()))?;
+					task.phase = Phase::Queued;
+					task.solver = None;
+					Self::deposit_event(Event::Queued { id });
+				}
+			}
+			Ok(true)
+		}
+
+		/// Draws the audited segments and their verifiers from randomness that did not
+		/// exist at the commit. Returns whether the task is still live.
+		fn draw_verifiers(
+			id: TaskId,
+			task: &mut Task<T>,
+			now: BlockNumberFor<T>,
+		) -> Result<bool, DispatchError> {
+			let committed_at =
+				task.result.as_ref().map(|r| r.committed_at).unwrap_or_else(Zero::zero);
+			if task.draws >= T::MaxDraws::get() {
+				Self::fail(id, task, FailReason::NoVerifier);
+				return Ok(false);
+			}
+			task.draws = task.draws.saturating_add(1);
+			let (seed, known_since) =
+				Self::random_u64(&(b"gensyn/verify", id, task.draws).encode());
+			let solver = task.solver.clone();
+			let mut pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
+				.into_iter()
+				.filter(|(a, c)| {
+					c.memory_mib >= task.memory_mib
+						&& Some(a) != solver.as_ref()
+						&& *a != task.owner
+				})
+				.map(|(a, _)| a)
+				.collect();
+			if known_since <= committed_at || pool.is_empty() {
+				let wait = T::RetryPeriod::get().max(1u32.into());
+				task.deadline = Self::schedule(id, now.saturating_add(wait))?;
+				return Ok(true);
+			}
+			let mut rng = gensyn_primitives::order::SplitMix64(seed);
+			let mut verifiers: Vec<T::AccountId> = Vec::new();
+			for _ in 0..T::VerifiersPerTask::get().max(1) {
+				if pool.is_empty() {
+					break;
+				}
+				let i = (rng.next_u64() % pool.len() as u64) as usize;
+				if i < pool.len() {
+					verifiers.push(pool.swap_remove(i));
+				}
+			}
+			let segments = task.checkpoints.saturating_sub(1).max(1);
+			let mut audits: BoundedVec<Audit<T::AccountId>, T::MaxAuditSegments> =
+				BoundedVec::default();
+			let mut picked: Vec<(u32, T::AccountId)> = Vec::new();
+			for j in 0..task.audits {
+				let mut s = (rng.next_u64() % u64::from(segments)) as u32;
+				// Linear probe to the next unused segment (audits <= segments).
+				for _ in 0..task.audits {
+					if !audits.iter().any(|a| a.segment == s) {
+						break;
+					}
+					s = s.saturating_add(1) % segments;
+				}
+				let Some(v) = verifiers.get((j as usize) % verifiers.len().max(1)).cloned() else {
+					break;
+				};
+				if audits
+					.try_push(Audit {
+						segment: s,
+						verifier: v.clone(),
+						verdict: None,
+						challenger: None,
+						overturned: false,
+					})
+					.is_err()
+				{
+					break;
+				}
+				picked.push((s, v));
+			}
+			for v in verifiers.iter().filter(|v| picked.iter().any(|(_, p)| p == *v)) {
+				Self::engage(id, task, v)?;
+			}
+			Audits::<T>::insert(id, audits);
+			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+			task.phase = Phase::Verifying;
+			Self::deposit_event(Event::VerifiersDrawn { id, audits: picked });
+			Ok(true)
+		}
+
+		/// Opens the challenge window.
+		fn open_window(id: TaskId, task: &mut Task<T>, now: BlockNumberFor<T>) -> DispatchResult {
+			let end = Self::schedule(id, now.saturating_add(T::ChallengePeriod::get()))?;
+			task.window_end = end;
+			task.deadline = end;
+			task.phase = Phase::Challenge;
+			Ok(())
+		}
+
+		/// Pays `amount` of the task's escrow to `dest`; returns what moved (nothing
+		/// when it cannot, e.g. below the existential deposit: it is refunded later).
+		fn pay(task: &mut Task<T>, dest: &T::AccountId, amount: BalanceOf<T>) -> BalanceOf<T> {
+			let amount = amount.min(task.escrow);
+			if amount.is_zero() {
+				return amount;
+			}
+			let moved = frame_support::storage::with_storage_layer(|| {
+				T::Currency::transfer_on_hold(
+					&HoldReason::Escrow.into(),
+					&task.owner,
+					dest,
+					amount,
+					Precision::Exact,
+					Restriction::Free,
+					Fortitude::Polite,
+				)
+			})
+			.unwrap_or_else(|_| Zero::zero());
+			task.escrow = task.escrow.saturating_sub(moved);
+			moved
+		}
+
+		/// Releases what is left of the task's escrow to its owner; returns it.
+		fn release_rest(task: &mut Task<T>) -> BalanceOf<T> {
+			let amount = task.escrow;
+			if amount.is_zero() {
+				return amount;
+			}
+			let released = T::Currency::release(
+				&HoldReason::Escrow.into(),
+				&task.owner,
+				amount,
+				Precision::BestEffort,
+			)
+			.unwrap_or_else(|_| Zero::zero());
+			task.escrow = task.escrow.saturating_sub(released);
+			released
+		}
+
+		/// Removes a finished task and stops counting on its workers.
+		fn close(id: TaskId, task: &mut Task<T>) {
+			for who in core::mem::take(&mut task.engaged) {
+				WorkerTasks::<T>::mutate_exists(&who, id, |n| {
+					let v = n.unwrap_or(0).saturating_sub(1);
+					*n = if v == 0 { None } else { Some(v) };
+				});
+				T::Stake::note_engaged(&who, false);
+			}
+			Tasks::<T>::remove(id);
+			Specs::<T>::remove(id);
+			Audits::<T>::remove(id);
+		}
+
+		/// Fails the task: refunds what is left and removes it.
+		fn fail(id: TaskId, task: &mut Task<T>, reason: FailReason) {
+			let refunded = Self::release_rest(task);
+			Self::close(id, task);
+			Self::deposit_event(Event::TaskFailed { id, reason, refunded });
+		}
+
+		/// Settles a task whose challenge window ended.
+		fn settle(id: TaskId, task: &mut Task<T>) {
+			let audits = Audits::<T>::get(id);
+			let failed = audits.iter().find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false));
+			let mut verifiers_paid: BalanceOf<T> = Zero::zero();
+			let segment_pay = task.segment_pay;
+			let solver_pay = task.solver_pay;
+			let jackpot_cut = task.jackpot_cut;
+			let treasury_cut = task.treasury_cut;
+			for a in audits.iter().filter(|a| a.verdict.is_some() && !a.overturned) {
+				let paid = Self::pay(task, &a.verifier, segment_pay);
+				if !paid.is_zero() {
+					T::Stake::note_earned(&a.verifier, Role::Verifier, paid);
+				}
+				verifiers_paid = verifiers_paid.saturating_add(paid);
+			}
+			let solver = task.solver.clone();
+			match (failed, solver) {
+				(None, Some(solver)) => {
+					let solver_paid = Self::pay(task, &solver, solver_pay);
+					if !solver_paid.is_zero() {
+						T::Stake::note_earned(&solver, Role::Solver, solver_paid);
+					}
+					Self::pay(task, &T::JackpotAccount::get(), jackpot_cut);
+					Self::pay(task, &T::TreasuryAccount::get(), treasury_cut);
+					let refunded = Self::release_rest(task);
+					Self::close(id, task);
+					Self::deposit_event(Event::TaskCompleted {
+						id,
+						solver_paid,
+						verifiers_paid,
+						refunded,
+					});
+				}
+				(_, solver) => {
+					if let Some(solver) = solver {
+						// The verifier that caught the fault reports it; when the failing
+						// verdict is an overturned pass, the verifier was wrong and the
+						// whistleblower was already paid from its slash: no reporter.
+						let reporter = audits
+							.iter()
+							.find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false) && !a.overturned)
+							.map(|a| a.verifier.clone());
+						T::Stake::slash(
+							&solver,
+							Role::Solver,
+							T::RejectedProofSlash::get(),
+							reporter.as_ref(),
+						);
+					}
+					Self::fail(id, task, FailReason::ProofRejected);
+				}
+			}
+		}
+
+		/// What `who` must do now (runtime API).
+		pub fn duties(who: &T::AccountId) -> Vec<Duty<BlockNumberFor<T>>> {
+			let mut out = Vec::new();
+			for (id, _) in WorkerTasks::<T>::iter_prefix(who) {
+				let Some(t) = Tasks::<T>::get(id) else { continue };
+				let is_solver = t.solver.as_ref() == Some(who);
+				match t.phase {
+					Phase::Offered if is_solver => {
+						out.push(Duty::Accept { task: id, by: t.deadline })
+					}
+					Phase::Training if is_solver => out.push(Duty::Train {
+						task: id,
+						order_randomness: t.order_randomness,
+						by: t.deadline,
+					}),
+					Phase::Verifying => {
+						for a in Audits::<T>::get(id) {
+							if a.verifier == *who && a.verdict.is_none() {
+								out.push(Duty::Verify {
+									task: id,
+									segment: a.segment,
+									by: t.deadline,
+								});
+							}
+						}
+					}
+					Phase::Disputed => {
+						for a in Audits::<T>::get(id) {
+							if let Some(c) = &a.challenger {
+								if c == who || a.verifier == *who {
+									out.push(Duty::Dispute { task: id, segment: a.segment });
+								}
+							}
+						}
+					}
+					_ => {}
+				}
+			}
+			out
+		}
+
+		/// A live task as clients see it (runtime API).
+		pub fn view(id: TaskId) -> Option<TaskView<T::AccountId, BalanceOf<T>, BlockNumberFor<T>>> {
+			let t = Tasks::<T>::get(id)?;
+			Some(TaskView {
+				owner: t.owner,
+				phase: t.phase,
+				deadline: t.deadline,
+				escrow: t.escrow,
+				solver: t.solver,
+				audits: Audits::<T>::get(id).into_inner(),
+				spec: Specs::<T>::get(id).map(|s| s.encode()).unwrap_or_default(),
+			})
+		}
+
+		/// Tasks in their challenge window with its end (runtime API; iterates all live
+		/// tasks, so it is for off-chain use only).
+		pub fn challengeable() -> Vec<(TaskId, BlockNumberFor<T>)> {
+			Tasks::<T>::iter()
+				.filter(|(_, t)| matches!(t.phase, Phase::Challenge | Phase::Disputed))
+				.map(|(id, t)| (id, t.window_end))
+				.collect()
+		}
+
+		/// Checks the invariants: each owner's escrow hold equals the sum of its live
+		/// tasks' escrows; every live task's deadline is in the future and indexed;
+		/// every engagement is counted in [`WorkerTasks`]; assigned phases have a solver.
+		#[cfg(any(test, feature = "try-runtime", feature = "std"))]
+		pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
+			let now = frame_system::Pallet::<T>::block_number();
+			let mut owners: Vec<(T::AccountId, BalanceOf<T>)> = Vec::new();
+			for (id, t) in Tasks::<T>::iter() {
+				match owners.iter_mut().find(|(o, _)| *o == t.owner) {
+					Some((_, sum)) => *sum = sum.saturating_add(t.escrow),
+					None => owners.push((t.owner.clone(), t.escrow)),
+				}
+				ensure!(t.deadline > now, "tasks: a live task is past its deadline");
+				ensure!(
+					Deadlines::<T>::get(t.deadline).contains(&id),
+					"tasks: a deadline is not indexed"
+				);
+				if matches!(t.phase, Phase::Offered | Phase::Training | Phase::Drawing) {
+					ensure!(t.solver.is_some(), "tasks: assigned phase without solver");
+				}
+				for who in t.engaged.iter() {
+					let n = t.engaged.iter().filter(|a| *a == who).count() as u32;
+					ensure!(
+						WorkerTasks::<T>::get(who, id) == Some(n),
+						"tasks: engagement not indexed"
+					);
+				}
+				ensure!(Specs::<T>::contains_key(id), "tasks: live task without spec");
+			}
+			for (owner, sum) in owners {
+				let held = T::Currency::balance_on_hold(&HoldReason::Escrow.into(), &owner);
+				ensure!(held == sum, "tasks: escrow hold differs from live escrows");
+			}
+			for (who, id, _) in WorkerTasks::<T>::iter() {
+				let t = Tasks::<T>::get(id).ok_or("tasks: worker index names a dead task")?;
+				ensure!(t.engaged.contains(&who), "tasks: worker index without engagement");
+			}
+			Ok(())
+		}
+
+		/// Handles the deadline of task `id` at block `now`.
+		fn on_deadline(id: TaskId, now: BlockNumberFor<T>) {
+			let Some(mut task) = Tasks::<T>::get(id) else { return };
+			if task.deadline != now {
+				// Stale entry: the task moved on before this deadline.
+				return;
+			}
+			let res = frame_support::storage::with_storage_layer(|| {
+				let alive = Self::handle_deadline(id, &mut task, now)?;
+				if alive {
+					Tasks::<T>::insert(id, &task);
+				}
+				Ok::<(), DispatchError>(())
+			});
+			if res.is_err() {
+				// Scheduling failed (deadline lists full): fail the task so that its
+				// escrow is never stranded.
+				if let Some(mut t) = Tasks::<T>::get(id) {
+					Self::fail(id, &mut t, FailReason::Unschedulable);
+				}
+			}
+		}
+
+		/// Moves the task past its deadline; returns whether it is still live.
+		fn handle_deadline(
+			id: TaskId,
+			task: &mut Task<T>,
+			now: BlockNumberFor<T>,
+		) -> Result<bool, DispatchError> {
+			match task.phase {
+				Phase::Queued => Self::draw_solver(id, task, now),
+				Phase::Offered | Phase::Training => {
+					let slash = if task.phase == Phase::Offered {
+						T::MissedAcceptSlash::get()
+					} else {
+						T::MissedResultSlash::get()
+					};
+					if let Some(s) = task.solver.take() {
+						T::Stake::slash(&s, Role::Solver, slash, None);
+						Self::disengage(id, task, &s);
+						task.excluded = Some(s);
+					}
+					Self::draw_solver(id, task, now)
+				}
+				Phase::Drawing => Self::draw_verifiers(id, task, now),
+				Phase::Verifying => {
+					let mut audits = Audits::<T>::get(id);
+					let mut missing: Vec<T::AccountId> = Vec::new();
+					for a in audits.iter().filter(|a| a.verdict.is_none()) {
+						if !missing.contains(&a.verifier) {
+							missing.push(a.verifier.clone());
+						}
+					}
+					for v in &missing {
+						T::Stake::slash(v, Role::Verifier, T::MissedVerdictSlash::get(), None);
+					}
+					audits.retain(|a| a.verdict.is_some());
+					let still: Vec<T::AccountId> =
+						audits.iter().map(|a| a.verifier.clone()).collect();
+					for v in missing.iter().filter(|v| !still.contains(v)) {
+						Self::disengage(id, task, v);
+					}
+					if audits.is_empty() {
+						// Nobody verified: draw again.
+						Audits::<T>::remove(id);
+						task.phase = Phase::Drawing;
+						Self::draw_verifiers(id, task, now)
+					} else {
+						Audits::<T>::insert(id, audits);
+						Self::open_window(id, task, now)?;
+						Ok(true)
+					}
+				}
+				Phase::Challenge => {
+					Self::settle(id, task);
+					Ok(false)
+				}
+				Phase::Disputed => {
+					// The arbiter did not rule in time: drop open disputes (no one is
+					// slashed, verdicts stand) and settle.
+					let mut audits = Audits::<T>::get(id);
+					let mut dropped: Vec<T::AccountId> = Vec::new();
+					for a in audits.iter_mut() {
+						if let Some(c) = a.challenger.take() {
+							T::Arbiter::cancel(id, a.segment);
+							dropped.push(c);
+						}
+					}
+					Audits::<T>::insert(id, audits);
+					for c in &dropped {
+						Self::disengage(id, task, c);
+					}
+					Self::settle(id, task);
+					Ok(false)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,160 @@
+//! A mock runtime: System, Balances, Stake, Tasks, with a test randomness source and a
+//! test arbiter that records opened disputes.
+
+use crate as pallet_gensyn_tasks;
+use codec::Encode;
+use core::cell::RefCell;
+use frame_support::{
+	derive_impl, parameter_types,
+	traits::{ConstU32, ConstU64, Randomness},
+};
+use sp_core::H256;
+use sp_runtime::{BuildStorage, DispatchResult, Perbill};
+
+type Block = frame_system::mocking::MockBlock<Test>;
+
+frame_support::construct_runtime!(
+	pub enum Test {
+		System: frame_system,
+		Balances: pallet_balances,
+		Stake: pallet_gensyn_stake,
+		TaskPallet: pallet_gensyn_tasks,
+	}
+);
+
+#[derive_impl(frame_system::config_preludes::TestDefaultConfig)]
+impl frame_system::Config for Test {
+	type Block = Block;
+	type AccountData = pallet_balances::AccountData<u64>;
+}
+
+#[derive_impl(pallet_balances::config_preludes::TestDefaultConfig)]
+impl pallet_balances::Config for Test {
+	type AccountStore = System;
+	type ExistentialDeposit = ConstU64<1>;
+	type RuntimeHoldReason = RuntimeHoldReason;
+}
+
+/// The jackpot account.
+pub const JACKPOT: u64 = 99;
+/// The treasury account.
+pub const TREASURY: u64 = 98;
+/// Funded accounts are `1..=ACCOUNTS`.
+pub const ACCOUNTS: u64 = 20;
+/// What each funded account starts with.
+pub const START: u64 = 1_000_000;
+
+parameter_types! {
+	pub const Jackpot: u64 = JACKPOT;
+	pub const Treasury: u64 = TREASURY;
+	pub const ReporterShare: Perbill = Perbill::from_percent(50);
+	pub const JackpotShare: Perbill = Perbill::from_percent(30);
+	pub const JackpotCut: Perbill = Perbill::from_percent(5);
+	pub const TreasuryCut: Perbill = Perbill::from_percent(2);
+}
+
+impl pallet_gensyn_stake::Config for Test {
+	type Currency = Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type MinSolverBond = ConstU64<100>;
+	type MinVerifierBond = ConstU64<50>;
+	type MinWhistleblowerBond = ConstU64<20>;
+	type UnbondingDelay = ConstU64<10>;
+	type MaxEndpointLen = ConstU32<64>;
+	type MaxActivePerRole = ConstU32<8>;
+	type ReporterShare = ReporterShare;
+	type JackpotShare = JackpotShare;
+	type JackpotAccount = Jackpot;
+	type WeightInfo = ();
+}
+
+thread_local! {
+	/// Mixed into the randomness, so tests can steer draws.
+	pub static SALT: RefCell<u64> = const { RefCell::new(0) };
+	/// Disputes the test arbiter has open: `(task, segment, challenger, defendant)`.
+	pub static DISPUTES: RefCell<Vec<(u64, u32, u64, u64)>> = const { RefCell::new(Vec::new()) };
+	/// Whether the test arbiter refuses to open disputes.
+	pub static REFUSE: RefCell<bool> = const { RefCell::new(false) };
+}
+
+/// Randomness of the parent block: a hash of the subject, the block and [`SALT`],
+/// known since the previous block.
+pub struct TestRandomness;
+impl Randomness<H256, u64> for TestRandomness {
+	fn random(subject: &[u8]) -> (H256, u64) {
+		let b = System::block_number();
+		let salt = SALT.with(|s| *s.borrow());
+		(H256(sp_io::hashing::blake2_256(&(subject, b, salt).encode())), b.saturating_sub(1))
+	}
+}
+
+/// A test arbiter: records disputes; tests rule with `Tasks::resolve`.
+pub struct TestArbiter;
+impl crate::DisputeArbiter<u64> for TestArbiter {
+	fn open(task: u64, segment: u32, challenger: &u64, defendant: &u64) -> DispatchResult {
+		if REFUSE.with(|r| *r.borrow()) {
+			return Err(sp_runtime::DispatchError::Other("refused"));
+		}
+		DISPUTES.with(|d| d.borrow_mut().push((task, segment, *challenger, *defendant)));
+		Ok(())
+	}
+	fn cancel(task: u64, segment: u32) {
+		DISPUTES.with(|d| d.borrow_mut().retain(|x| !(x.0 == task && x.1 == segment)));
+	}
+}
+
+impl pallet_gensyn_tasks::Config for Test {
+	type Currency = Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type Stake = Stake;
+	type Randomness = TestRandomness;
+	type Arbiter = TestArbiter;
+	type PricePerMegagas = ConstU64<2>;
+	type VerifyPricePerMegagas = ConstU64<3>;
+	type JackpotCut = JackpotCut;
+	type TreasuryCut = TreasuryCut;
+	type JackpotAccount = Jackpot;
+	type TreasuryAccount = Treasury;
+	type AcceptPeriod = ConstU64<5>;
+	type RetryPeriod = ConstU64<3>;
+	type MaxDraws = ConstU32<4>;
+	type BlockSeconds = ConstU32<6>;
+	type TrainingSlack = ConstU32<2>;
+	type MinTrainingPeriod = ConstU64<10>;
+	type MaxTrainingPeriod = ConstU64<100>;
+	type RandomnessDelay = ConstU64<2>;
+	type VerifyPeriod = ConstU64<10>;
+	type ChallengePeriod = ConstU64<5>;
+	type DisputeTimeout = ConstU64<20>;
+	type VerifiersPerTask = ConstU32<2>;
+	type MaxAuditSegments = ConstU32<4>;
+	type MaxEngaged = ConstU32<12>;
+	type MaxDeadlinesPerBlock = ConstU32<3>;
+	type MaxLocationLen = ConstU32<64>;
+	type MissedAcceptSlash = ConstU64<10>;
+	type MissedResultSlash = ConstU64<50>;
+	type RejectedProofSlash = ConstU64<100>;
+	type MissedVerdictSlash = ConstU64<20>;
+	type WrongVerdictSlash = ConstU64<30>;
+	type FalseChallengeSlash = ConstU64<15>;
+	type DefaultThreshold = ConstU32<0x3f80_0000>;
+	type WeightInfo = ();
+}
+
+/// Accounts `1..=ACCOUNTS` hold `START`; jackpot and treasury hold their existential
+/// deposit.
+pub fn new_test_ext() -> sp_io::TestExternalities {
+	SALT.with(|s| *s.borrow_mut() = 0);
+	DISPUTES.with(|d| d.borrow_mut().clear());
+	REFUSE.with(|r| *r.borrow_mut() = false);
+	let mut t = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
+	let mut balances: Vec<(u64, u64)> = (1..=ACCOUNTS).map(|a| (a, START)).collect();
+	balances.push((JACKPOT, 1));
+	balances.push((TREASURY, 1));
+	pallet_balances::GenesisConfig::<Test> { balances, ..Default::default() }
+		.assimilate_storage(&mut t)
+		.unwrap();
+	let mut ext = sp_io::TestExternalities::new(t);
+	ext.execute_with(|| System::set_block_number(1));
+	ext
+}

@@ -1,0 +1,1093 @@
+//! Tests of the tasks pallet: every call and error, every deadline firing in
+//! `on_initialize`, settlement and failure paths, and a property test over random
+//! action sequences. After every block the invariants are checked: both pallets'
+//! `do_try_state`, total issuance equal to the sum of all accounts (and falling only by
+//! what slashes burnt), and every live task scheduled at a future block.
+
+use crate::{mock::*, *};
+use frame_support::{
+	assert_noop, assert_ok,
+	traits::{fungible::InspectHold, Hooks},
+};
+use gensyn_primitives::{merkle, Permill as SpecPermill};
+use pallet_gensyn_stake::{Capability, DeviceKind};
+
+type T = Test;
+
+/// `examples/mnist-mlp.json`, built in Rust (see the note in the closing report:
+/// with the workspace's unified `serde_json/arbitrary_precision`, that JSON does not
+/// parse into internally tagged enums holding reals).
+fn spec() -> TaskSpec {
+	use gensyn_primitives::*;
+	let input = Shape3 { channels: 1, height: 28, width: 28 };
+	TaskSpec {
+		model: ModelSpec {
+			input,
+			layers: BoundedVec::try_from_vec(vec![
+				Layer::Flatten,
+				Layer::Linear { in_features: 784, out_features: 128 },
+				Layer::Relu,
+				Layer::Linear { in_features: 128, out_features: 10 },
+			])
+			.unwrap(),
+			loss: Loss::SoftmaxCrossEntropy,
+		},
+		data: DataRef {
+			uri: Uri::parse("file://data/mnist/train-10k.idx.gz").unwrap(),
+			file_hash: Hash32([0; 32]),
+			chunk_root: Hash32([0; 32]),
+			format: DataFormat::MnistIdxGz,
+			samples: 10_000,
+			input,
+			classes: 10,
+		},
+		training: TrainingSpec {
+			epochs: 2,
+			batch_size: 64,
+			seed: 42,
+			checkpoint_interval: 50,
+			optimizer: Optimizer::Sgd {
+				lr: F32Bits::from_f32(0.05),
+				momentum: F32Bits::from_f32(0.9),
+			},
+			lr_schedule: LrSchedule::Constant,
+		},
+		verification: VerificationSpec {
+			mode: VerificationMode::Threshold,
+			audit_fraction: Permill(100_000),
+		},
+	}
+}
+
+fn spec_with(f: impl FnOnce(&mut TaskSpec)) -> TaskSpec {
+	let mut s = spec();
+	f(&mut s);
+	s
+}
+
+fn cap(mem: u32) -> Capability {
+	Capability { device: DeviceKind::Gpu, memory_mib: mem, mgas_per_sec: 1_000 }
+}
+
+fn reg(who: u64, role: Role) {
+	let bond = match role {
+		Role::Solver => 1_000,
+		Role::Verifier => 500,
+		Role::Whistleblower => 200,
+	};
+	assert_ok!(Stake::register(
+		RuntimeOrigin::signed(who),
+		role,
+		bond,
+		cap(16_384),
+		BoundedVec::truncate_from(b"http://w".to_vec())
+	));
+}
+
+fn escrow_held(who: u64) -> u64 {
+	Balances::balance_on_hold(&RuntimeHoldReason::TaskPallet(HoldReason::Escrow), &who)
+}
+
+/// Sum of every account's total balance.
+fn sum_of_accounts() -> u64 {
+	frame_system::Account::<T>::iter().map(|(_, a)| a.data.free + a.data.reserved).sum()
+}
+
+/// What slashes burnt so far (from events).
+fn burnt() -> u64 {
+	System::events()
+		.into_iter()
+		.filter_map(|e| match e.event {
+			RuntimeEvent::Stake(pallet_gensyn_stake::Event::Slashed { outcome, .. }) => {
+				Some(outcome.burnt)
+			}
+			_ => None,
+		})
+		.sum()
+}
+
+fn initial_issuance() -> u64 {
+	ACCOUNTS * START + 2
+}
+
+/// Every invariant the issue asks for.
+fn check() {
+	TaskPallet::do_try_state().unwrap();
+	Stake::do_try_state().unwrap();
+	assert_eq!(
+		pallet_balances::TotalIssuance::<Test>::get(),
+		sum_of_accounts(),
+		"issuance = sum of accounts"
+	);
+	assert_eq!(
+		pallet_balances::TotalIssuance::<Test>::get(),
+		initial_issuance() - burnt(),
+		"only burns shrink it"
+	);
+}
+
+/// Runs blocks up to `n` (inclusive), each with `on_initialize`, checking after each.
+fn run_to(n: u64) {
+	while System::block_number() < n {
+		let b = System::block_number() + 1;
+		System::set_block_number(b);
+		TaskPallet::on_initialize(b);
+		check();
+	}
+}
+
+fn last_task() -> TaskId {
+	NextTaskId::<T>::get() - 1
+}
+
+fn task(id: TaskId) -> Task<T> {
+	Tasks::<T>::get(id).unwrap()
+}
+
+fn leaves(n: u32) -> Vec<[u8; 32]> {
+	(0..n).map(|i| [i as u8 + 1; 32]).collect()
+}
+
+fn proof_for(n: u32, segment: u32) -> CheckpointProof {
+	let l = leaves(n);
+	let p = merkle::proof(&l, segment as usize + 1).unwrap();
+	CheckpointProof {
+		checkpoint_hash: l[segment as usize + 1],
+		siblings: BoundedVec::truncate_from(p.siblings),
+	}
+}
+
+fn events() -> Vec<Event<T>> {
+	System::events()
+		.into_iter()
+		.filter_map(|e| if let RuntimeEvent::TaskPallet(ev) = e.event { Some(ev) } else { None })
+		.collect()
+}
+
+/// Submits the MNIST MLP spec from account 1 with one solver (10) registered.
+fn submitted() -> TaskId {
+	reg(10, Role::Solver);
+	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+	last_task()
+}
+
+/// A task through training up to its verifier draw; verifiers 11, 12 registered.
+fn committed() -> TaskId {
+	let id = submitted();
+	reg(11, Role::Verifier);
+	reg(12, Role::Verifier);
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+	let n = task(id).checkpoints;
+	let root = merkle::root(&leaves(n));
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(10),
+		id,
+		[9; 32],
+		root,
+		n,
+		BoundedVec::truncate_from(b"/run/1".to_vec())
+	));
+	id
+}
+
+/// A task whose verifiers are drawn.
+fn verifying() -> TaskId {
+	let id = committed();
+	let d = task(id).deadline;
+	run_to(d);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	id
+}
+
+/// Posts every verdict honestly (`pass`: replay equals the checkpoint).
+fn verify_all(id: TaskId, pass: bool) {
+	let n = task(id).checkpoints;
+	for a in Audits::<T>::get(id) {
+		let p = proof_for(n, a.segment);
+		let replay = if pass { p.checkpoint_hash } else { [0xee; 32] };
+		let distance = if pass { 0 } else { 0x4000_0000 };
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment,
+			distance,
+			replay,
+			p
+		));
+	}
+}
+
+#[test]
+fn submit_holds_estimate_times_price_and_draws_a_solver() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		let s = spec();
+		let est = gensyn_primitives::estimate(&s).unwrap();
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s));
+		let id = last_task();
+		let t = task(id);
+		assert_eq!(t.solver_pay, est.total.div_ceil(1_000_000) * 2);
+		assert_eq!(t.jackpot_cut, t.solver_pay / 20);
+		// 2 epochs x 157 steps, k = 50: 7 segments, 8 checkpoints, 10% audited -> 1.
+		assert_eq!(t.checkpoints, 8);
+		assert_eq!(t.audits, 1);
+		assert_eq!(t.escrow, t.solver_pay + t.segment_pay + t.jackpot_cut + t.treasury_cut);
+		assert_eq!(escrow_held(1), t.escrow);
+		assert_eq!(t.phase, Phase::Offered);
+		assert_eq!(t.solver, Some(10));
+		assert_eq!(t.deadline, 1 + 5);
+		assert!(WorkerTasks::<T>::contains_key(10, id));
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 1);
+		check();
+	});
+}
+
+#[test]
+fn bad_specs_are_refused_with_their_named_error_and_nothing_held() {
+	new_test_ext().execute_with(|| {
+		let cases: Vec<(TaskSpec, Error<T>)> = vec![
+			(spec_with(|s| s.training.epochs = 0), Error::<T>::SpecEpochsZero),
+			(spec_with(|s| s.training.batch_size = 0), Error::<T>::SpecBatchZero),
+			(
+				spec_with(|s| s.training.checkpoint_interval = 0),
+				Error::<T>::SpecCheckpointIntervalZero,
+			),
+			(spec_with(|s| s.data.classes = 7), Error::<T>::SpecOutputClassMismatch),
+			(
+				spec_with(|s| s.verification.audit_fraction = SpecPermill(0)),
+				Error::<T>::SpecAuditFractionZero,
+			),
+			(spec_with(|s| s.data.samples = 0), Error::<T>::SpecSamplesZero),
+			(spec_with(|s| s.training.epochs = 100_000), Error::<T>::SpecTooManyEpochs),
+		];
+		for (s, e) in cases {
+			assert_noop!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s), e);
+			assert_eq!(escrow_held(1), 0);
+		}
+		assert_noop!(
+			TaskPallet::submit_task(RuntimeOrigin::none(), spec()),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		// A poor submitter cannot cover the escrow.
+		assert_noop!(
+			TaskPallet::submit_task(RuntimeOrigin::signed(77), spec()),
+			sp_runtime::TokenError::FundsUnavailable
+		);
+		check();
+	});
+}
+
+#[test]
+fn spec_error_mapping_is_named() {
+	new_test_ext().execute_with(|| {
+		let e = |x: SpecError| sp_runtime::DispatchError::from(TaskPallet::spec_error(x));
+		assert_eq!(e(SpecError::NoLayers), Error::<T>::SpecNoLayers.into());
+		assert_eq!(
+			e(SpecError::LinearInputMismatch { layer: 1, expected: 2, got: 3 }),
+			Error::<T>::SpecLinearInputMismatch.into()
+		);
+		assert_eq!(e(SpecError::EstimateOverflow), Error::<T>::SpecEstimateOverflow.into());
+	});
+}
+
+#[test]
+fn no_fitting_solver_queues_then_redraws_then_fails_with_refund() {
+	new_test_ext().execute_with(|| {
+		// A solver with too little memory does not fit.
+		assert_ok!(Stake::register(
+			RuntimeOrigin::signed(10),
+			Role::Solver,
+			1_000,
+			cap(1),
+			BoundedVec::truncate_from(b"x".to_vec())
+		));
+		// The owner is never its own solver.
+		reg(1, Role::Solver);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_eq!(task(id).deadline, 4);
+		run_to(4);
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_eq!(task(id).draws, 2);
+		// A fitting solver arrives: the next retry offers it the task.
+		reg(10 + 1, Role::Solver);
+		run_to(7);
+		assert_eq!(task(id).phase, Phase::Offered);
+		assert_eq!(task(id).solver, Some(11));
+		// It lets the offer lapse: slashed 10, excluded, re-drawn; nobody else fits.
+		let bond = Stake::bond(&11, Role::Solver);
+		run_to(12);
+		assert_eq!(Stake::bond(&11, Role::Solver), bond - 10);
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_eq!(task(id).excluded, Some(11));
+		// Draws exhausted: failed and refunded in full.
+		run_to(15);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(escrow_held(1), 0);
+		assert!(events().contains(&Event::TaskFailed {
+			id,
+			reason: FailReason::NoSolver,
+			refunded: spec_escrow()
+		}));
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(11), 0);
+	});
+}
+
+fn spec_escrow() -> u64 {
+	events()
+		.into_iter()
+		.find_map(|e| if let Event::TaskSubmitted { escrow, .. } = e { Some(escrow) } else { None })
+		.unwrap()
+}
+
+#[test]
+fn cancel_before_accept_refunds_in_full() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_noop!(TaskPallet::cancel_task(RuntimeOrigin::signed(2), id), Error::<T>::NotOwner);
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::signed(1), 77),
+			Error::<T>::UnknownTask
+		);
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::none(), id),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
+		assert_eq!(Balances::free_balance(1), START);
+		assert_eq!(escrow_held(1), 0);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(!WorkerTasks::<T>::contains_key(10, id));
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 0);
+		check();
+		// The stale deadline entry fires harmlessly.
+		run_to(7);
+	});
+}
+
+#[test]
+fn cancel_after_accept_is_refused() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_noop!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id), Error::<T>::WrongPhase);
+	});
+}
+
+#[test]
+fn accept_errors_and_training_deadline() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_noop!(TaskPallet::accept_task(RuntimeOrigin::signed(11), id), Error::<T>::NotSolver);
+		assert_noop!(
+			TaskPallet::accept_task(RuntimeOrigin::signed(10), 9),
+			Error::<T>::UnknownTask
+		);
+		assert_noop!(
+			TaskPallet::accept_task(RuntimeOrigin::none(), id),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_noop!(
+			TaskPallet::accept_task(RuntimeOrigin::signed(10), id),
+			Error::<T>::WrongPhase
+		);
+		let t = task(id);
+		assert_eq!(t.phase, Phase::Training);
+		assert_ne!(t.order_randomness, [0; 32]);
+		// 1_000 Mgas/s x 6 s per block; slack 2; plus 10.
+		let blocks = t.gas.div_ceil(6_000_000_000) * 2;
+		assert_eq!(t.deadline, 1 + 10 + blocks);
+		// The solver misses the deadline: slashed 50, task re-drawn (nobody else).
+		let bond = Stake::bond(&10, Role::Solver);
+		run_to(t.deadline);
+		assert_eq!(Stake::bond(&10, Role::Solver), bond - 50);
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_eq!(task(id).excluded, Some(10));
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 0);
+	});
+}
+
+#[test]
+fn submit_result_errors() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		let loc = || BoundedVec::truncate_from(b"/r".to_vec());
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::signed(10), id, [0; 32], [0; 32], 8, loc()),
+			Error::<T>::WrongPhase
+		);
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::signed(11), id, [0; 32], [0; 32], 8, loc()),
+			Error::<T>::NotSolver
+		);
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::signed(10), id, [0; 32], [0; 32], 7, loc()),
+			Error::<T>::WrongCheckpointCount
+		);
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::signed(10), 5, [0; 32], [0; 32], 8, loc()),
+			Error::<T>::UnknownTask
+		);
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::none(), id, [0; 32], [0; 32], 8, loc()),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[0; 32],
+			[0; 32],
+			8,
+			loc()
+		));
+		assert_eq!(task(id).phase, Phase::Drawing);
+		assert_eq!(task(id).deadline, 3);
+	});
+}
+
+#[test]
+fn verifiers_are_drawn_after_the_commit_never_the_solver() {
+	new_test_ext().execute_with(|| {
+		let id = committed();
+		// The solver is also a verifier: it must never audit itself.
+		reg(10, Role::Verifier);
+		run_to(3);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 1);
+		assert!(audits.iter().all(|a| a.verifier != 10 && a.segment < 7));
+		assert_eq!(task(id).phase, Phase::Verifying);
+		assert_eq!(task(id).deadline, 13);
+		check();
+	});
+}
+
+#[test]
+fn verifier_draw_waits_while_no_verifier_then_fails_without_slashing() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		let n = task(id).checkpoints;
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[0; 32],
+			[0; 32],
+			n,
+			BoundedVec::default()
+		));
+		let bond = Stake::bond(&10, Role::Solver);
+		run_to(30);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::NoVerifier, .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), bond);
+		assert_eq!(escrow_held(1), 0);
+	});
+}
+
+#[test]
+fn all_pass_settles_paying_solver_verifier_jackpot_treasury() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let t = task(id);
+		let verifier = Audits::<T>::get(id)[0].verifier;
+		let before_v = Balances::free_balance(verifier);
+		let before_s = Balances::free_balance(10);
+		verify_all(id, true);
+		assert_eq!(task(id).phase, Phase::Challenge);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Balances::free_balance(10), before_s + t.solver_pay);
+		assert_eq!(Balances::free_balance(verifier), before_v + t.segment_pay);
+		assert_eq!(Balances::free_balance(JACKPOT), 1 + t.jackpot_cut);
+		assert_eq!(Balances::free_balance(TREASURY), 1 + t.treasury_cut);
+		assert_eq!(escrow_held(1), 0);
+		assert_eq!(Balances::free_balance(1), START - t.escrow);
+		assert_eq!(
+			pallet_gensyn_stake::Bonds::<T>::get(10, Role::Solver).unwrap().earned,
+			t.solver_pay
+		);
+		assert!(WorkerTasks::<T>::iter().next().is_none());
+		assert!(pallet_gensyn_stake::Engagements::<T>::iter().next().is_none());
+	});
+}
+
+#[test]
+fn submit_verification_errors() {
+	new_test_ext().execute_with(|| {
+		let id = committed();
+		let p = proof_for(8, 0);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(11),
+				id,
+				0,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			Error::<T>::WrongPhase
+		);
+		run_to(3);
+		let a = Audits::<T>::get(id)[0].clone();
+		let other = if a.verifier == 11 { 12 } else { 11 };
+		let p = proof_for(8, a.segment);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(other),
+				id,
+				a.segment,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			Error::<T>::NotVerifier
+		);
+		let wrong = (a.segment + 1) % 7;
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(a.verifier),
+				id,
+				wrong,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			Error::<T>::UnknownSegment
+		);
+		let mut bad = p.clone();
+		bad.checkpoint_hash = [0x55; 32];
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(a.verifier),
+				id,
+				a.segment,
+				0,
+				[0; 32],
+				bad
+			),
+			Error::<T>::BadCheckpointProof
+		);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::none(),
+				id,
+				a.segment,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(a.verifier),
+				42,
+				a.segment,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			Error::<T>::UnknownTask
+		);
+		// Threshold mode: a distance of 0 passes even with a different replay hash.
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment,
+			0,
+			[0; 32],
+			p.clone()
+		));
+		assert_eq!(Audits::<T>::get(id)[0].verdict.unwrap().pass, true);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(a.verifier),
+				id,
+				a.segment,
+				0,
+				[0; 32],
+				p
+			),
+			Error::<T>::WrongPhase
+		);
+	});
+}
+
+#[test]
+fn threshold_mode_fails_far_or_nan_distances_exact_mode_compares_hashes() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		let exact = spec_with(|s| {
+			s.verification.mode = VerificationMode::Exact;
+			s.verification.audit_fraction = SpecPermill(1_000_000);
+		});
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), exact));
+		let id = last_task();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		let root = merkle::root(&leaves(8));
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[0; 32],
+			root,
+			8,
+			BoundedVec::default()
+		));
+		run_to(3);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 4, "all 7 segments wanted, capped at 4");
+		let mut segs: Vec<u32> = audits.iter().map(|a| a.segment).collect();
+		segs.sort();
+		segs.dedup();
+		assert_eq!(segs.len(), 4, "distinct segments");
+		// Exact: equal hashes pass whatever the distance; a different hash fails.
+		let a0 = audits[0].segment;
+		let p0 = proof_for(8, a0);
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(11),
+			id,
+			a0,
+			0x7fc0_0000,
+			p0.checkpoint_hash,
+			p0
+		));
+		let a1 = audits[1].segment;
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(11),
+			id,
+			a1,
+			0,
+			[1; 32],
+			proof_for(8, a1)
+		));
+		let v = Audits::<T>::get(id);
+		assert!(v[0].verdict.unwrap().pass);
+		assert!(!v[1].verdict.unwrap().pass);
+	});
+}
+
+#[test]
+fn a_failing_audit_slashes_the_solver_pays_verifiers_and_refunds() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let t = task(id);
+		let verifier = Audits::<T>::get(id)[0].verifier;
+		let bond = Stake::bond(&10, Role::Solver);
+		verify_all(id, false);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Stake::bond(&10, Role::Solver), bond - 100);
+		assert_eq!(escrow_held(1), 0);
+		// The owner paid only the verifier's segment.
+		assert_eq!(Balances::free_balance(1), START - t.segment_pay);
+		// The verifier got its pay plus the reporter's half of the slash.
+		assert!(Balances::free_balance(verifier) >= START - 500 + t.segment_pay + 50);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
+	});
+}
+
+#[test]
+fn missed_verdicts_are_slashed_and_redrawn() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let v = Audits::<T>::get(id)[0].verifier;
+		let bond = Stake::bond(&v, Role::Verifier);
+		run_to(13);
+		assert_eq!(Stake::bond(&v, Role::Verifier), bond - 20);
+		// Nobody verified: a new draw.
+		assert_eq!(task(id).phase, Phase::Verifying);
+		assert_eq!(task(id).deadline, 23);
+		// Again nobody: eventually the draws run out and the task fails, solver unslashed.
+		let sb = Stake::bond(&10, Role::Solver);
+		run_to(60);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+		assert_eq!(escrow_held(1), 0);
+	});
+}
+
+#[test]
+fn partial_verdicts_open_the_window_with_what_was_verified() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		reg(12, Role::Verifier);
+		let s = spec_with(|s| s.verification.audit_fraction = SpecPermill(1_000_000));
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s));
+		let id = last_task();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[0; 32],
+			merkle::root(&leaves(8)),
+			8,
+			BoundedVec::default()
+		));
+		run_to(3);
+		let audits = Audits::<T>::get(id);
+		let first = audits[0].clone();
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(first.verifier),
+			id,
+			first.segment,
+			0,
+			[0; 32],
+			proof_for(8, first.segment)
+		));
+		run_to(13);
+		assert_eq!(task(id).phase, Phase::Challenge);
+		assert!(Audits::<T>::get(id).iter().all(|a| a.verdict.is_some()));
+		let t = task(id);
+		run_to(t.deadline);
+		assert!(Tasks::<T>::get(id).is_none());
+		// Unverified segments' budget went back to the owner.
+		let paid = Audits::<T>::get(id).len() as u64;
+		assert_eq!(paid, 0);
+		assert_eq!(escrow_held(1), 0);
+	});
+}
+
+#[test]
+fn challenge_errors() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		reg(13, Role::Whistleblower);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			Error::<T>::WrongPhase
+		);
+		verify_all(id, true);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, 99),
+			Error::<T>::UnknownSegment
+		);
+		// Not a whistleblower; the solver may not challenge a passing verdict; the
+		// verifier may not challenge itself.
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(14), id, a.segment),
+			Error::<T>::NotAllowedToChallenge
+		);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment),
+			Error::<T>::NotAllowedToChallenge
+		);
+		reg(a.verifier, Role::Whistleblower);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(a.verifier), id, a.segment),
+			Error::<T>::NotAllowedToChallenge
+		);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::none(), id, a.segment),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		REFUSE.with(|r| *r.borrow_mut() = true);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			sp_runtime::DispatchError::Other("refused")
+		);
+		REFUSE.with(|r| *r.borrow_mut() = false);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_eq!(task(id).phase, Phase::Disputed);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			Error::<T>::AlreadyDisputed
+		);
+		assert_eq!(DISPUTES.with(|d| d.borrow().clone()), vec![(id, a.segment, 13, a.verifier)]);
+		check();
+	});
+}
+
+#[test]
+fn a_winning_whistleblower_overturns_the_verdict_and_is_paid_from_the_slash() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		reg(13, Role::Whistleblower);
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let w = Balances::free_balance(13);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+		assert_eq!(Balances::free_balance(13), w + 15);
+		let au = Audits::<T>::get(id)[0].clone();
+		assert!(au.overturned && !au.verdict.unwrap().pass);
+		assert_eq!(task(id).phase, Phase::Challenge);
+		assert_noop!(
+			<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true),
+			Error::<T>::WrongPhase
+		);
+		// The overturned verdict now fails the proof: solver slashed at settlement,
+		// and the overturned verifier is not paid.
+		let sb = Stake::bond(&10, Role::Solver);
+		let vfree = Balances::free_balance(a.verifier);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
+		assert_eq!(Balances::free_balance(a.verifier), vfree);
+	});
+}
+
+#[test]
+fn a_losing_challenger_is_slashed_and_the_task_settles() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		reg(13, Role::Whistleblower);
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_noop!(
+			<TaskPallet as DisputeOutcome>::resolve(id, 99, false),
+			Error::<T>::UnknownSegment
+		);
+		assert_noop!(
+			<TaskPallet as DisputeOutcome>::resolve(77, 0, false),
+			Error::<T>::UnknownTask
+		);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		assert_eq!(Stake::bond(&13, Role::Whistleblower), 200 - 15);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+	});
+}
+
+#[test]
+fn the_solver_may_dispute_a_failing_verdict_and_win() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let end = task(id).deadline;
+		let sb = Stake::bond(&10, Role::Solver);
+		run_to(end);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+	});
+}
+
+#[test]
+fn an_unresolved_dispute_times_out_and_the_task_settles() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		reg(13, Role::Whistleblower);
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let d = task(id).deadline;
+		run_to(d);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(DISPUTES.with(|x| x.borrow().is_empty()), "arbiter told to cancel");
+		assert_eq!(Stake::bond(&13, Role::Whistleblower), 200);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+	});
+}
+
+#[test]
+fn full_deadline_lists_spill_into_later_blocks() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		for _ in 0..5 {
+			assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		}
+		assert_eq!(Deadlines::<T>::get(6).len(), 3);
+		assert_eq!(Deadlines::<T>::get(7).len(), 2);
+		check();
+		run_to(7);
+		check();
+	});
+}
+
+#[test]
+fn the_runtime_api_helpers_list_duties() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		let d = TaskPallet::duties(&a.verifier);
+		assert_eq!(d, vec![Duty::Verify { task: id, segment: a.segment, by: 13 }]);
+		assert!(TaskPallet::duties(&10).is_empty(), "the solver waits");
+		let view = TaskPallet::view(id).unwrap();
+		assert_eq!(view.phase, Phase::Verifying);
+		verify_all(id, true);
+		assert_eq!(TaskPallet::challengeable(), vec![(id, task(id).deadline)]);
+	});
+}
+
+#[test]
+fn try_state_catches_broken_invariants() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		Tasks::<T>::mutate(id, |t| t.as_mut().unwrap().escrow -= 1);
+		assert!(TaskPallet::do_try_state().is_err());
+		Tasks::<T>::mutate(id, |t| t.as_mut().unwrap().escrow += 1);
+		assert!(TaskPallet::do_try_state().is_ok());
+		Deadlines::<T>::remove(6);
+		assert!(TaskPallet::do_try_state().is_err());
+	});
+}
+
+/// A small deterministic RNG for the property test.
+struct Rng(u64);
+impl Rng {
+	fn next(&mut self) -> u64 {
+		self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+		let mut z = self.0;
+		z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+		z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+		z ^ (z >> 31)
+	}
+	fn below(&mut self, n: u64) -> u64 {
+		self.next() % n.max(1)
+	}
+}
+
+/// Random sequences of submit, register, accept, result, verify, challenge, rule,
+/// cancel and timeouts: invariants hold after every block, every deadline moves its
+/// task, and at the end every escrow is gone and every engagement released.
+#[test]
+fn property_random_action_sequences_conserve_funds() {
+	for seed in 0..24u64 {
+		new_test_ext().execute_with(|| {
+			let mut rng = Rng(seed);
+			SALT.with(|s| *s.borrow_mut() = seed);
+			for _ in 0..120 {
+				let ids: Vec<TaskId> = Tasks::<T>::iter_keys().collect();
+				let pick = |rng: &mut Rng| ids.get(rng.below(ids.len() as u64) as usize).copied();
+				let who = 1 + rng.below(ACCOUNTS);
+				// Results of calls are ignored: invalid actions must fail cleanly.
+				match rng.below(11) {
+					0 => {
+						let s = spec_with(|s| {
+							s.verification.audit_fraction =
+								SpecPermill(1 + rng.below(1_000_000) as u32);
+							if rng.below(2) == 0 {
+								s.verification.mode = VerificationMode::Exact;
+							}
+						});
+						let _ = TaskPallet::submit_task(RuntimeOrigin::signed(who), s);
+					}
+					1 => {
+						let role = [Role::Solver, Role::Verifier, Role::Whistleblower]
+							[rng.below(3) as usize];
+						let _ = Stake::register(
+							RuntimeOrigin::signed(who),
+							role,
+							1_000,
+							cap(16_384),
+							BoundedVec::truncate_from(b"e".to_vec()),
+						);
+					}
+					2 => {
+						if let Some(id) = pick(&mut rng) {
+							let s = task(id).solver.unwrap_or(who);
+							let _ = TaskPallet::accept_task(RuntimeOrigin::signed(s), id);
+						}
+					}
+					3 => {
+						if let Some(id) = pick(&mut rng) {
+							let t = task(id);
+							let s = t.solver.unwrap_or(who);
+							let _ = TaskPallet::submit_result(
+								RuntimeOrigin::signed(s),
+								id,
+								[0; 32],
+								merkle::root(&leaves(t.checkpoints)),
+								t.checkpoints,
+								BoundedVec::default(),
+							);
+						}
+					}
+					4 => {
+						if let Some(id) = pick(&mut rng) {
+							let n = task(id).checkpoints;
+							let audits = Audits::<T>::get(id);
+							if let Some(a) = audits.get(rng.below(audits.len() as u64) as usize) {
+								let p = proof_for(n, a.segment);
+								let honest = rng.below(3) != 0;
+								let replay = if honest { p.checkpoint_hash } else { [7; 32] };
+								let dist = if honest { 0 } else { 0x4100_0000 };
+								let _ = TaskPallet::submit_verification(
+									RuntimeOrigin::signed(a.verifier),
+									id,
+									a.segment,
+									dist,
+									replay,
+									p,
+								);
+							}
+						}
+					}
+					5 => {
+						if let Some(id) = pick(&mut rng) {
+							let audits = Audits::<T>::get(id);
+							if let Some(a) = audits.get(rng.below(audits.len() as u64) as usize) {
+								let c = if rng.below(2) == 0 {
+									task(id).solver.unwrap_or(who)
+								} else {
+									who
+								};
+								let _ =
+									TaskPallet::challenge(RuntimeOrigin::signed(c), id, a.segment);
+							}
+						}
+					}
+					6 => {
+						let open = DISPUTES.with(|d| d.borrow().clone());
+						if let Some(&(id, seg, _, _)) =
+							open.get(rng.below(open.len() as u64) as usize)
+						{
+							if <TaskPallet as DisputeOutcome>::resolve(id, seg, rng.below(2) == 0)
+								.is_ok()
+							{
+								DISPUTES.with(|d| {
+									d.borrow_mut().retain(|x| !(x.0 == id && x.1 == seg))
+								});
+							}
+						}
+					}
+					7 => {
+						if let Some(id) = pick(&mut rng) {
+							let _ =
+								TaskPallet::cancel_task(RuntimeOrigin::signed(task(id).owner), id);
+						}
+					}
+					8 => {
+						let role = [Role::Solver, Role::Verifier, Role::Whistleblower]
+							[rng.below(3) as usize];
+						let _ = Stake::unbond(RuntimeOrigin::signed(who), role);
+					}
+					_ => {
+						let to = System::block_number() + 1 + rng.below(6);
+						run_to(to);
+					}
+				}
+				check();
+			}
+			// Let everything run out: no task may survive its deadlines forever.
+			DISPUTES.with(|d| d.borrow_mut().clear());
+			run_to(System::block_number() + 400);
+			assert_eq!(Tasks::<T>::iter().count(), 0, "seed {seed}: a task got stuck");
+			for a in 1..=ACCOUNTS {
+				assert_eq!(escrow_held(a), 0, "seed {seed}: escrow stranded");
+			}
+			assert!(WorkerTasks::<T>::iter().next().is_none());
+			assert!(pallet_gensyn_stake::Engagements::<T>::iter().next().is_none());
+			check();
+		});
+	}
+}

@@ -1,0 +1,149 @@
+//! Weights of the tasks pallet.
+//!
+//! HAND-ESTIMATED, NOT GENERATED. Each figure counts the storage reads and writes of
+//! the call in its worst case (balances' `Holds`/`Account`, the stake pallet's active
+//! list and engagement counters included) and adds a compute allowance:
+//! `submit_task` validates and estimates a spec of up to 32 layers (tens of µs) and
+//! scans a full active solver list; the deadline handler's worst case is a settlement
+//! paying `MaxAuditSegments` verifier legs plus solver, jackpot and treasury, or a
+//! verifier draw over a full active list. Replace with benchmarked figures once the
+//! runtime runs `frame-omni-bencher`.
+
+#![allow(unused_parens, unused_imports, missing_docs)]
+
+use core::marker::PhantomData;
+use frame_support::{
+	traits::Get,
+	weights::{constants::RocksDbWeight, Weight},
+};
+
+/// Weight functions of the tasks pallet.
+pub trait WeightInfo {
+	/// `submit_task`.
+	fn submit_task() -> Weight;
+	/// `cancel_task`.
+	fn cancel_task() -> Weight;
+	/// `accept_task`.
+	fn accept_task() -> Weight;
+	/// `submit_result`.
+	fn submit_result() -> Weight;
+	/// `submit_verification`.
+	fn submit_verification() -> Weight;
+	/// `challenge`.
+	fn challenge() -> Weight;
+	/// `on_initialize` handling `n` deadlines (each at its worst case).
+	fn on_initialize(n: u32) -> Weight;
+}
+
+/// Worst case of one deadline: a settlement with 16 verifier legs, or a draw.
+const DEADLINE_REF_TIME: u64 = 900_000_000;
+const DEADLINE_READS: u64 = 30;
+const DEADLINE_WRITES: u64 = 45;
+/// A task, its spec and audits, and a full active list.
+const DEADLINE_PROOF: u64 = 30_000;
+
+/// The estimates, given database weights.
+struct Est(frame_support::weights::RuntimeDbWeight);
+
+impl Est {
+	// submit_task: r NextTaskId, Holds, Account, Active, Deadlines, WorkerTasks,
+	// Engagements; w those + Tasks, Specs.
+	fn submit_task(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(250_000_000, 20_000).saturating_add(db.reads_writes(7, 9))
+	}
+	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits.
+	fn cancel_task(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(60_000_000, 6_000).saturating_add(db.reads_writes(5, 7))
+	}
+	// accept_task: r Tasks, Profiles, Deadlines; w Tasks, Deadlines.
+	fn accept_task(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(50_000_000, 6_000).saturating_add(db.reads_writes(3, 2))
+	}
+	// submit_result: r Tasks, Deadlines; w Tasks, Deadlines.
+	fn submit_result(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(2, 2))
+	}
+	// submit_verification: r Tasks, Audits, Specs, Deadlines; w Tasks, Audits,
+	// Deadlines; a 32-level Merkle proof (33 blake2 hashes).
+	fn submit_verification(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(90_000_000, 12_000).saturating_add(db.reads_writes(4, 3))
+	}
+	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements + the
+	// arbiter's opening (allowance: 10 reads/writes); w Tasks, Audits, Deadlines, ...
+	fn challenge(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(120_000_000, 20_000).saturating_add(db.reads_writes(16, 15))
+	}
+	// on_initialize base: r/w Deadlines.
+	fn on_initialize_base(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(5_000_000, 1_000).saturating_add(db.reads_writes(1, 1))
+	}
+	fn per_deadline(&self) -> Weight {
+		per_deadline(self.0)
+	}
+}
+
+fn per_deadline(db: frame_support::weights::RuntimeDbWeight) -> Weight {
+	Weight::from_parts(DEADLINE_REF_TIME, DEADLINE_PROOF)
+		.saturating_add(db.reads_writes(DEADLINE_READS, DEADLINE_WRITES))
+}
+
+/// Hand-estimated weights for a runtime with database weights `T::DbWeight`.
+pub struct SubstrateWeight<T>(PhantomData<T>);
+
+impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
+	fn submit_task() -> Weight {
+		Est(T::DbWeight::get()).submit_task()
+	}
+	fn cancel_task() -> Weight {
+		Est(T::DbWeight::get()).cancel_task()
+	}
+	fn accept_task() -> Weight {
+		Est(T::DbWeight::get()).accept_task()
+	}
+	fn submit_result() -> Weight {
+		Est(T::DbWeight::get()).submit_result()
+	}
+	fn submit_verification() -> Weight {
+		Est(T::DbWeight::get()).submit_verification()
+	}
+	fn challenge() -> Weight {
+		Est(T::DbWeight::get()).challenge()
+	}
+	fn on_initialize(n: u32) -> Weight {
+		let e = Est(T::DbWeight::get());
+		e.on_initialize_base().saturating_add(e.per_deadline().saturating_mul(n.into()))
+	}
+}
+
+/// The same estimates with RocksDB database weights, for tests.
+impl WeightInfo for () {
+	fn submit_task() -> Weight {
+		Est(RocksDbWeight::get()).submit_task()
+	}
+	fn cancel_task() -> Weight {
+		Est(RocksDbWeight::get()).cancel_task()
+	}
+	fn accept_task() -> Weight {
+		Est(RocksDbWeight::get()).accept_task()
+	}
+	fn submit_result() -> Weight {
+		Est(RocksDbWeight::get()).submit_result()
+	}
+	fn submit_verification() -> Weight {
+		Est(RocksDbWeight::get()).submit_verification()
+	}
+	fn challenge() -> Weight {
+		Est(RocksDbWeight::get()).challenge()
+	}
+	fn on_initialize(n: u32) -> Weight {
+		let e = Est(RocksDbWeight::get());
+		e.on_initialize_base().saturating_add(e.per_deadline().saturating_mul(n.into()))
+	}
+}
