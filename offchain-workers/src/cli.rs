@@ -30,6 +30,8 @@ pub enum Command {
 	/// Threshold mode: run the first segments with libtorch and repops and propose a
 	/// distance threshold.
 	Profile(ProfileArgs),
+	/// Serve a proof store over HTTP (read-only) until stopped.
+	Serve(ServeArgs),
 	/// Validate a spec and print its work estimate.
 	Estimate(SpecArg),
 	/// Describe a spec, a checkpoint file or a data file.
@@ -113,6 +115,25 @@ pub struct VerifyArgs {
 	/// committed weights.
 	#[arg(long, default_value_t = 1e-3)]
 	pub threshold: f64,
+	/// Fetch the run's journal and checkpoints from this proof-store server (e.g.
+	/// `http://127.0.0.1:9955`) into the local store first; needs `--run-id`.
+	#[arg(long)]
+	pub remote: Option<String>,
+	/// The checkpoint Merkle root the run committed to (on chain); verification fails
+	/// when the journal does not match it.
+	#[arg(long, value_parser = parse_hash)]
+	pub expect_root: Option<Hash>,
+}
+
+/// `serve` options.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+	/// Proof store directory.
+	#[arg(long, default_value = "proof-store")]
+	pub store: PathBuf,
+	/// Address to listen on.
+	#[arg(long, default_value = "127.0.0.1:9955")]
+	pub addr: String,
 }
 
 /// `profile` options.
@@ -182,9 +203,19 @@ pub fn run(cli: Cli) -> Result<Value, CliError> {
 		Command::Train(a) => crate::cli_run::train(a),
 		Command::Verify(a) => crate::cli_run::verify(a),
 		Command::Profile(a) => crate::cli_run::profile(a),
+		Command::Serve(a) => serve(a),
 		Command::Estimate(a) => estimate(&a.spec),
 		Command::Inspect(a) => inspect(a),
 		Command::DataRef(a) => data_ref(a),
+	}
+}
+
+fn serve(a: ServeArgs) -> Result<Value, CliError> {
+	let store = crate::proof_store::ProofStore::open(&a.store)?;
+	let server = crate::proof_store::serve::serve(store, &a.addr)?;
+	tracing::info!(target: "gensyn_ml", "serving {} at {}", a.store.display(), server.url());
+	loop {
+		std::thread::park();
 	}
 }
 

@@ -4,7 +4,7 @@
 use crate::cli::{read_spec, BackendKind, CliError, ProfileArgs, RunArgs, TrainArgs, VerifyArgs};
 use crate::dataset::{self, Dataset};
 use crate::order::DataOrder;
-use crate::proof_store::{Journal, ProofStore};
+use crate::proof_store::{remote, Journal, ProofStore};
 use crate::reference::{self, RepopsEngine};
 use crate::replay;
 use crate::tch_backend::TchTrainer;
@@ -116,12 +116,37 @@ fn find_journal(store: &ProofStore, run_id: Option<&str>) -> Result<Journal, Cli
 /// when any segment fails.
 pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 	let l = load(&a.run)?;
-	let journal = find_journal(&l.store, a.run_id.as_deref())?;
+	let journal = match &a.remote {
+		Some(base) => {
+			let id = a.run_id.as_deref().ok_or("--remote needs --run-id")?;
+			remote::fetch_journal(base, id)?
+		}
+		None => find_journal(&l.store, a.run_id.as_deref())?,
+	};
+	let root = train::checkpoint_root(&journal.checkpoints);
+	if let Some(expected) = a.expect_root {
+		if expected != root {
+			return Err(format!(
+				"the journal's checkpoint root 0x{} is not the committed 0x{}",
+				hash::to_hex(&root),
+				hash::to_hex(&expected)
+			)
+			.into());
+		}
+	}
 	let segments: Vec<usize> = if a.segments.is_empty() {
 		(0..journal.checkpoints.len().saturating_sub(1)).collect()
 	} else {
 		a.segments.clone()
 	};
+	if let Some(base) = &a.remote {
+		for &i in &segments {
+			for entry in journal.checkpoints.iter().skip(i).take(2) {
+				let name = hash::from_hex(&entry.blob).ok_or("bad blob name in the journal")?;
+				remote::fetch_blob(base, &name, &l.store)?;
+			}
+		}
+	}
 	let mode = l.spec.verification.mode;
 	let mut order = DataOrder::new(&l.spec, l.randomness);
 	let mut make = |s: &crate::checkpoint::TrainState| -> Box<dyn Backend> {
@@ -154,7 +179,7 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 		"run_id": journal.run_id,
 		"mode": format!("{mode:?}"),
 		"threshold": a.threshold,
-		"checkpoint_root": format!("0x{}", hash::to_hex(&train::checkpoint_root(&journal.checkpoints))),
+		"checkpoint_root": format!("0x{}", hash::to_hex(&root)),
 		"passed": all_passed,
 		"segments": reports,
 	});

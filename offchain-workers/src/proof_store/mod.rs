@@ -6,11 +6,16 @@
 //! - `blobs/<hex hash>`: checkpoint files (and anything else worth serving);
 //! - `runs/<hex run id>.json`: the [`Journal`] of one run.
 //!
+//! [`serve`] serves a store over HTTP, and [`remote`] fetches from one.
+//!
 //! Every write goes to a temporary file first and is renamed into place, so a crashed
 //! process leaves either the old or the new version, never half of one. Writes are not
 //! fsynced (that would stall training): after a power failure the newest files may be
 //! lost, and `train::resume_point` walks back to the newest checkpoint that still reads
 //! back whole. Every read of a blob checks its hash.
+
+pub mod remote;
+pub mod serve;
 
 use crate::hash::{self, Hash};
 use serde::{Deserialize, Serialize};
@@ -39,6 +44,14 @@ pub enum StoreError {
 		name: String,
 		/// What its bytes hash to.
 		actual: String,
+	},
+	/// Another worker's store did not answer, or answered something unusable.
+	#[error("fetching {url}: {reason}")]
+	Remote {
+		/// What was fetched.
+		url: String,
+		/// What went wrong.
+		reason: String,
 	},
 	/// A journal is not valid JSON of the expected form.
 	#[error("journal {path}: {reason}")]

@@ -1,0 +1,61 @@
+//! Fetching checkpoints from another worker's proof store (see [`super::serve`]):
+//! every blob is hash-checked before it is stored locally.
+
+use super::{Journal, ProofStore, StoreError};
+use crate::hash::{self, Hash};
+use std::io::Read;
+use std::time::Duration;
+
+/// Largest blob accepted from a remote store (a checkpoint of the largest model the
+/// spec bounds allow, with Adam's two moments, is about 200 MiB).
+pub const MAX_BLOB: u64 = 256 << 20;
+/// Largest journal accepted.
+pub const MAX_JOURNAL: u64 = 16 << 20;
+
+fn get(url: &str, limit: u64) -> Result<Vec<u8>, StoreError> {
+	let err = |reason: String| StoreError::Remote { url: url.to_string(), reason };
+	let agent = ureq::Agent::config_builder()
+		.timeout_global(Some(Duration::from_secs(300)))
+		.build()
+		.new_agent();
+	let response = agent.get(url).call().map_err(|e| err(e.to_string()))?;
+	let mut bytes = Vec::new();
+	response
+		.into_body()
+		.into_reader()
+		.take(limit + 1)
+		.read_to_end(&mut bytes)
+		.map_err(|e| err(e.to_string()))?;
+	if bytes.len() as u64 > limit {
+		return Err(err(format!("larger than {limit} bytes")));
+	}
+	Ok(bytes)
+}
+
+/// Copies blob `name` from the store at `base` (e.g. `http://127.0.0.1:9944`) into
+/// `store` unless it is there already; fails when the bytes do not hash to `name`.
+pub fn fetch_blob(base: &str, name: &Hash, store: &ProofStore) -> Result<(), StoreError> {
+	if store.contains(name) {
+		return Ok(());
+	}
+	let url = format!("{base}/blob/{}", hash::to_hex(name));
+	let bytes = get(&url, MAX_BLOB)?;
+	let actual = hash::blake2_256(&bytes);
+	if &actual != name {
+		return Err(StoreError::Remote {
+			url,
+			reason: format!("bytes hash to {}", hash::to_hex(&actual)),
+		});
+	}
+	store.put(&bytes)?;
+	Ok(())
+}
+
+/// Reads run `run_id`'s journal from the store at `base` (not stored locally: it is
+/// only as good as the commitments it is checked against).
+pub fn fetch_journal(base: &str, run_id: &str) -> Result<Journal, StoreError> {
+	let url = format!("{base}/run/{run_id}");
+	let bytes = get(&url, MAX_JOURNAL)?;
+	serde_json::from_slice(&bytes)
+		.map_err(|e| StoreError::Remote { url, reason: format!("bad journal: {e}") })
+}

@@ -1,0 +1,61 @@
+//! A verifier fetching a solver's checkpoints over HTTP (localhost): the served store,
+//! hash-checked blob fetches, and `gensyn-ml verify --remote` against the committed
+//! checkpoint root.
+
+mod common;
+
+use gensyn_workers::hash;
+use gensyn_workers::proof_store::{remote, serve, ProofStore, StoreError};
+use std::process::Command;
+
+#[test]
+fn verifier_fetches_and_checks_a_served_run() {
+	let dir = tempfile::tempdir().unwrap();
+	let spec = common::spec(dir.path(), "mlp", common::SGD, "exact");
+	let data = common::data(&spec, dir.path());
+	let solver = ProofStore::open(dir.path().join("solver")).unwrap();
+	let run = common::honest_run("repops", &spec, &data, &solver, None);
+	let server = serve::serve(solver.clone(), "127.0.0.1:0").unwrap();
+	let url = server.url();
+
+	// Library: the journal and a blob arrive intact; unknown names are errors.
+	let journal = remote::fetch_journal(&url, &run.run_id).unwrap();
+	assert_eq!(journal, run.journal);
+	let local = ProofStore::open(dir.path().join("verifier")).unwrap();
+	let name = hash::from_hex(&journal.checkpoints[2].blob).unwrap();
+	remote::fetch_blob(&url, &name, &local).unwrap();
+	assert!(local.contains(&name));
+	assert!(matches!(remote::fetch_blob(&url, &[5; 32], &local), Err(StoreError::Remote { .. })));
+	assert!(remote::fetch_journal(&url, &hash::to_hex(&[5; 32])).is_err());
+
+	// A blob that changed on the solver's disk is refused by the verifier.
+	let victim = hash::from_hex(&journal.checkpoints[4].blob).unwrap();
+	let original = std::fs::read(solver.blob_path(&victim)).unwrap();
+	std::fs::write(solver.blob_path(&victim), b"garbage").unwrap();
+	assert!(remote::fetch_blob(&url, &victim, &local).is_err());
+	assert!(!local.contains(&victim));
+	std::fs::write(solver.blob_path(&victim), original).unwrap();
+
+	// CLI: verify everything from the server, against the committed root.
+	let spec_path = dir.path().join("spec.json");
+	std::fs::write(&spec_path, serde_json::to_string(&spec).unwrap()).unwrap();
+	let verify = |root: &str| {
+		Command::new(env!("CARGO_BIN_EXE_gensyn-ml"))
+			.args(["verify", "--spec", spec_path.to_str().unwrap()])
+			.args(["--store", dir.path().join("fresh").to_str().unwrap()])
+			.args(["--cache", dir.path().join("cache").to_str().unwrap()])
+			.args(["--remote", &url, "--run-id", &run.run_id, "--expect-root", root])
+			.args(["--randomness", &hash::to_hex(&common::RANDOMNESS)])
+			.env("RUST_LOG", "gensyn_ml=warn")
+			.output()
+			.unwrap()
+	};
+	let ok = verify(&hash::to_hex(&run.checkpoint_root));
+	assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+	let report: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+	assert_eq!(report["passed"], true);
+	assert_eq!(report["segments"].as_array().unwrap().len(), 6);
+	let wrong = verify(&hash::to_hex(&[1; 32]));
+	assert!(!wrong.status.success());
+	assert!(String::from_utf8_lossy(&wrong.stderr).contains("not the committed"));
+}
