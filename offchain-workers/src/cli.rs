@@ -5,7 +5,8 @@
 use crate::checkpoint;
 use crate::dataset::{self, Dataset};
 use crate::hash::{self, Hash};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use crate::jobs::BackendKind;
+use clap::{Args, Parser, Subcommand};
 use gensyn_primitives::{merkle, DataFormat, Hash32, TaskSpec, Uri};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -47,15 +48,6 @@ pub struct SpecArg {
 	/// Task spec (JSON).
 	#[arg(long)]
 	pub spec: PathBuf,
-}
-
-/// Which engine trains.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BackendKind {
-	/// libtorch through tch (GPU when present): the fast path, Threshold mode.
-	Tch,
-	/// repops: bitwise reproducible, needed for Exact mode.
-	Repops,
 }
 
 /// Options shared by `train` and `verify`.

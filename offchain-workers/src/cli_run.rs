@@ -1,15 +1,11 @@
 //! `gensyn-ml train` and `gensyn-ml verify`: the solver's and the verifier's work on
 //! one task, end to end on one machine.
 
-use crate::cli::{read_spec, BackendKind, CliError, ProfileArgs, RunArgs, TrainArgs, VerifyArgs};
+use crate::cli::{read_spec, CliError, ProfileArgs, RunArgs, TrainArgs, VerifyArgs};
 use crate::dataset::{self, Dataset};
-use crate::order::DataOrder;
+use crate::jobs::{self, BackendKind};
 use crate::proof_store::{remote, Journal, ProofStore};
-use crate::reference::{self, RepopsEngine};
-use crate::replay;
-use crate::tch_backend::TchTrainer;
-use crate::train::{self, Backend, RunOptions};
-use crate::{checkpoint, hash};
+use crate::{hash, train};
 use gensyn_primitives::TaskSpec;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -41,57 +37,38 @@ fn load(a: &RunArgs) -> Result<Loaded, CliError> {
 /// `train`: trains (or resumes) the run and prints its commitment.
 pub fn train(a: TrainArgs) -> Result<Value, CliError> {
 	let l = load(&a.run)?;
-	let name = match a.backend {
-		BackendKind::Tch => "tch",
-		BackendKind::Repops => "repops",
-	};
-	if a.backend == BackendKind::Tch
-		&& l.spec.verification.mode == gensyn_primitives::VerificationMode::Exact
-	{
-		return Err("the spec's verification mode is exact: only a repops run can pass it; \
-		            train with --backend repops"
-			.into());
-	}
-	let run_id = train::run_id(&l.spec, &l.randomness, name);
-	let total = l.spec.total_steps();
-	let initial = reference::initial_state(&l.spec).map_err(|e| format!("initial state: {e}"))?;
-	let (state, journal) = train::resume_point(&l.store, &run_id, name, total, || initial)?;
-	checkpoint::check(&l.spec, &state)?;
-	let resumed_from = state.step;
-	let mut order = DataOrder::new(&l.spec, l.randomness);
-	let options = RunOptions { stop_after: a.stop_after };
 	let test = a.test_data.as_deref().map(dataset::load_local).transpose()?;
-	let (result, accuracy, device) = match a.backend {
-		BackendKind::Tch => {
-			let device = if a.cpu { tch::Device::Cpu } else { tch::Device::cuda_if_available() };
-			let mut t = TchTrainer::new(&l.spec, &state, device);
-			t.load_data(&l.data);
-			let r = train::run(&l.spec, &mut order, &mut t, &l.store, journal, &options)?;
-			let acc = test.as_ref().map(|d| t.accuracy(d));
-			(r, acc, format!("{device:?}"))
-		}
-		BackendKind::Repops => {
-			let mut e = RepopsEngine::new(&l.spec, &state, l.data.clone(), l.threads);
-			let r = train::run(&l.spec, &mut order, &mut e, &l.store, journal, &options)?;
-			let acc = test.as_ref().map(|d| e.accuracy(d));
-			(r, acc, "cpu".into())
-		}
+	let device = match (a.backend, a.cpu) {
+		(BackendKind::Repops, _) | (_, true) => tch::Device::Cpu,
+		_ => tch::Device::cuda_if_available(),
 	};
-	let steps_done = result.journal.checkpoints.last().map_or(0, |c| c.step) - resumed_from;
+	let job = jobs::TrainJob {
+		spec: &l.spec,
+		randomness: l.randomness,
+		data: l.data.clone(),
+		store: &l.store,
+		backend: a.backend,
+		device,
+		threads: l.threads,
+		stop_after: a.stop_after,
+	};
+	let done = jobs::train(&job, test.as_ref())?;
+	let result = &done.result;
+	let steps_done = result.journal.checkpoints.last().map_or(0, |c| c.step) - done.resumed_from;
 	let secs = result.total_time.as_secs_f64();
 	Ok(json!({
 		"run_id": result.run_id,
-		"backend": name,
-		"device": device,
+		"backend": a.backend.name(),
+		"device": format!("{device:?}"),
 		"complete": result.journal.complete,
-		"resumed_from_step": resumed_from,
+		"resumed_from_step": done.resumed_from,
 		"final_hash": format!("0x{}", hash::to_hex(&result.final_hash)),
 		"checkpoint_root": format!("0x{}", hash::to_hex(&result.checkpoint_root)),
 		"checkpoints": result.checkpoints,
 		"seconds": secs,
 		"steps_per_second": if secs > 0.0 { steps_done as f64 / secs } else { 0.0 },
 		"checkpoint_seconds": result.checkpoint_time.as_secs_f64(),
-		"test_accuracy": accuracy,
+		"test_accuracy": done.accuracy,
 	}))
 }
 
@@ -140,30 +117,23 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 		a.segments.clone()
 	};
 	if let Some(base) = &a.remote {
-		for &i in &segments {
-			for entry in journal.checkpoints.iter().skip(i).take(2) {
-				let name = hash::from_hex(&entry.blob).ok_or("bad blob name in the journal")?;
-				remote::fetch_blob(base, &name, &l.store)?;
-			}
-		}
+		jobs::fetch_segments(base, &journal, &segments, &l.store)?;
 	}
 	let mode = l.spec.verification.mode;
-	let mut order = DataOrder::new(&l.spec, l.randomness);
-	let mut make = |s: &crate::checkpoint::TrainState| -> Box<dyn Backend> {
-		Box::new(RepopsEngine::new(&l.spec, s, l.data.clone(), l.threads))
+	let job = jobs::VerifyJob {
+		spec: &l.spec,
+		randomness: l.randomness,
+		data: &l.data,
+		store: &l.store,
+		journal: &journal,
+		threshold: a.threshold,
+		threads: l.threads,
 	};
+	let results = jobs::verify(&job, &segments);
 	let mut reports = Vec::new();
 	let mut all_passed = true;
-	for segment in segments {
-		let value = match replay::verify_segment(
-			&l.store,
-			&journal,
-			&mut order,
-			segment,
-			mode,
-			a.threshold,
-			&mut make,
-		) {
+	for (segment, result) in segments.iter().zip(results) {
+		let value = match result {
 			Ok(r) => {
 				all_passed &= r.passed;
 				serde_json::to_value(&r)?

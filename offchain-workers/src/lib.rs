@@ -11,6 +11,7 @@
 //! - [`train`]: the checkpointing, resumable run loop over either backend;
 //! - [`replay`]: the verifier's segment replay, distances and verdict;
 //! - [`profile`]: Threshold-mode profiling (tch against repops on the first segments);
+//! - [`jobs`]: the solver's and the verifier's work as library calls;
 //! - [`progress`]: a progress bar or log lines;
 //! - [`cli`]: the `gensyn-ml` command line.
 
@@ -19,6 +20,7 @@ pub mod cli;
 mod cli_run;
 pub mod dataset;
 pub mod hash;
+pub mod jobs;
 pub mod order;
 pub mod profile;
 pub mod progress;

@@ -94,7 +94,7 @@ fn bad_input_gives_clear_errors() {
 	std::fs::write(&p, serde_json::to_string(&spec).unwrap()).unwrap();
 	let out = gensyn_ml(&["train", "--spec", s(&p), "--store", s(&dir.path().join("st"))]);
 	assert!(!out.status.success());
-	assert!(String::from_utf8_lossy(&out.stderr).contains("--backend repops"));
+	assert!(String::from_utf8_lossy(&out.stderr).contains("only a repops run"));
 
 	let mut spec = common::spec(dir.path(), "mlp", common::SGD, "threshold");
 	spec.data.file_hash.0[0] ^= 1;
