@@ -65,7 +65,15 @@ fn funded<T: Config>(name: &'static str, i: u32) -> T::AccountId {
 	who
 }
 
-fn register<T: Config + pallet_gensyn_stake::Config>(who: &T::AccountId, role: Role) {
+/// The forced-error secret of a benchmark verifier.
+fn secret<T: Config>(who: &T::AccountId) -> Hash32 {
+	sp_crypto_hashing::blake2_256(&who.encode())
+}
+
+fn register<T: Config + pallet_gensyn_stake::Config + pallet_gensyn_jackpot::Config>(
+	who: &T::AccountId,
+	role: Role,
+) {
 	let bond = pallet_gensyn_stake::Pallet::<T>::min_bond(role);
 	let _ = <T as pallet_gensyn_stake::Config>::Currency::set_balance(
 		who,
@@ -78,10 +86,16 @@ fn register<T: Config + pallet_gensyn_stake::Config>(who: &T::AccountId, role: R
 		Capability { device: DeviceKind::Gpu, memory_mib: 1 << 20, mgas_per_sec: 1_000 },
 		BoundedVec::truncate_from(alloc::vec![b'e'; 16]),
 	);
+	if role == Role::Verifier {
+		let _ = pallet_gensyn_jackpot::Pallet::<T>::commit(
+			RawOrigin::Signed(who.clone()).into(),
+			sp_crypto_hashing::blake2_256(&secret::<T>(who)),
+		);
+	}
 }
 
 /// Fills the active lists of solvers and verifiers.
-fn workers<T: Config + pallet_gensyn_stake::Config>() {
+fn workers<T: Config + pallet_gensyn_stake::Config + pallet_gensyn_jackpot::Config>() {
 	let n = <T as pallet_gensyn_stake::Config>::MaxActivePerRole::get();
 	for i in 0..n {
 		register::<T>(&account("solver", i, 0), Role::Solver);
@@ -129,8 +143,8 @@ fn proof(n: u32, segment: u32) -> CheckpointProof {
 	}
 }
 
-/// Posts every verdict of task `id` honestly.
-fn verify_all<T: Config>(id: TaskId) {
+/// Posts every verdict of task `id` honestly and reveals the verifiers' secrets.
+fn verify_all<T: Config + pallet_gensyn_jackpot::Config>(id: TaskId) {
 	let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
 	for a in Audits::<T>::get(id) {
 		let p = proof(n, a.segment);
@@ -144,9 +158,16 @@ fn verify_all<T: Config>(id: TaskId) {
 			p,
 		);
 	}
+	for a in Audits::<T>::get(id) {
+		let _ = pallet_gensyn_jackpot::Pallet::<T>::reveal(
+			RawOrigin::Signed(a.verifier.clone()).into(),
+			id,
+			secret::<T>(&a.verifier),
+		);
+	}
 }
 
-#[benchmarks(where T: pallet_gensyn_stake::Config)]
+#[benchmarks(where T: pallet_gensyn_stake::Config + pallet_gensyn_jackpot::Config)]
 mod benchmarks {
 	use super::*;
 

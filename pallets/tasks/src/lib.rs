@@ -67,6 +67,7 @@ use frame_system::pallet_prelude::BlockNumberFor;
 use gensyn_primitives::{
 	merkle, validate::infer_shapes, Optimizer, SpecError, TaskSpec, VerificationMode,
 };
+use pallet_gensyn_jackpot::ForcedErrors;
 use pallet_gensyn_stake::{Role, StakeInterface};
 use scale_info::TypeInfo;
 use sp_runtime::{
@@ -154,6 +155,8 @@ pub enum FailReason {
 	TypeInfo,
 )]
 #[scale_info(skip_type_params(MaxLoc))]
+// The no-bound derives need `BlockNumber`'s bounds on the struct itself.
+#[allow(clippy::multiple_bound_locations)]
 pub struct TaskResult<BlockNumber: core::fmt::Debug + Clone + PartialEq, MaxLoc: Get<u32>> {
 	/// Hash of the final checkpoint.
 	pub final_hash: Hash32,
@@ -204,6 +207,9 @@ pub struct Audit<AccountId> {
 	pub challenger: Option<AccountId>,
 	/// The verdict was overturned in a dispute (the verifier is not paid for it).
 	pub overturned: bool,
+	/// The whistleblower that won a dispute over this verdict (paid from the jackpot
+	/// if the verdict turns out to be a forced error).
+	pub caught_by: Option<AccountId>,
 }
 
 /// A Merkle proof of one checkpoint hash under a result's checkpoint root.
@@ -405,6 +411,8 @@ pub mod pallet {
 		type Randomness: Randomness<Self::Hash, BlockNumberFor<Self>>;
 		/// The dispute arbiter.
 		type Arbiter: DisputeArbiter<Self::AccountId>;
+		/// Forced errors and the jackpot (`pallet-gensyn-jackpot`; `()` for none).
+		type ForcedErrors: ForcedErrors<Self::AccountId, BalanceOf<Self>>;
 		/// Price of one million gas of training.
 		#[pallet::constant]
 		type PricePerMegagas: Get<BalanceOf<Self>>;
@@ -487,6 +495,10 @@ pub mod pallet {
 		/// Slash of a verifier whose verdict is overturned.
 		#[pallet::constant]
 		type WrongVerdictSlash: Get<BalanceOf<Self>>;
+		/// Slash of a verifier that does not reveal its forced-error secret by the end
+		/// of the challenge window, or that did not apply a forced error.
+		#[pallet::constant]
+		type MissedRevealSlash: Get<BalanceOf<Self>>;
 		/// Slash of a challenger that loses its dispute.
 		#[pallet::constant]
 		type FalseChallengeSlash: Get<BalanceOf<Self>>;
@@ -1023,7 +1035,14 @@ pub mod pallet {
 			} else {
 				Role::Whistleblower
 			};
-			if challenger_won {
+			let forced = T::ForcedErrors::forced(&audit.verifier, id, segment) == Some(true);
+			if challenger_won && forced {
+				// A caught forced error: the verifier did what it had to; the verdict is
+				// void at settlement and a whistleblower is paid from the jackpot.
+				if challenger_role == Role::Whistleblower {
+					audit.caught_by = Some(challenger.clone());
+				}
+			} else if challenger_won {
 				T::Stake::slash(
 					&audit.verifier,
 					Role::Verifier,
@@ -1262,6 +1281,7 @@ pub mod pallet {
 					c.memory_mib >= task.memory_mib
 						&& Some(a) != solver.as_ref()
 						&& *a != task.owner
+						&& T::ForcedErrors::has_commitment(a)
 				})
 				.map(|(a, _)| a)
 				.collect();
@@ -1304,6 +1324,7 @@ pub mod pallet {
 						verdict: None,
 						challenger: None,
 						overturned: false,
+						caught_by: None,
 					})
 					.is_err()
 				{
@@ -1313,6 +1334,7 @@ pub mod pallet {
 			}
 			for v in verifiers.iter().filter(|v| picked.iter().any(|(_, p)| p == *v)) {
 				Self::engage(id, task, v)?;
+				T::ForcedErrors::bind(v, id);
 			}
 			Audits::<T>::insert(id, audits);
 			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
@@ -1372,6 +1394,9 @@ pub mod pallet {
 
 		/// Removes a finished task and stops counting on its workers.
 		fn close(id: TaskId, task: &mut Task<T>) {
+			for a in Audits::<T>::get(id) {
+				T::ForcedErrors::release(&a.verifier, id);
+			}
 			for who in core::mem::take(&mut task.engaged) {
 				WorkerTasks::<T>::mutate_exists(&who, id, |n| {
 					let v = n.unwrap_or(0).saturating_sub(1);
@@ -1391,15 +1416,49 @@ pub mod pallet {
 			Self::deposit_event(Event::TaskFailed { id, reason, refunded });
 		}
 
-		/// Settles a task whose challenge window ended.
+		/// Settles a task whose challenge window ended. Forced errors are voided (they
+		/// never fail a solver) and pay the whistleblower that caught them; a verifier
+		/// that did not reveal its secret, or did not apply a forced error, is slashed
+		/// and its verdicts ignored.
 		fn settle(id: TaskId, task: &mut Task<T>) {
-			let audits = Audits::<T>::get(id);
-			let failed = audits.iter().find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false));
+			let mut audits = Audits::<T>::get(id);
 			let mut verifiers_paid: BalanceOf<T> = Zero::zero();
 			let segment_pay = task.segment_pay;
 			let solver_pay = task.solver_pay;
 			let jackpot_cut = task.jackpot_cut;
 			let treasury_cut = task.treasury_cut;
+			let mut slashed: Vec<T::AccountId> = Vec::new();
+			let mut void: Vec<u32> = Vec::new();
+			for a in audits.iter_mut() {
+				let Some(verdict) = a.verdict else { continue };
+				let forced = T::ForcedErrors::forced(&a.verifier, id, a.segment);
+				let honest = match forced {
+					// No reveal: the verdict cannot be trusted.
+					None => false,
+					// A forced segment must carry a failing verdict.
+					Some(true) => !verdict.pass,
+					Some(false) => true,
+				};
+				if !honest {
+					if !slashed.contains(&a.verifier) {
+						T::Stake::slash(
+							&a.verifier,
+							Role::Verifier,
+							T::MissedRevealSlash::get(),
+							None,
+						);
+						slashed.push(a.verifier.clone());
+					}
+					a.verdict = None;
+					continue;
+				}
+				if forced == Some(true) {
+					if let Some(w) = a.caught_by.take() {
+						T::ForcedErrors::pay_catch(&w);
+					}
+					void.push(a.segment);
+				}
+			}
 			for a in audits.iter().filter(|a| a.verdict.is_some() && !a.overturned) {
 				let paid = Self::pay(task, &a.verifier, segment_pay);
 				if !paid.is_zero() {
@@ -1407,6 +1466,12 @@ pub mod pallet {
 				}
 				verifiers_paid = verifiers_paid.saturating_add(paid);
 			}
+			// Verdicts that count against or for the solver: posted, trusted, not void.
+			let counted: Vec<&Audit<T::AccountId>> = audits
+				.iter()
+				.filter(|a| a.verdict.is_some() && !void.contains(&a.segment))
+				.collect();
+			let failed = counted.iter().find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false));
 			let solver = task.solver.clone();
 			match (failed, solver) {
 				(None, Some(solver)) => {
@@ -1430,7 +1495,7 @@ pub mod pallet {
 						// The verifier that caught the fault reports it; when the failing
 						// verdict is an overturned pass, the verifier was wrong and the
 						// whistleblower was already paid from its slash: no reporter.
-						let reporter = audits
+						let reporter = counted
 							.iter()
 							.find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false) && !a.overturned)
 							.map(|a| a.verifier.clone());
@@ -1611,6 +1676,7 @@ pub mod pallet {
 						audits.iter().map(|a| a.verifier.clone()).collect();
 					for v in missing.iter().filter(|v| !still.contains(v)) {
 						Self::disengage(id, task, v);
+						T::ForcedErrors::release(v, id);
 					}
 					if audits.is_empty() {
 						// Nobody verified: draw again.

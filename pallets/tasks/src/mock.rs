@@ -19,6 +19,7 @@ frame_support::construct_runtime!(
 		Balances: pallet_balances,
 		Stake: pallet_gensyn_stake,
 		TaskPallet: pallet_gensyn_tasks,
+		JackpotPallet: pallet_gensyn_jackpot,
 	}
 );
 
@@ -51,6 +52,7 @@ parameter_types! {
 	pub const JackpotShare: Perbill = Perbill::from_percent(30);
 	pub const JackpotCut: Perbill = Perbill::from_percent(5);
 	pub const TreasuryCut: Perbill = Perbill::from_percent(2);
+	pub const CatchShare: Perbill = Perbill::from_percent(10);
 }
 
 impl pallet_gensyn_stake::Config for Test {
@@ -75,6 +77,10 @@ thread_local! {
 	pub static DISPUTES: RefCell<Vec<(u64, u32, u64, u64)>> = const { RefCell::new(Vec::new()) };
 	/// Whether the test arbiter refuses to open disputes.
 	pub static REFUSE: RefCell<bool> = const { RefCell::new(false) };
+	/// Whether forced errors go through the real jackpot pallet (else: none).
+	pub static REAL_JACKPOT: RefCell<bool> = const { RefCell::new(false) };
+	/// The forced-error rate of the jackpot.
+	pub static RATE: RefCell<Perbill> = const { RefCell::new(Perbill::zero()) };
 }
 
 /// Randomness of the parent block: a hash of the subject, the block and [`SALT`],
@@ -103,12 +109,65 @@ impl crate::DisputeArbiter<u64> for TestArbiter {
 	}
 }
 
+/// Reads [`RATE`].
+pub struct Rate;
+impl frame_support::traits::Get<Perbill> for Rate {
+	fn get() -> Perbill {
+		RATE.with(|r| *r.borrow())
+	}
+}
+
+impl pallet_gensyn_jackpot::Config for Test {
+	type Currency = Balances;
+	type Stake = Stake;
+	type PotAccount = Jackpot;
+	type ForcedErrorRate = Rate;
+	type CatchShare = CatchShare;
+	type MaxCatch = ConstU64<1_000>;
+	type WeightInfo = ();
+}
+
+/// The real jackpot when [`REAL_JACKPOT`] is set, else no forced errors.
+pub struct Switch;
+impl pallet_gensyn_jackpot::ForcedErrors<u64, u64> for Switch {
+	fn has_commitment(who: &u64) -> bool {
+		if REAL_JACKPOT.with(|r| *r.borrow()) {
+			<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::has_commitment(who)
+		} else {
+			true
+		}
+	}
+	fn bind(who: &u64, task: u64) -> bool {
+		if REAL_JACKPOT.with(|r| *r.borrow()) {
+			<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::bind(who, task)
+		} else {
+			true
+		}
+	}
+	fn forced(who: &u64, task: u64, segment: u32) -> Option<bool> {
+		if REAL_JACKPOT.with(|r| *r.borrow()) {
+			<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::forced(
+				who, task, segment,
+			)
+		} else {
+			Some(false)
+		}
+	}
+	fn pay_catch(to: &u64) -> u64 {
+		<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::pay_catch(to)
+	}
+	fn release(who: &u64, task: u64) {
+		<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::release(who, task)
+	}
+}
+
 impl pallet_gensyn_tasks::Config for Test {
 	type Currency = Balances;
 	type RuntimeHoldReason = RuntimeHoldReason;
 	type Stake = Stake;
 	type Randomness = TestRandomness;
 	type Arbiter = TestArbiter;
+	type ForcedErrors = Switch;
 	type PricePerMegagas = ConstU64<2>;
 	type VerifyPricePerMegagas = ConstU64<3>;
 	type JackpotCut = JackpotCut;
@@ -137,6 +196,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type MissedVerdictSlash = ConstU64<20>;
 	type WrongVerdictSlash = ConstU64<30>;
 	type FalseChallengeSlash = ConstU64<15>;
+	type MissedRevealSlash = ConstU64<40>;
 	type DefaultThreshold = ConstU32<0x3f80_0000>;
 	type WeightInfo = ();
 }
@@ -147,6 +207,8 @@ pub fn new_test_ext() -> sp_io::TestExternalities {
 	SALT.with(|s| *s.borrow_mut() = 0);
 	DISPUTES.with(|d| d.borrow_mut().clear());
 	REFUSE.with(|r| *r.borrow_mut() = false);
+	REAL_JACKPOT.with(|r| *r.borrow_mut() = false);
+	RATE.with(|r| *r.borrow_mut() = Perbill::zero());
 	let mut t = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
 	let mut balances: Vec<(u64, u64)> = (1..=ACCOUNTS).map(|a| (a, START)).collect();
 	balances.push((JACKPOT, 1));

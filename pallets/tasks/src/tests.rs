@@ -961,16 +961,56 @@ impl Rng {
 /// task, and at the end every escrow is gone and every engagement released.
 #[test]
 fn property_random_action_sequences_conserve_funds() {
-	for seed in 0..24u64 {
+	// How often each outcome happened over all seeds, so the test cannot pass vacuously.
+	let mut seen = [0u32; 5];
+	for seed in 0..40u64 {
 		new_test_ext().execute_with(|| {
 			let mut rng = Rng(seed);
 			SALT.with(|s| *s.borrow_mut() = seed);
+			// Half the seeds run with the real jackpot and a 30% forced-error rate.
+			let real = seed % 2 == 1;
+			if real {
+				REAL_JACKPOT.with(|r| *r.borrow_mut() = true);
+				RATE.with(|r| *r.borrow_mut() = sp_runtime::Perbill::from_percent(30));
+			}
+			// A base crew: solvers 2..=4, verifiers 5..=8, whistleblowers 9..=10.
+			for a in 2..=4 {
+				reg(a, Role::Solver);
+			}
+			for a in 5..=8 {
+				reg(a, Role::Verifier);
+				let _ = JackpotPallet::commit(
+					RuntimeOrigin::signed(a),
+					sp_io::hashing::blake2_256(&[a as u8; 32]),
+				);
+			}
+			for a in 9..=10 {
+				reg(a, Role::Whistleblower);
+			}
 			for _ in 0..120 {
 				let ids: Vec<TaskId> = Tasks::<T>::iter_keys().collect();
 				let pick = |rng: &mut Rng| ids.get(rng.below(ids.len() as u64) as usize).copied();
 				let who = 1 + rng.below(ACCOUNTS);
 				// Results of calls are ignored: invalid actions must fail cleanly.
-				match rng.below(11) {
+				match rng.below(13) {
+					11 => {
+						let v = if rng.below(4) == 0 { who } else { 5 + rng.below(4) };
+						let _ = JackpotPallet::commit(
+							RuntimeOrigin::signed(v),
+							sp_io::hashing::blake2_256(&[v as u8; 32]),
+						);
+					}
+					12 => {
+						if let Some(id) = pick(&mut rng) {
+							for a in Audits::<T>::get(id) {
+								let _ = JackpotPallet::reveal(
+									RuntimeOrigin::signed(a.verifier),
+									id,
+									[a.verifier as u8; 32],
+								);
+							}
+						}
+					}
 					0 => {
 						let s = spec_with(|s| {
 							s.verification.audit_fraction =
@@ -1036,10 +1076,10 @@ fn property_random_action_sequences_conserve_funds() {
 						if let Some(id) = pick(&mut rng) {
 							let audits = Audits::<T>::get(id);
 							if let Some(a) = audits.get(rng.below(audits.len() as u64) as usize) {
-								let c = if rng.below(2) == 0 {
-									task(id).solver.unwrap_or(who)
-								} else {
-									who
+								let c = match rng.below(4) {
+									0 => task(id).solver.unwrap_or(who),
+									1 => who,
+									_ => 9 + rng.below(2),
 								};
 								let _ =
 									TaskPallet::challenge(RuntimeOrigin::signed(c), id, a.segment);
@@ -1081,13 +1121,158 @@ fn property_random_action_sequences_conserve_funds() {
 			// Let everything run out: no task may survive its deadlines forever.
 			DISPUTES.with(|d| d.borrow_mut().clear());
 			run_to(System::block_number() + 400);
+			for e in events() {
+				match e {
+					Event::TaskCompleted { .. } => seen[0] += 1,
+					Event::TaskFailed { reason: FailReason::ProofRejected, .. } => seen[1] += 1,
+					Event::TaskFailed { .. } => seen[2] += 1,
+					Event::Challenged { .. } => seen[3] += 1,
+					Event::TaskCancelled { .. } => seen[4] += 1,
+					_ => {}
+				}
+			}
 			assert_eq!(Tasks::<T>::iter().count(), 0, "seed {seed}: a task got stuck");
 			for a in 1..=ACCOUNTS {
 				assert_eq!(escrow_held(a), 0, "seed {seed}: escrow stranded");
 			}
 			assert!(WorkerTasks::<T>::iter().next().is_none());
 			assert!(pallet_gensyn_stake::Engagements::<T>::iter().next().is_none());
+			assert!(pallet_gensyn_jackpot::Bindings::<T>::iter().next().is_none());
 			check();
 		});
 	}
+	println!("completed, rejected, failed otherwise, challenged, cancelled: {seen:?}");
+	assert!(seen.iter().all(|n| *n > 0), "every outcome is exercised: {seen:?}");
+}
+
+/// Turns the real jackpot on at `rate`, funds the pot, and commits secrets for
+/// verifiers 11 and 12 (secret: `[who; 32]`).
+fn with_jackpot(rate: sp_runtime::Perbill) {
+	REAL_JACKPOT.with(|r| *r.borrow_mut() = true);
+	RATE.with(|r| *r.borrow_mut() = rate);
+	assert_ok!(Balances::transfer_allow_death(RuntimeOrigin::signed(20), JACKPOT, 10_000));
+}
+
+fn commit(who: u64) {
+	assert_ok!(JackpotPallet::commit(
+		RuntimeOrigin::signed(who),
+		sp_io::hashing::blake2_256(&[who as u8; 32])
+	));
+}
+
+fn reveal(who: u64, id: TaskId) {
+	assert_ok!(JackpotPallet::reveal(RuntimeOrigin::signed(who), id, [who as u8; 32]));
+}
+
+/// A task with the real jackpot at `rate`, verifiers drawn (both committed).
+fn verifying_with_jackpot(rate: sp_runtime::Perbill) -> TaskId {
+	with_jackpot(rate);
+	let id = submitted();
+	reg(11, Role::Verifier);
+	reg(12, Role::Verifier);
+	commit(11);
+	commit(12);
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(10),
+		id,
+		[9; 32],
+		merkle::root(&leaves(8)),
+		8,
+		BoundedVec::default()
+	));
+	run_to(3);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	id
+}
+
+#[test]
+fn verifiers_without_a_commitment_are_not_drawn_and_a_draw_consumes_it() {
+	new_test_ext().execute_with(|| {
+		with_jackpot(sp_runtime::Perbill::zero());
+		let id = committed();
+		commit(12);
+		run_to(3);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!(a.verifier, 12, "11 has no commitment");
+		assert!(!<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::has_commitment(
+			&12
+		));
+		assert!(pallet_gensyn_jackpot::Bindings::<T>::contains_key(12, id));
+	});
+}
+
+#[test]
+fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		// Forced: the verifier posts a wrong replay, failing the segment.
+		verify_all(id, false);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		reveal(a.verifier, id);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
+		let w = Balances::free_balance(13);
+		let sb = Stake::bond(&10, Role::Solver);
+		let pot = Balances::free_balance(JACKPOT);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		// 10% of the pot's spendable balance, then the jackpot cut comes in.
+		assert_eq!(Balances::free_balance(13), w + (pot - 1) / 10);
+		assert!(pallet_gensyn_jackpot::Bindings::<T>::iter().next().is_none());
+	});
+}
+
+#[test]
+fn an_unrevealed_verdict_is_ignored_and_its_verifier_slashed() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let sb = Stake::bond(&10, Role::Solver);
+		let vfree = Balances::free_balance(a.verifier);
+		let end = task(id).deadline;
+		run_to(end);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 40);
+		assert_eq!(Balances::free_balance(a.verifier), vfree, "not paid");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "an untrusted verdict fails nobody");
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+	});
+}
+
+#[test]
+fn a_forced_segment_with_a_passing_verdict_is_a_lie() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, true);
+		reveal(a.verifier, id);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let end = task(id).deadline;
+		run_to(end);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 40);
+	});
+}
+
+#[test]
+fn a_revealed_unforced_failing_verdict_fails_the_solver() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		reveal(a.verifier, id);
+		let sb = Stake::bond(&10, Role::Solver);
+		let end = task(id).deadline;
+		run_to(end);
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
+	});
 }

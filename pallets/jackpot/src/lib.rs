@@ -1,0 +1,280 @@
+//! # Jackpot pallet
+//!
+//! The jackpot pays whistleblowers for catching *forced errors* (Truebit-style), so
+//! that replaying verifiers' work is worth it even when verifiers are honest.
+//!
+//! * **The pot** is an account ([`Config::PotAccount`]) funded by the jackpot cut of
+//!   every task fee and by the jackpot share of every slash (both paid by other
+//!   pallets into it).
+//! * **Commitments.** A verifier posts `commit(blake2_256(secret))` before it can be
+//!   drawn. When the tasks pallet draws it for a task, the standing commitment is
+//!   *bound* to that task and consumed ([`ForcedErrors::bind`]); the verifier commits a
+//!   fresh secret to be drawn again. So a secret is fixed before the task's segments
+//!   are drawn (no grinding), and revealing it exposes only that one task.
+//! * **Forced errors.** Segment `s` of task `t` is forced for the verifier when
+//!   `blake2_256("gensyn/forced" ++ secret ++ t ++ s)`, read as a `u32`, is below
+//!   [`Config::ForcedErrorRate`] of `2^32`. On a forced segment the verifier must post a
+//!   wrong replay hash.
+//! * **Reveal.** During the task's challenge window the verifier calls
+//!   `reveal(task, secret)`; the pallet checks it against the bound commitment. The
+//!   tasks pallet then asks [`ForcedErrors::forced`] per segment: forced verdicts never
+//!   count against a solver, a whistleblower that challenged one is paid
+//!   ([`ForcedErrors::pay_catch`]: [`Config::CatchShare`] of the pot, at most
+//!   [`Config::MaxCatch`]), and a verifier that did not reveal, or did not apply its
+//!   forced error, is slashed by the tasks pallet.
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+
+pub use pallet::*;
+
+#[cfg(test)]
+mod mock;
+#[cfg(test)]
+mod tests;
+pub mod weights;
+
+pub use weights::WeightInfo;
+
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use frame_support::{
+	pallet_prelude::*,
+	traits::{
+		fungible::{Inspect, Mutate},
+		tokens::{Fortitude, Preservation},
+	},
+};
+use pallet_gensyn_stake::{Role, StakeInterface};
+use scale_info::TypeInfo;
+use sp_runtime::{traits::Zero, Perbill};
+
+/// A 32-byte hash or secret.
+pub type Hash32 = [u8; 32];
+
+/// A task id (the tasks pallet's).
+pub type TaskId = u64;
+
+/// What the tasks pallet asks of the jackpot.
+pub trait ForcedErrors<AccountId, Balance> {
+	/// Whether `who` has a standing commitment (may be drawn as a verifier).
+	fn has_commitment(who: &AccountId) -> bool;
+	/// Binds `who`'s standing commitment to `task`; `false` when it has none.
+	fn bind(who: &AccountId, task: TaskId) -> bool;
+	/// Whether `segment` of `task` is forced for `who`: `None` until `who` revealed
+	/// the secret bound to `task`.
+	fn forced(who: &AccountId, task: TaskId, segment: u32) -> Option<bool>;
+	/// Pays the jackpot's catch reward to `to`; returns what was paid.
+	fn pay_catch(to: &AccountId) -> Balance;
+	/// Forgets `who`'s binding to `task` (the task is over).
+	fn release(who: &AccountId, task: TaskId);
+}
+
+/// No forced errors: every verifier may be drawn and nothing is ever forced.
+impl<AccountId, Balance: Zero> ForcedErrors<AccountId, Balance> for () {
+	fn has_commitment(_: &AccountId) -> bool {
+		true
+	}
+	fn bind(_: &AccountId, _: TaskId) -> bool {
+		true
+	}
+	fn forced(_: &AccountId, _: TaskId, _: u32) -> Option<bool> {
+		Some(false)
+	}
+	fn pay_catch(_: &AccountId) -> Balance {
+		Zero::zero()
+	}
+	fn release(_: &AccountId, _: TaskId) {}
+}
+
+/// A commitment bound to a task, and its secret once revealed.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub struct Binding {
+	/// `blake2_256(secret)`.
+	pub commitment: Hash32,
+	/// The secret, once revealed.
+	pub secret: Option<Hash32>,
+}
+
+/// The balance type of the pallet's currency.
+pub type BalanceOf<T> =
+	<<T as Config>::Currency as Inspect<<T as frame_system::Config>::AccountId>>::Balance;
+
+/// Whether `segment` of `task` is forced under `secret` at `rate`.
+pub fn is_forced(secret: &Hash32, task: TaskId, segment: u32, rate: Perbill) -> bool {
+	let h = sp_crypto_hashing::blake2_256(&(b"gensyn/forced", secret, task, segment).encode());
+	let mut b = [0u8; 4];
+	for (d, s) in b.iter_mut().zip(h.iter()) {
+		*d = *s;
+	}
+	let draw = u64::from(u32::from_le_bytes(b));
+	// draw / 2^32 < parts / 10^9, without division.
+	draw.saturating_mul(1_000_000_000) < u64::from(rate.deconstruct()).saturating_mul(1 << 32)
+}
+
+#[frame_support::pallet]
+pub mod pallet {
+	use super::*;
+	use frame_system::pallet_prelude::*;
+
+	/// The pallet.
+	#[pallet::pallet]
+	pub struct Pallet<T>(_);
+
+	/// Configuration.
+	#[pallet::config]
+	pub trait Config: frame_system::Config {
+		/// The currency of the pot.
+		type Currency: Mutate<Self::AccountId>;
+		/// Who may commit: only accounts with a verifier bond.
+		type Stake: StakeInterface<Self::AccountId, BalanceOf<Self>>;
+		/// The pot's account.
+		#[pallet::constant]
+		type PotAccount: Get<Self::AccountId>;
+		/// Probability that a segment is forced for its verifier.
+		#[pallet::constant]
+		type ForcedErrorRate: Get<Perbill>;
+		/// Share of the pot paid for one caught forced error.
+		#[pallet::constant]
+		type CatchShare: Get<Perbill>;
+		/// Most paid for one caught forced error.
+		#[pallet::constant]
+		type MaxCatch: Get<BalanceOf<Self>>;
+		/// Weights.
+		type WeightInfo: WeightInfo;
+	}
+
+	/// Standing commitments, not yet bound to a task.
+	#[pallet::storage]
+	pub type Commitments<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, Hash32>;
+
+	/// Commitments bound to tasks, with their secrets once revealed.
+	#[pallet::storage]
+	pub type Bindings<T: Config> =
+		StorageDoubleMap<_, Blake2_128Concat, T::AccountId, Twox64Concat, TaskId, Binding>;
+
+	/// Events.
+	#[pallet::event]
+	#[pallet::generate_deposit(pub(super) fn deposit_event)]
+	pub enum Event<T: Config> {
+		/// `who` posted a standing commitment.
+		Committed {
+			/// The verifier.
+			who: T::AccountId,
+		},
+		/// `who`'s commitment was bound to `task`.
+		Bound {
+			/// The verifier.
+			who: T::AccountId,
+			/// The task.
+			task: TaskId,
+		},
+		/// `who` revealed its secret for `task`.
+		Revealed {
+			/// The verifier.
+			who: T::AccountId,
+			/// The task.
+			task: TaskId,
+		},
+		/// `to` was paid `amount` for catching a forced error.
+		CatchPaid {
+			/// The whistleblower.
+			to: T::AccountId,
+			/// Paid.
+			amount: BalanceOf<T>,
+		},
+	}
+
+	/// Errors.
+	#[pallet::error]
+	pub enum Error<T> {
+		/// Only bonded verifiers commit.
+		NotVerifier,
+		/// No commitment of the signer is bound to this task.
+		NotBound,
+		/// The secret was already revealed.
+		AlreadyRevealed,
+		/// The secret does not hash to the commitment.
+		WrongSecret,
+	}
+
+	#[pallet::call]
+	impl<T: Config> Pallet<T> {
+		/// Posts (or replaces) the signer's standing commitment `blake2_256(secret)`.
+		#[pallet::call_index(0)]
+		#[pallet::weight(T::WeightInfo::commit())]
+		pub fn commit(origin: OriginFor<T>, commitment: Hash32) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			ensure!(!T::Stake::bond(&who, Role::Verifier).is_zero(), Error::<T>::NotVerifier);
+			Commitments::<T>::insert(&who, commitment);
+			Self::deposit_event(Event::Committed { who });
+			Ok(())
+		}
+
+		/// Reveals the secret bound to `task`.
+		#[pallet::call_index(1)]
+		#[pallet::weight(T::WeightInfo::reveal())]
+		pub fn reveal(origin: OriginFor<T>, task: TaskId, secret: Hash32) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut b = Bindings::<T>::get(&who, task).ok_or(Error::<T>::NotBound)?;
+			ensure!(b.secret.is_none(), Error::<T>::AlreadyRevealed);
+			ensure!(
+				sp_crypto_hashing::blake2_256(&secret) == b.commitment,
+				Error::<T>::WrongSecret
+			);
+			b.secret = Some(secret);
+			Bindings::<T>::insert(&who, task, b);
+			Self::deposit_event(Event::Revealed { who, task });
+			Ok(())
+		}
+	}
+
+	impl<T: Config> ForcedErrors<T::AccountId, BalanceOf<T>> for Pallet<T> {
+		fn has_commitment(who: &T::AccountId) -> bool {
+			Commitments::<T>::contains_key(who)
+		}
+
+		fn bind(who: &T::AccountId, task: TaskId) -> bool {
+			let Some(commitment) = Commitments::<T>::take(who) else { return false };
+			Bindings::<T>::insert(who, task, Binding { commitment, secret: None });
+			Self::deposit_event(Event::Bound { who: who.clone(), task });
+			true
+		}
+
+		fn forced(who: &T::AccountId, task: TaskId, segment: u32) -> Option<bool> {
+			let secret = Bindings::<T>::get(who, task)?.secret?;
+			Some(is_forced(&secret, task, segment, T::ForcedErrorRate::get()))
+		}
+
+		fn pay_catch(to: &T::AccountId) -> BalanceOf<T> {
+			let pot = T::PotAccount::get();
+			let available =
+				T::Currency::reducible_balance(&pot, Preservation::Preserve, Fortitude::Polite);
+			let amount = (T::CatchShare::get() * available).min(T::MaxCatch::get());
+			if amount.is_zero() {
+				return amount;
+			}
+			match T::Currency::transfer(&pot, to, amount, Preservation::Preserve) {
+				Ok(_) => {
+					Self::deposit_event(Event::CatchPaid { to: to.clone(), amount });
+					amount
+				}
+				Err(_) => Zero::zero(),
+			}
+		}
+
+		fn release(who: &T::AccountId, task: TaskId) {
+			Bindings::<T>::remove(who, task);
+		}
+	}
+}

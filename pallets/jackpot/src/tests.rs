@@ -1,0 +1,117 @@
+//! Tests of the jackpot pallet.
+
+use crate::{mock::*, *};
+use frame_support::{assert_noop, assert_ok, BoundedVec};
+use pallet_gensyn_stake::{Capability, DeviceKind};
+use sp_crypto_hashing::blake2_256;
+
+type J = Pallet<Test>;
+
+fn verifier(who: u64) {
+	assert_ok!(Stake::register(
+		RuntimeOrigin::signed(who),
+		Role::Verifier,
+		50,
+		Capability { device: DeviceKind::Cpu, memory_mib: 1, mgas_per_sec: 1 },
+		BoundedVec::truncate_from(b"e".to_vec())
+	));
+}
+
+#[test]
+fn only_verifiers_commit_and_a_bind_consumes_the_commitment() {
+	new_test_ext().execute_with(|| {
+		assert_noop!(
+			Jackpot::commit(RuntimeOrigin::signed(1), [0; 32]),
+			Error::<Test>::NotVerifier
+		);
+		assert_noop!(
+			Jackpot::commit(RuntimeOrigin::none(), [0; 32]),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		verifier(1);
+		assert!(!J::has_commitment(&1));
+		assert!(!J::bind(&1, 7));
+		assert_ok!(Jackpot::commit(RuntimeOrigin::signed(1), blake2_256(&[5; 32])));
+		assert!(J::has_commitment(&1));
+		assert!(J::bind(&1, 7));
+		assert!(!J::has_commitment(&1));
+		assert_eq!(J::forced(&1, 7, 0), None, "nothing known before the reveal");
+		J::release(&1, 7);
+		assert!(Bindings::<Test>::get(1, 7).is_none());
+	});
+}
+
+#[test]
+fn reveal_checks_the_secret_once() {
+	new_test_ext().execute_with(|| {
+		verifier(1);
+		assert_noop!(
+			Jackpot::reveal(RuntimeOrigin::signed(1), 7, [5; 32]),
+			Error::<Test>::NotBound
+		);
+		assert_ok!(Jackpot::commit(RuntimeOrigin::signed(1), blake2_256(&[5; 32])));
+		assert!(J::bind(&1, 7));
+		assert_noop!(
+			Jackpot::reveal(RuntimeOrigin::signed(1), 7, [6; 32]),
+			Error::<Test>::WrongSecret
+		);
+		assert_noop!(
+			Jackpot::reveal(RuntimeOrigin::none(), 7, [5; 32]),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_ok!(Jackpot::reveal(RuntimeOrigin::signed(1), 7, [5; 32]));
+		assert_noop!(
+			Jackpot::reveal(RuntimeOrigin::signed(1), 7, [5; 32]),
+			Error::<Test>::AlreadyRevealed
+		);
+		for s in 0..64 {
+			assert_eq!(
+				J::forced(&1, 7, s),
+				Some(is_forced(&[5; 32], 7, s, Perbill::from_percent(50)))
+			);
+		}
+	});
+}
+
+#[test]
+fn forced_rate_is_respected() {
+	let secret = [9u8; 32];
+	let count = |rate: Perbill| (0..10_000u32).filter(|s| is_forced(&secret, 1, *s, rate)).count();
+	assert_eq!(count(Perbill::zero()), 0);
+	assert_eq!(count(Perbill::one()), 10_000);
+	let five = count(Perbill::from_percent(5));
+	assert!((400..600).contains(&five), "about 5% forced, got {five}");
+	// Different tasks give different patterns.
+	let a: Vec<bool> =
+		(0..64).map(|s| is_forced(&secret, 1, s, Perbill::from_percent(50))).collect();
+	let b: Vec<bool> =
+		(0..64).map(|s| is_forced(&secret, 2, s, Perbill::from_percent(50))).collect();
+	assert_ne!(a, b);
+}
+
+#[test]
+fn pay_catch_pays_a_share_capped_and_keeps_the_pot_alive() {
+	new_test_ext().execute_with(|| {
+		// 10% of the 10_000 spendable, capped at 500.
+		assert_eq!(J::pay_catch(&2), 500);
+		assert_eq!(Balances::free_balance(2), 1_500);
+		assert_eq!(Balances::free_balance(POT), 9_501);
+		// Drain the pot down to its existential deposit: nothing more is paid.
+		assert_ok!(<Balances as frame_support::traits::fungible::Mutate<u64>>::transfer(
+			&POT,
+			&3,
+			9_500,
+			frame_support::traits::tokens::Preservation::Preserve
+		));
+		assert_eq!(J::pay_catch(&2), 0);
+		assert_eq!(Balances::free_balance(POT), 1);
+	});
+}
+
+#[test]
+fn the_unit_implementation_forces_nothing() {
+	assert!(<() as ForcedErrors<u64, u64>>::has_commitment(&1));
+	assert!(<() as ForcedErrors<u64, u64>>::bind(&1, 1));
+	assert_eq!(<() as ForcedErrors<u64, u64>>::forced(&1, 1, 1), Some(false));
+	assert_eq!(<() as ForcedErrors<u64, u64>>::pay_catch(&1), 0);
+}
