@@ -78,10 +78,7 @@ fn find_journal(store: &ProofStore, run_id: Option<&str>) -> Result<Journal, Cli
 			.journal(id)?
 			.ok_or_else(|| format!("no run {id} in {}", store.root().display()).into());
 	}
-	let runs: Vec<_> = std::fs::read_dir(store.root().join("runs"))?
-		.filter_map(|e| e.ok())
-		.filter_map(|e| e.file_name().to_str()?.strip_suffix(".json").map(String::from))
-		.collect();
+	let runs = store.runs()?;
 	match &runs[..] {
 		[one] => Ok(store.journal(one)?.expect("listed")),
 		[] => Err(format!("no run in {}", store.root().display()).into()),

@@ -155,15 +155,24 @@ fn write_checkpoints(
 	states: mpsc::Receiver<TrainState>,
 ) -> Result<Journal, TrainError> {
 	let total = spec.total_steps();
+	// The first write replaces the file (a fresh run, or one whose unreadable last
+	// checkpoints were dropped); later ones append a line.
+	let mut rewrite = true;
 	for state in states {
 		let blob = store.put(&checkpoint::to_safetensors(spec, &state)?)?;
-		journal.checkpoints.push(CheckpointEntry {
+		let entry = CheckpointEntry {
 			step: state.step,
 			blob: hash::to_hex(&blob),
 			state_hash: hash::to_hex(&checkpoint::state_hash(&state)),
-		});
+		};
+		journal.checkpoints.push(entry.clone());
 		journal.complete = state.step == total;
-		store.save_journal(&journal)?;
+		if rewrite {
+			store.save_journal(&journal)?;
+			rewrite = false;
+		} else {
+			store.append_checkpoint(&journal.run_id, &entry)?;
+		}
 	}
 	Ok(journal)
 }

@@ -62,11 +62,12 @@ fn train_resume_verify_and_detect_tampering() {
 	// Point checkpoint 3's commitment at checkpoint 4's blob: verify must fail.
 	let runs = store.join("runs");
 	let journal_path = std::fs::read_dir(&runs).unwrap().next().unwrap().unwrap().path();
-	let mut journal: serde_json::Value =
-		serde_json::from_str(&std::fs::read_to_string(&journal_path).unwrap()).unwrap();
-	journal["checkpoints"][3] = journal["checkpoints"][4].clone();
-	journal["checkpoints"][3]["step"] = 15.into();
-	std::fs::write(&journal_path, journal.to_string()).unwrap();
+	let text = std::fs::read_to_string(&journal_path).unwrap();
+	let mut lines: Vec<String> = text.lines().map(String::from).collect();
+	let mut entry: serde_json::Value = serde_json::from_str(&lines[5]).unwrap(); // checkpoint 4
+	entry["step"] = 15.into();
+	lines[4] = entry.to_string(); // checkpoint 3
+	std::fs::write(&journal_path, lines.join("\n") + "\n").unwrap();
 	let bad = gensyn_ml(&verify);
 	assert!(!bad.status.success());
 	let report: serde_json::Value = serde_json::from_slice(&bad.stdout).unwrap();

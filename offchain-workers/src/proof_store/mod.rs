@@ -4,7 +4,9 @@
 //!
 //! Layout under the store's root:
 //! - `blobs/<hex hash>`: checkpoint files (and anything else worth serving);
-//! - `runs/<hex run id>.json`: the [`Journal`] of one run.
+//! - `runs/<hex run id>.jsonl`: the [`Journal`] of one run, append-only: a header line
+//!   (`run_id`, `backend`, `total_steps`), then one line per checkpoint, so recording a
+//!   checkpoint costs the same at step 10 and at step 10 million.
 //!
 //! [`serve`] serves a store over HTTP, and [`remote`] fetches from one.
 //!
@@ -90,8 +92,16 @@ pub struct Journal {
 	pub total_steps: u64,
 	/// Checkpoints in step order; the first is the initial state.
 	pub checkpoints: Vec<CheckpointEntry>,
-	/// Whether the run finished.
+	/// Whether the run finished (its last checkpoint is at `total_steps`).
 	pub complete: bool,
+}
+
+/// The first line of a journal file.
+#[derive(Serialize, Deserialize)]
+struct JournalHeader {
+	run_id: String,
+	backend: String,
+	total_steps: u64,
 }
 
 /// A proof store rooted at a directory.
@@ -158,10 +168,23 @@ impl ProofStore {
 	}
 
 	fn journal_path(&self, run_id: &str) -> PathBuf {
-		self.root.join("runs").join(format!("{run_id}.json"))
+		self.root.join("runs").join(format!("{run_id}.jsonl"))
 	}
 
-	/// The journal of run `run_id`, if the run was started before.
+	/// The ids of the runs in this store.
+	pub fn runs(&self) -> Result<Vec<String>, StoreError> {
+		let dir = self.root.join("runs");
+		let mut out: Vec<String> = fs::read_dir(&dir)
+			.map_err(io_err(&dir))?
+			.filter_map(|e| e.ok())
+			.filter_map(|e| e.file_name().to_str()?.strip_suffix(".jsonl").map(String::from))
+			.collect();
+		out.sort();
+		Ok(out)
+	}
+
+	/// The journal of run `run_id`, if the run was started before. A torn last line (a
+	/// crash in the middle of an append) is ignored.
 	pub fn journal(&self, run_id: &str) -> Result<Option<Journal>, StoreError> {
 		let path = self.journal_path(run_id);
 		let text = match fs::read_to_string(&path) {
@@ -169,15 +192,52 @@ impl ProofStore {
 			Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
 			Err(e) => return Err(io_err(&path)(e)),
 		};
-		serde_json::from_str(&text)
-			.map(Some)
-			.map_err(|e| StoreError::BadJournal { path, reason: e.to_string() })
+		let bad = |reason: String| StoreError::BadJournal { path: path.clone(), reason };
+		let mut lines = text.lines();
+		let header: JournalHeader = serde_json::from_str(lines.next().unwrap_or(""))
+			.map_err(|e| bad(format!("header: {e}")))?;
+		let mut checkpoints = Vec::new();
+		for (i, line) in lines.enumerate() {
+			match serde_json::from_str::<CheckpointEntry>(line) {
+				Ok(entry) => checkpoints.push(entry),
+				Err(_) if !text.ends_with('\n') && text.ends_with(line) => break,
+				Err(e) => return Err(bad(format!("line {}: {e}", i + 2))),
+			}
+		}
+		let complete = checkpoints.last().is_some_and(|c| c.step == header.total_steps);
+		Ok(Some(Journal {
+			run_id: header.run_id,
+			backend: header.backend,
+			total_steps: header.total_steps,
+			checkpoints,
+			complete,
+		}))
 	}
 
-	/// Writes (replacing) the journal of `journal.run_id`.
+	/// Writes (replacing) the whole journal of `journal.run_id`.
 	pub fn save_journal(&self, journal: &Journal) -> Result<(), StoreError> {
-		let text = serde_json::to_string_pretty(journal).expect("a journal always serializes");
+		let header = JournalHeader {
+			run_id: journal.run_id.clone(),
+			backend: journal.backend.clone(),
+			total_steps: journal.total_steps,
+		};
+		let mut text = serde_json::to_string(&header).expect("a header serializes") + "\n";
+		for entry in &journal.checkpoints {
+			text += &(serde_json::to_string(entry).expect("an entry serializes") + "\n");
+		}
 		write_atomic(&self.journal_path(&journal.run_id), text.as_bytes())
+	}
+
+	/// Appends one checkpoint to the journal of `run_id` (which must exist).
+	pub fn append_checkpoint(
+		&self,
+		run_id: &str,
+		entry: &CheckpointEntry,
+	) -> Result<(), StoreError> {
+		let path = self.journal_path(run_id);
+		let line = serde_json::to_string(entry).expect("an entry serializes") + "\n";
+		let mut file = fs::OpenOptions::new().append(true).open(&path).map_err(io_err(&path))?;
+		file.write_all(line.as_bytes()).map_err(io_err(&path))
 	}
 }
 
@@ -224,6 +284,18 @@ mod tests {
 			complete: false,
 		};
 		store.save_journal(&j).unwrap();
-		assert_eq!(store.journal("ab").unwrap(), Some(j));
+		assert_eq!(store.journal("ab").unwrap(), Some(j.clone()));
+		let last = CheckpointEntry { step: 10, blob: "22".into(), state_hash: "33".into() };
+		store.append_checkpoint("ab", &last).unwrap();
+		let got = store.journal("ab").unwrap().unwrap();
+		assert!(got.complete);
+		assert_eq!(got.checkpoints[1], last);
+		assert_eq!(store.runs().unwrap(), vec!["ab".to_string()]);
+		// A torn last line (crash mid-append) is dropped.
+		let path = dir.path().join("runs/ab.jsonl");
+		let mut text = fs::read_to_string(&path).unwrap();
+		text += "{\"step\":20,\"blo";
+		fs::write(&path, text).unwrap();
+		assert_eq!(store.journal("ab").unwrap().unwrap().checkpoints.len(), 2);
 	}
 }
