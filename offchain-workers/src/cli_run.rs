@@ -132,6 +132,14 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 	for (segment, result) in segments.iter().zip(results) {
 		let value = match result {
 			Ok(r) => {
+				tracing::info!(
+					target: "gensyn_ml",
+					"segment {segment} (steps {}..{}): l2 {:.3e}, {}",
+					r.from_step,
+					r.to_step,
+					r.distances.l2,
+					if r.passed { "passed" } else { "FAILED" }
+				);
 				all_passed &= r.passed;
 				serde_json::to_value(&r)?
 			}

@@ -1,7 +1,7 @@
 //! Bringing a data file to local disk from a `file://` or `http(s)://` URI, checked
 //! against its expected blake2-256 hash before anything reads it.
 //!
-//! Downloads are streamed to `<cache>/<hash>.part` while being hashed and renamed to
+//! Downloads are streamed to `<cache>/<hash>.<pid>.part` while being hashed and renamed to
 //! `<cache>/<hash>` only when the hash matches, so a cache entry is always a verified
 //! blob and a second fetch of the same hash costs nothing.
 
@@ -66,7 +66,7 @@ fn download(uri: &str, expected: &Hash, cache: &Path) -> Result<PathBuf, Dataset
 		ureq::Agent::config_builder().timeout_global(Some(HTTP_TIMEOUT)).build().new_agent();
 	let response = agent.get(uri).call().map_err(|e| http_err(e.to_string()))?;
 	let mut body = response.into_body().into_reader();
-	let part = cache.join(format!("{}.part", hash::to_hex(expected)));
+	let part = cache.join(format!("{}.{}.part", hash::to_hex(expected), std::process::id()));
 	let mut out = File::create(&part).map_err(|e| DatasetError::io(&part, e))?;
 	let mut hasher = Hasher::new();
 	let mut buf = vec![0u8; 1 << 20];
