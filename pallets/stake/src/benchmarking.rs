@@ -6,15 +6,14 @@ use crate::Pallet as Stake;
 use frame_benchmarking::v2::*;
 use frame_support::traits::fungible::Mutate;
 use frame_system::RawOrigin;
-use sp_runtime::traits::Bounded;
 
 fn funded<T: Config>(name: &'static str, i: u32) -> T::AccountId {
 	let who: T::AccountId = account(name, i, 0);
 	let amount = Pallet::<T>::min_bond(Role::Solver)
 		.saturating_add(Pallet::<T>::min_bond(Role::Verifier))
 		.saturating_add(Pallet::<T>::min_bond(Role::Whistleblower))
-		.saturating_mul(100u32.into())
-		.max(BalanceOf::<T>::max_value() / 4u32.into());
+		.saturating_mul(1_000u32.into())
+		.saturating_add(T::Currency::minimum_balance());
 	T::Currency::set_balance(&who, amount);
 	who
 }

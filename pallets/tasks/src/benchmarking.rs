@@ -6,7 +6,7 @@
 //! `n` tasks each settling with every audit verified.
 
 use super::*;
-use crate::Pallet as Tasks;
+use crate::Pallet as TasksPallet;
 use frame_benchmarking::v2::*;
 use frame_support::traits::{fungible::Mutate, Hooks};
 use frame_system::{pallet_prelude::BlockNumberFor, RawOrigin};
@@ -29,7 +29,7 @@ fn bench_spec() -> TaskSpec {
 	TaskSpec {
 		model: ModelSpec {
 			input,
-			layers: SpecVec::try_from_vec(layers).unwrap_or_default(),
+			layers: SpecVec::try_from_vec(layers).expect("4 layers are within the 32-layer bound"),
 			loss: Default::default(),
 		},
 		data: DataRef {
@@ -109,7 +109,7 @@ fn leaves(n: u32) -> alloc::vec::Vec<Hash32> {
 
 /// Submits a task and returns its id and drawn solver.
 fn submitted<T: Config>(owner: &T::AccountId) -> (TaskId, T::AccountId) {
-	let _ = Tasks::<T>::submit_task(RawOrigin::Signed(owner.clone()).into(), bench_spec());
+	let _ = TasksPallet::<T>::submit_task(RawOrigin::Signed(owner.clone()).into(), bench_spec());
 	let id = NextTaskId::<T>::get().saturating_sub(1);
 	let solver = Tasks::<T>::get(id).and_then(|t| t.solver).unwrap_or_else(|| owner.clone());
 	(id, solver)
@@ -118,9 +118,9 @@ fn submitted<T: Config>(owner: &T::AccountId) -> (TaskId, T::AccountId) {
 /// A task with its result committed and its verifiers drawn.
 fn verifying<T: Config>(owner: &T::AccountId) -> TaskId {
 	let (id, solver) = submitted::<T>(owner);
-	let _ = Tasks::<T>::accept_task(RawOrigin::Signed(solver.clone()).into(), id);
+	let _ = TasksPallet::<T>::accept_task(RawOrigin::Signed(solver.clone()).into(), id);
 	let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
-	let _ = Tasks::<T>::submit_result(
+	let _ = TasksPallet::<T>::submit_result(
 		RawOrigin::Signed(solver).into(),
 		id,
 		[0; 32],
@@ -130,7 +130,7 @@ fn verifying<T: Config>(owner: &T::AccountId) -> TaskId {
 	);
 	let at = Tasks::<T>::get(id).map(|t| t.deadline).unwrap_or_default();
 	frame_system::Pallet::<T>::set_block_number(at);
-	Tasks::<T>::on_initialize(at);
+	TasksPallet::<T>::on_initialize(at);
 	id
 }
 
@@ -149,7 +149,7 @@ fn verify_all<T: Config + pallet_gensyn_jackpot::Config>(id: TaskId) {
 	for a in Audits::<T>::get(id) {
 		let p = proof(n, a.segment);
 		let h = p.checkpoint_hash;
-		let _ = Tasks::<T>::submit_verification(
+		let _ = TasksPallet::<T>::submit_verification(
 			RawOrigin::Signed(a.verifier).into(),
 			id,
 			a.segment,
@@ -205,7 +205,7 @@ mod benchmarks {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
 		let (id, solver) = submitted::<T>(&owner);
-		let _ = Tasks::<T>::accept_task(RawOrigin::Signed(solver.clone()).into(), id);
+		let _ = TasksPallet::<T>::accept_task(RawOrigin::Signed(solver.clone()).into(), id);
 		let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
 		let loc = BoundedVec::truncate_from(alloc::vec![b'l'; T::MaxLocationLen::get() as usize]);
 		#[extrinsic_call]
@@ -225,7 +225,7 @@ mod benchmarks {
 		for a in audits.iter().take(count.saturating_sub(1)) {
 			let p = proof(n, a.segment);
 			let h = p.checkpoint_hash;
-			let _ = Tasks::<T>::submit_verification(
+			let _ = TasksPallet::<T>::submit_verification(
 				RawOrigin::Signed(a.verifier.clone()).into(),
 				id,
 				a.segment,
@@ -297,10 +297,10 @@ mod benchmarks {
 		frame_system::Pallet::<T>::set_block_number(at);
 		#[block]
 		{
-			Tasks::<T>::on_initialize(at);
+			TasksPallet::<T>::on_initialize(at);
 		}
 		assert!(ids.iter().all(|id| Tasks::<T>::get(id).is_none()));
 	}
 
-	impl_benchmark_test_suite!(Tasks, crate::mock::new_test_ext(), crate::mock::Test);
+	impl_benchmark_test_suite!(TasksPallet, crate::mock::new_test_ext(), crate::mock::Test);
 }
