@@ -7,6 +7,8 @@
 //!   trainer, in the run loop with checkpoints every `k` steps (written and hashed on a
 //!   writer thread) than alone (P2); `checkpoint_blocked_pct`: the share of that run training waited for
 //!   checkpoints (state copies and the final flush);
+//! - `tch_steps_per_cpu_s`, `checkpoint_cpu_overhead_pct`: the same in process CPU
+//!   time (all threads), which other load on the machine barely changes;
 //! - `replay`: per thread count, one segment of `k` steps replayed with repops and with
 //!   libtorch on the CPU, and the ratio repops / libtorch (P3).
 //!
@@ -43,6 +45,28 @@ fn time_steps(engine: &mut dyn Backend, spec: &TaskSpec, from: u64, steps: u64) 
 	t.elapsed().as_secs_f64()
 }
 
+/// CPU time of the whole process so far in seconds (all threads, from
+/// `/proc/self/task/*/schedstat`): unlike wall time, other load on the machine barely
+/// changes it.
+fn process_cpu_s() -> f64 {
+	let ns: u64 = std::fs::read_dir("/proc/self/task")
+		.map(|dir| {
+			dir.filter_map(|e| e.ok())
+				.filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
+				.filter_map(|t| t.split_whitespace().next()?.parse::<u64>().ok())
+				.sum()
+		})
+		.unwrap_or(0);
+	ns as f64 * 1e-9
+}
+
+/// Wall seconds and process CPU seconds of `f`.
+fn timed(f: impl FnOnce() -> f64) -> (f64, f64) {
+	let cpu = process_cpu_s();
+	let wall = f();
+	(wall, process_cpu_s() - cpu)
+}
+
 fn best(reps: usize, mut f: impl FnMut() -> f64) -> f64 {
 	(0..reps).map(|_| f()).fold(f64::INFINITY, f64::min)
 }
@@ -75,10 +99,21 @@ fn main() {
 	let mut t = tch(&spec, &init, &data, device);
 	time_steps(&mut t, &spec, 0, 5);
 	let plain = best(reps, || time_steps(&mut t, &spec, 5, steps));
+	let mut plain_cpu = f64::INFINITY;
+	for _ in 0..reps {
+		plain_cpu = plain_cpu.min(timed(|| time_steps(&mut t, &spec, 5, steps)).1);
+	}
 
 	// P2: checkpoint overhead: from a fresh trainer, the steps alone, then the same
 	// steps in the run loop, checkpointing every k.
-	let fresh = best(reps, || time_steps(&mut tch(&spec, &init, &data, device), &spec, 0, steps));
+	let mut fresh_cpu = f64::INFINITY;
+	let fresh = best(reps, || {
+		let mut t = tch(&spec, &init, &data, device);
+		let (wall, cpu) = timed(|| time_steps(&mut t, &spec, 0, steps));
+		fresh_cpu = fresh_cpu.min(cpu);
+		wall
+	});
+	let mut checkpointed_cpu = f64::INFINITY;
 	let mut blocked = 0.0;
 	let mut rep = 0;
 	let checkpointed = best(reps, || {
@@ -91,7 +126,9 @@ fn main() {
 		let mut t = tch(&spec, &state, &data, device);
 		let mut order = DataOrder::new(&spec, [0; 32]);
 		let options = RunOptions { stop_after: Some(steps) };
+		let cpu = process_cpu_s();
 		let run = train::run(&spec, &mut order, &mut t, &store, journal, &options).expect("run");
+		checkpointed_cpu = checkpointed_cpu.min(process_cpu_s() - cpu);
 		let secs = run.total_time.as_secs_f64();
 		blocked = 100.0 * run.checkpoint_time.as_secs_f64() / secs;
 		secs
@@ -145,6 +182,8 @@ fn main() {
 		"checkpointed_steps_per_s": steps as f64 / checkpointed,
 		"checkpoint_overhead_pct": 100.0 * (checkpointed - fresh) / fresh,
 		"checkpoint_blocked_pct": blocked,
+		"tch_steps_per_cpu_s": steps as f64 / plain_cpu,
+		"checkpoint_cpu_overhead_pct": 100.0 * (checkpointed_cpu - fresh_cpu) / fresh_cpu,
 		"checkpoint_pieces": pieces,
 		"replay": replay,
 	});

@@ -119,30 +119,28 @@ impl TchTrainer {
 		let idx = Tensor::from_slice(&idx).to_device(self.device);
 		let x = inputs.index_select(0, &idx);
 		let y = labels.index_select(0, &idx);
-		for p in &mut self.params {
-			p.zero_grad();
-		}
 		let loss = self.forward(&x).cross_entropy_for_logits(&y);
-		loss.backward();
+		// Gradients as fresh tensors (no zeroing, no accumulation into `.grad`).
+		let grads = Tensor::run_backward(&[&loss], &self.params, false, false);
 		let lr = lr_at(&self.training, self.step) as f64;
-		tch::no_grad(|| self.update(lr));
+		tch::no_grad(|| self.update(&grads, lr));
 		self.step += 1;
 		loss.detach()
 	}
 
-	fn update(&mut self, lr: f64) {
+	fn update(&mut self, grads: &[Tensor], lr: f64) {
 		match self.optimizer {
 			Optimizer::Sgd { momentum, .. } => {
 				let mu = momentum.to_f32() as f64;
-				for (p, buf) in self.params.iter_mut().zip(self.opt.iter_mut()) {
-					let g = p.grad();
+				// p += buf * (-lr) in one kernel, the factor a device scalar.
+				let neg_lr = Tensor::from(-lr as f32).to_device(self.device);
+				for ((p, buf), g) in self.params.iter_mut().zip(self.opt.iter_mut()).zip(grads) {
 					let _ = buf.g_mul_scalar_(mu);
-					let _ = buf.g_add_(&g);
-					let _ = p.g_sub_(&(&*buf * lr));
+					let _ = buf.g_add_(g);
+					let _ = p.addcmul_(buf, &neg_lr);
 				}
 			}
-			Optimizer::Adam { lr: base, beta1, beta2, eps } => {
-				let _ = base;
+			Optimizer::Adam { beta1, beta2, eps, .. } => {
 				let (b1, b2) = (beta1.to_f32() as f64, beta2.to_f32() as f64);
 				let s = adam_scalars(
 					lr as f32,
@@ -151,15 +149,18 @@ impl TchTrainer {
 					eps.to_f32(),
 					self.step,
 				);
-				for (p, mv) in self.params.iter_mut().zip(self.opt.chunks_exact_mut(2)) {
+				let neg_step = Tensor::from(-s.step_size).to_device(self.device);
+				let pairs = self.params.iter_mut().zip(self.opt.chunks_exact_mut(2));
+				for ((p, mv), g) in pairs.zip(grads) {
 					let [m, v] = mv else { unreachable!("chunks of two") };
-					let g = p.grad();
 					let _ = m.g_mul_scalar_(b1);
-					let _ = m.g_add_(&(&g * (1.0 - b1)));
+					let _ = m.g_add_(&(g * (1.0 - b1)));
 					let _ = v.g_mul_scalar_(b2);
-					let _ = v.g_add_(&(&g * &g * (1.0 - b2)));
-					let denom = v.sqrt() / s.bc2_sqrt as f64 + s.eps as f64;
-					let _ = p.g_sub_(&(&*m / denom * s.step_size as f64));
+					let _ = v.addcmul_(&(g * (1.0 - b2)), g);
+					let mut denom = v.sqrt();
+					let _ = denom.g_div_scalar_(s.bc2_sqrt as f64);
+					let _ = denom.g_add_scalar_(s.eps as f64);
+					let _ = p.addcdiv_(&(m as &Tensor * &neg_step), &denom);
 				}
 			}
 		}

@@ -35,6 +35,7 @@ python - "$OUT" <<'PYEOF'
 import json, os, sys
 out = sys.argv[1]
 load = lambda n: json.load(open(os.path.join(out, n)))
+print("wall time (best of reps):")
 print(f"{'model':5} {'thr':>3} {'device':>7} {'tch st/s':>9} {'torch st/s':>10} {'P2 ratio':>8} {'ckpt %':>7}"
       f" {'P3 repops/libtorch (1t, 2t)':>28}")
 for model in ("mlp", "cnn"):
@@ -43,4 +44,11 @@ for model in ("mlp", "cnn"):
         p3 = ", ".join(f"{x['ratio_repops_over_libtorch']:.2f}" for x in r["replay"])
         print(f"{model:5} {t:>3} {r['device']:>7} {r['tch_steps_per_s']:9.1f} {p['pytorch_steps_per_s']:10.1f}"
               f" {r['tch_steps_per_s'] / p['pytorch_steps_per_s']:8.3f} {r['checkpoint_overhead_pct']:7.2f} {p3:>28}")
+print("process CPU time (barely moved by other load):")
+print(f"{'model':5} {'thr':>3} {'tch st/cpu-s':>12} {'torch st/cpu-s':>14} {'P2 ratio':>8} {'ckpt cpu %':>10}")
+for model in ("mlp", "cnn"):
+    for t in (1, 2):
+        r, p = load(f"rust-{model}-{t}.json"), load(f"torch-{model}-{t}.json")
+        print(f"{model:5} {t:>3} {r['tch_steps_per_cpu_s']:12.1f} {p['pytorch_steps_per_cpu_s']:14.1f}"
+              f" {r['tch_steps_per_cpu_s'] / p['pytorch_steps_per_cpu_s']:8.3f} {r['checkpoint_cpu_overhead_pct']:10.2f}")
 PYEOF
