@@ -102,6 +102,9 @@ pub type BalanceOf<T> =
 	TypeInfo,
 )]
 pub enum Phase {
+	/// Threshold mode: a drawn profiler must post the distance threshold by the
+	/// deadline (with no profiler yet, one is drawn at the deadline).
+	Profiling,
 	/// No fitting solver yet; re-drawn at the deadline.
 	Queued,
 	/// Offered to the solver; it must accept by the deadline.
@@ -268,11 +271,22 @@ pub struct Task<T: Config> {
 	pub window_end: BlockNumberFor<T>,
 	/// Workers this task counts on (see `StakeInterface::note_engaged`).
 	pub engaged: BoundedVec<T::AccountId, T::MaxEngaged>,
+	/// The profiler drawn for a Threshold task, while profiling.
+	pub profiler: Option<T::AccountId>,
+	/// The profiled distance threshold (f32 bits), once posted.
+	pub threshold: Option<u32>,
 }
 
 /// What a worker must do now, for the runtime API.
 #[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
 pub enum Duty<BlockNumber> {
+	/// Profile the Threshold task and post its distance threshold by `by`.
+	Profile {
+		/// The task.
+		task: TaskId,
+		/// Deadline.
+		by: BlockNumber,
+	},
 	/// Accept (or let lapse) the offered task by `by`.
 	Accept {
 		/// The task.
@@ -437,6 +451,10 @@ pub mod pallet {
 		/// Blocks between draws while no solver fits.
 		#[pallet::constant]
 		type RetryPeriod: Get<BlockNumberFor<Self>>;
+		/// Blocks a drawn profiler has to post a Threshold task's threshold; zero turns
+		/// profiling off (Threshold tasks then use [`Config::DefaultThreshold`]).
+		#[pallet::constant]
+		type ProfilePeriod: Get<BlockNumberFor<Self>>;
 		/// Most draws of a task (solver and verifier draws together).
 		#[pallet::constant]
 		type MaxDraws: Get<u32>;
@@ -601,6 +619,22 @@ pub mod pallet {
 			/// `(segment, verifier)` pairs.
 			audits: Vec<(u32, T::AccountId)>,
 		},
+		/// A profiler was drawn for a Threshold task.
+		ProfilerDrawn {
+			/// The task.
+			id: TaskId,
+			/// The profiler.
+			profiler: T::AccountId,
+			/// Deadline.
+			until: BlockNumberFor<T>,
+		},
+		/// The task's distance threshold was posted.
+		Profiled {
+			/// The task.
+			id: TaskId,
+			/// Threshold (f32 bits).
+			threshold: u32,
+		},
 		/// A verdict was posted.
 		VerdictPosted {
 			/// The task.
@@ -661,6 +695,10 @@ pub mod pallet {
 		NotSolver,
 		/// The signer is not the segment's verifier.
 		NotVerifier,
+		/// The signer is not the task's profiler.
+		NotProfiler,
+		/// The threshold is not a finite, non-negative number.
+		InvalidThreshold,
 		/// The task is not in the phase this call needs.
 		WrongPhase,
 		/// The result's checkpoint count differs from what the spec implies.
@@ -821,8 +859,12 @@ pub mod pallet {
 			let segment_pay = Self::price(segment_gas, T::VerifyPricePerMegagas::get())?;
 			let jackpot_cut = T::JackpotCut::get() * solver_pay;
 			let treasury_cut = T::TreasuryCut::get() * solver_pay;
+			let profiling = spec.verification.mode == VerificationMode::Threshold
+				&& !T::ProfilePeriod::get().is_zero();
+			// The profiler replays one segment's worth of work.
+			let paid_segments = audits.saturating_add(u32::from(profiling));
 			let escrow = segment_pay
-				.checked_mul(&audits.into())
+				.checked_mul(&paid_segments.into())
 				.and_then(|v| v.checked_add(&solver_pay))
 				.and_then(|v| v.checked_add(&jackpot_cut))
 				.and_then(|v| v.checked_add(&treasury_cut))
@@ -851,10 +893,17 @@ pub mod pallet {
 				result: None,
 				window_end: now,
 				engaged: BoundedVec::default(),
+				profiler: None,
+				threshold: None,
 			};
 			Specs::<T>::insert(id, spec);
 			Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas: est.total });
-			if Self::draw_solver(id, &mut task, now)? {
+			let alive = if profiling {
+				Self::draw_profiler(id, &mut task, now)?
+			} else {
+				Self::draw_solver(id, &mut task, now)?
+			};
+			if alive {
 				Tasks::<T>::insert(id, task);
 			}
 			Ok(())
@@ -867,7 +916,10 @@ pub mod pallet {
 			let who = ensure_signed(origin)?;
 			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 			ensure!(task.owner == who, Error::<T>::NotOwner);
-			ensure!(matches!(task.phase, Phase::Queued | Phase::Offered), Error::<T>::WrongPhase);
+			ensure!(
+				matches!(task.phase, Phase::Profiling | Phase::Queued | Phase::Offered),
+				Error::<T>::WrongPhase
+			);
 			Self::release_rest(&mut task);
 			Self::close(id, &mut task);
 			Self::deposit_event(Event::TaskCancelled { id });
@@ -967,7 +1019,8 @@ pub mod pallet {
 				VerificationMode::Exact => replay_hash == proof.checkpoint_hash,
 				VerificationMode::Threshold => {
 					let d = f32::from_bits(distance);
-					d.is_finite() && d >= 0.0 && d <= f32::from_bits(T::DefaultThreshold::get())
+					let limit = task.threshold.unwrap_or_else(T::DefaultThreshold::get);
+					d.is_finite() && d >= 0.0 && d <= f32::from_bits(limit)
 				}
 			};
 			audit.verdict = Some(Verdict { distance, replay_hash, pass });
@@ -979,6 +1032,36 @@ pub mod pallet {
 			}
 			Tasks::<T>::insert(id, task);
 			Self::deposit_event(Event::VerdictPosted { id, segment, pass });
+			Ok(())
+		}
+
+		/// The drawn profiler of a Threshold task posts its distance threshold (f32
+		/// bits; finite and not negative). It is paid one segment's verification pay and
+		/// the task moves on to the solver draw.
+		#[pallet::call_index(6)]
+		#[pallet::weight(T::WeightInfo::submit_profile())]
+		pub fn submit_profile(origin: OriginFor<T>, id: TaskId, threshold: u32) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(task.phase == Phase::Profiling, Error::<T>::WrongPhase);
+			ensure!(task.profiler.as_ref() == Some(&who), Error::<T>::NotProfiler);
+			let t = f32::from_bits(threshold);
+			ensure!(t.is_finite() && t >= 0.0, Error::<T>::InvalidThreshold);
+			task.threshold = Some(threshold);
+			let pay = task.segment_pay;
+			let paid = Self::pay(&mut task, &who, pay);
+			if !paid.is_zero() {
+				T::Stake::note_earned(&who, Role::Verifier, paid);
+			}
+			Self::disengage(id, &mut task, &who);
+			task.profiler = None;
+			task.excluded = None;
+			task.draws = 0;
+			let now = frame_system::Pallet::<T>::block_number();
+			if Self::draw_solver(id, &mut task, now)? {
+				Tasks::<T>::insert(id, task);
+			}
+			Self::deposit_event(Event::Profiled { id, threshold });
 			Ok(())
 		}
 
@@ -1209,6 +1292,48 @@ pub mod pallet {
 				*n = if v == 0 { None } else { Some(v) };
 			});
 			T::Stake::note_engaged(who, false);
+		}
+
+		/// Draws a profiler for a Threshold task among active verifiers whose memory
+		/// fits (never the owner nor a profiler that let it lapse). With none, waits a
+		/// retry period; after `MaxDraws` draws, fails the task. Returns whether the task
+		/// is still live.
+		fn draw_profiler(
+			id: TaskId,
+			task: &mut Task<T>,
+			now: BlockNumberFor<T>,
+		) -> Result<bool, DispatchError> {
+			if task.draws >= T::MaxDraws::get() {
+				Self::fail(id, task, FailReason::NoVerifier);
+				return Ok(false);
+			}
+			task.draws = task.draws.saturating_add(1);
+			let pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
+				.into_iter()
+				.filter(|(a, c)| {
+					c.memory_mib >= task.memory_mib
+						&& *a != task.owner
+						&& task.excluded.as_ref() != Some(a)
+				})
+				.map(|(a, _)| a)
+				.collect();
+			let (x, _) = Self::random_u64(&(b"gensyn/profiler", id, task.draws).encode());
+			let pick =
+				if pool.is_empty() { None } else { pool.get((x % pool.len() as u64) as usize) };
+			task.phase = Phase::Profiling;
+			match pick.cloned() {
+				Some(p) => {
+					let until = Self::schedule(id, now.saturating_add(T::ProfilePeriod::get()))?;
+					Self::engage(id, task, &p)?;
+					task.profiler = Some(p.clone());
+					task.deadline = until;
+					Self::deposit_event(Event::ProfilerDrawn { id, profiler: p, until });
+				}
+				None => {
+					task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()))?;
+				}
+			}
+			Ok(true)
 		}
 
 		/// Draws a solver for the task among active solvers whose memory fits (never
@@ -1518,6 +1643,9 @@ pub mod pallet {
 				let Some(t) = Tasks::<T>::get(id) else { continue };
 				let is_solver = t.solver.as_ref() == Some(who);
 				match t.phase {
+					Phase::Profiling if t.profiler.as_ref() == Some(who) => {
+						out.push(Duty::Profile { task: id, by: t.deadline })
+					}
 					Phase::Offered if is_solver => {
 						out.push(Duty::Accept { task: id, by: t.deadline })
 					}
@@ -1645,6 +1773,14 @@ pub mod pallet {
 			now: BlockNumberFor<T>,
 		) -> Result<bool, DispatchError> {
 			match task.phase {
+				Phase::Profiling => {
+					if let Some(p) = task.profiler.take() {
+						T::Stake::slash(&p, Role::Verifier, T::MissedVerdictSlash::get(), None);
+						Self::disengage(id, task, &p);
+						task.excluded = Some(p);
+					}
+					Self::draw_profiler(id, task, now)
+				}
 				Phase::Queued => Self::draw_solver(id, task, now),
 				Phase::Offered | Phase::Training => {
 					let slash = if task.phase == Phase::Offered {

@@ -79,6 +79,8 @@ thread_local! {
 	pub static REFUSE: RefCell<bool> = const { RefCell::new(false) };
 	/// Whether forced errors go through the real jackpot pallet (else: none).
 	pub static REAL_JACKPOT: RefCell<bool> = const { RefCell::new(false) };
+	/// The profiling period (0: profiling off).
+	pub static PROFILE: RefCell<u64> = const { RefCell::new(0) };
 	/// The forced-error rate of the jackpot.
 	pub static RATE: RefCell<Perbill> = const { RefCell::new(Perbill::zero()) };
 }
@@ -106,6 +108,14 @@ impl crate::DisputeArbiter<u64> for TestArbiter {
 	}
 	fn cancel(task: u64, segment: u32) {
 		DISPUTES.with(|d| d.borrow_mut().retain(|x| !(x.0 == task && x.1 == segment)));
+	}
+}
+
+/// Reads [`PROFILE`].
+pub struct ProfilePeriod;
+impl frame_support::traits::Get<u64> for ProfilePeriod {
+	fn get() -> u64 {
+		PROFILE.with(|r| *r.borrow())
 	}
 }
 
@@ -176,6 +186,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type TreasuryAccount = Treasury;
 	type AcceptPeriod = ConstU64<5>;
 	type RetryPeriod = ConstU64<3>;
+	type ProfilePeriod = ProfilePeriod;
 	type MaxDraws = ConstU32<4>;
 	type BlockSeconds = ConstU32<6>;
 	type TrainingSlack = ConstU32<2>;
@@ -208,6 +219,7 @@ pub fn new_test_ext() -> sp_io::TestExternalities {
 	DISPUTES.with(|d| d.borrow_mut().clear());
 	REFUSE.with(|r| *r.borrow_mut() = false);
 	REAL_JACKPOT.with(|r| *r.borrow_mut() = false);
+	PROFILE.with(|r| *r.borrow_mut() = 0);
 	RATE.with(|r| *r.borrow_mut() = Perbill::zero());
 	let mut t = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
 	let mut balances: Vec<(u64, u64)> = (1..=ACCOUNTS).map(|a| (a, START)).collect();

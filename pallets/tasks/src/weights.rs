@@ -31,6 +31,8 @@ pub trait WeightInfo {
 	fn submit_verification() -> Weight;
 	/// `challenge`.
 	fn challenge() -> Weight;
+	/// `submit_profile`.
+	fn submit_profile() -> Weight;
 	/// `on_initialize` handling `n` deadlines (each at its worst case).
 	fn on_initialize(n: u32) -> Weight;
 }
@@ -84,6 +86,11 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(5_000_000, 1_000).saturating_add(db.reads_writes(1, 1))
 	}
+	// submit_profile: a transfer out of escrow plus a solver draw (as submit_task's).
+	fn submit_profile(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(150_000_000, 20_000).saturating_add(db.reads_writes(8, 9))
+	}
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)
 	}
@@ -116,6 +123,9 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn challenge() -> Weight {
 		Est(T::DbWeight::get()).challenge()
 	}
+	fn submit_profile() -> Weight {
+		Est(T::DbWeight::get()).submit_profile()
+	}
 	fn on_initialize(n: u32) -> Weight {
 		let e = Est(T::DbWeight::get());
 		e.on_initialize_base().saturating_add(e.per_deadline().saturating_mul(n.into()))
@@ -141,6 +151,9 @@ impl WeightInfo for () {
 	}
 	fn challenge() -> Weight {
 		Est(RocksDbWeight::get()).challenge()
+	}
+	fn submit_profile() -> Weight {
+		Est(RocksDbWeight::get()).submit_profile()
 	}
 	fn on_initialize(n: u32) -> Weight {
 		let e = Est(RocksDbWeight::get());
