@@ -15,6 +15,8 @@
 //! - [`progress`]: a progress bar or log lines;
 //! - [`cli`]: the `gensyn-ml` command line.
 
+#![deny(missing_docs)]
+
 pub mod checkpoint;
 pub mod cli;
 mod cli_run;
