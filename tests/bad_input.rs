@@ -6,7 +6,8 @@ use std::process::Command;
 
 fn run(args: &[&str]) -> (bool, String) {
 	let out = Command::new(common::node_bin()).args(args).output().expect("gensyn-node runs");
-	let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+	let text =
+		format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
 	(out.status.success(), text)
 }
 

@@ -32,13 +32,14 @@ fn committed(name: &str) -> Value {
 
 /// Removes the wasm code from a spec and returns the runtime version it embeds.
 fn take_code(spec: &mut Value) -> (String, u32) {
-	let code = if let Some(top) = spec.pointer_mut("/genesis/raw/top").and_then(Value::as_object_mut) {
-		top.remove(CODE_KEY)
-	} else {
-		spec.pointer_mut("/genesis/runtimeGenesis")
-			.and_then(Value::as_object_mut)
-			.and_then(|g| g.remove("code"))
-	};
+	let code =
+		if let Some(top) = spec.pointer_mut("/genesis/raw/top").and_then(Value::as_object_mut) {
+			top.remove(CODE_KEY)
+		} else {
+			spec.pointer_mut("/genesis/runtimeGenesis")
+				.and_then(Value::as_object_mut)
+				.and_then(|g| g.remove("code"))
+		};
 	let hex = code.and_then(|c| c.as_str().map(str::to_owned)).expect("spec carries wasm code");
 	let bytes: Vec<u8> = (2..hex.len())
 		.step_by(2)

@@ -24,7 +24,16 @@ fn dev_chain_produces_finalizes_and_serves_polkadot_js() {
 	let amount: u128 = 1_234_567_890_000;
 	let (ok, stdout, stderr) = common::run_js(
 		"transfer.js",
-		&["--ws", &node.ws_url(), "--from", "//Alice", "--to", "//Bob", "--amount", &amount.to_string()],
+		&[
+			"--ws",
+			&node.ws_url(),
+			"--from",
+			"//Alice",
+			"--to",
+			"//Bob",
+			"--amount",
+			&amount.to_string(),
+		],
 	);
 	assert!(ok, "transfer.js failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
 	assert!(stdout.contains("chain: Gensyn Development"), "{stdout}");
@@ -34,7 +43,10 @@ fn dev_chain_produces_finalizes_and_serves_polkadot_js() {
 		.unwrap_or_else(|| panic!("no RESULT line in\n{stdout}"));
 	let result: serde_json::Value = serde_json::from_str(result_line).expect("RESULT is JSON");
 	let field = |name: &str| -> u128 {
-		result[name].as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{name} in {result}"))
+		result[name]
+			.as_str()
+			.and_then(|s| s.parse().ok())
+			.unwrap_or_else(|| panic!("{name} in {result}"))
 	};
 	let fee = field("fee");
 	assert!(fee > 0, "a signed transfer pays a fee");

@@ -12,9 +12,10 @@ use std::{collections::BTreeSet, time::Duration};
 fn peer_id(node: &Node) -> String {
 	let mut id = None;
 	node.wait_until("local peer id in the log", Duration::from_secs(60), |n| {
-		id = n.log().lines().find_map(|l| {
-			l.split("Local node identity is: ").nth(1).map(|s| s.trim().to_string())
-		});
+		id = n
+			.log()
+			.lines()
+			.find_map(|l| l.split("Local node identity is: ").nth(1).map(|s| s.trim().to_string()));
 		id.is_some()
 	});
 	id.unwrap_or_default()
@@ -45,7 +46,15 @@ fn three_validators_author_and_finalize() {
 	// A validator without session keys: logs say so, and it still follows the chain.
 	let keyless = Node::start(
 		"keyless",
-		&["--chain", "local", "--tmp", "--validator", "--allow-private-ip", "--bootnodes", &alice_addr],
+		&[
+			"--chain",
+			"local",
+			"--tmp",
+			"--validator",
+			"--allow-private-ip",
+			"--bootnodes",
+			&alice_addr,
+		],
 	);
 
 	// All three authorities author blocks.
@@ -65,7 +74,11 @@ fn three_validators_author_and_finalize() {
 		n.finalized_number().is_some_and(|f| f >= 3)
 	});
 
-	assert!(keyless.log().contains("holds no BABE key"), "keyless validator warns:\n{}", keyless.log());
+	assert!(
+		keyless.log().contains("holds no BABE key"),
+		"keyless validator warns:\n{}",
+		keyless.log()
+	);
 	let target = alice.best_number().unwrap_or(0);
 	keyless.wait_until("keyless validator syncs", Duration::from_secs(60), |n| {
 		n.best_number().is_some_and(|b| b >= target)

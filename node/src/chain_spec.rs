@@ -56,10 +56,11 @@ pub fn load(id: &str) -> Result<Box<dyn sc_service::ChainSpec>, String> {
 					path.display()
 				));
 			}
-			Box::new(ChainSpec::from_json_file(path.clone()).map_err(|e| {
-				format!("Malformed chain spec {}: {e}", path.display())
-			})?)
-		},
+			Box::new(
+				ChainSpec::from_json_file(path.clone())
+					.map_err(|e| format!("Malformed chain spec {}: {e}", path.display()))?,
+			)
+		}
 	})
 }
 

@@ -150,10 +150,12 @@ pub fn new_partial(config: &mut Configuration) -> Result<Partial, ServiceError> 
 /// Starts a full node with the network backend the command line chose.
 pub fn new_full(config: Configuration) -> Result<TaskManager, ServiceError> {
 	match config.network.network_backend {
-		sc_network::config::NetworkBackendType::Libp2p =>
-			new_full_with::<sc_network::NetworkWorker<Block, <Block as sp_runtime::traits::Block>::Hash>>(config),
-		sc_network::config::NetworkBackendType::Litep2p =>
-			new_full_with::<sc_network::Litep2pNetworkBackend>(config),
+		sc_network::config::NetworkBackendType::Libp2p => new_full_with::<
+			sc_network::NetworkWorker<Block, <Block as sp_runtime::traits::Block>::Hash>,
+		>(config),
+		sc_network::config::NetworkBackendType::Litep2p => {
+			new_full_with::<sc_network::Litep2pNetworkBackend>(config)
+		}
 	}
 }
 
@@ -349,9 +351,11 @@ where
 			max_block_proposal_slot_portion: None,
 			telemetry: telemetry.as_ref().map(|x| x.handle()),
 		})?;
-		task_manager
-			.spawn_essential_handle()
-			.spawn_blocking("babe-proposer", Some("block-authoring"), babe);
+		task_manager.spawn_essential_handle().spawn_blocking(
+			"babe-proposer",
+			Some("block-authoring"),
+			babe,
+		);
 	}
 
 	if enable_grandpa {
@@ -380,9 +384,7 @@ where
 			telemetry: telemetry.as_ref().map(|x| x.handle()),
 			offchain_tx_pool_factory: OffchainTransactionPoolFactory::new(transaction_pool),
 		})?;
-		task_manager
-			.spawn_essential_handle()
-			.spawn_blocking("grandpa-voter", None, voter);
+		task_manager.spawn_essential_handle().spawn_blocking("grandpa-voter", None, voter);
 	}
 
 	Ok(task_manager)

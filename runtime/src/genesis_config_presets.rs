@@ -37,7 +37,11 @@ pub struct GenesisValidator {
 
 /// The dev validator derived from a keyring name (`//Alice` ...).
 pub fn dev_validator(sr: Sr25519Keyring, ed: Ed25519Keyring) -> GenesisValidator {
-	GenesisValidator { stash: sr.to_account_id(), babe: sr.public().into(), grandpa: ed.public().into() }
+	GenesisValidator {
+		stash: sr.to_account_id(),
+		babe: sr.public().into(),
+		grandpa: ed.public().into(),
+	}
 }
 
 /// Builds a genesis config: funded accounts, bonded validators, sudo.
@@ -69,7 +73,9 @@ pub fn genesis(
 			slash_reward_fraction: sp_runtime::Perbill::from_percent(10),
 			stakers: validators
 				.iter()
-				.map(|v| (v.stash.clone(), v.stash.clone(), VALIDATOR_STAKE, StakerStatus::Validator))
+				.map(|v| {
+					(v.stash.clone(), v.stash.clone(), VALIDATOR_STAKE, StakerStatus::Validator)
+				})
 				.collect(),
 			..Default::default()
 		},

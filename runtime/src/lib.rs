@@ -12,6 +12,8 @@ include!(concat!(env!("OUT_DIR"), "/wasm_binary.rs"));
 
 extern crate alloc;
 
+use alloc::vec::Vec;
+
 pub mod apis;
 pub mod configs;
 pub mod constants;
@@ -113,12 +115,6 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	transaction_version: 1,
 	system_version: 1,
 };
-
-/// The version of the native runtime, for the node's `--version` and telemetry.
-#[cfg(feature = "std")]
-pub fn native_version() -> sp_version::NativeVersion {
-	sp_version::NativeVersion { runtime_version: VERSION, can_author_with: Default::default() }
-}
 
 #[frame_support::runtime]
 mod runtime {

@@ -22,7 +22,10 @@ fn development_preset_has_alice_as_sole_validator() {
 		let endowed = Sr25519Keyring::iter().count() as u128;
 		assert_eq!(Balances::total_issuance(), endowed * ENDOWMENT);
 		let alice = Sr25519Keyring::Alice.to_account_id();
-		assert_eq!(pallet_staking::Pallet::<Runtime>::ledger(alice.into()).map(|l| l.active).ok(), Some(VALIDATOR_STAKE));
+		assert_eq!(
+			pallet_staking::Pallet::<Runtime>::ledger(alice.into()).map(|l| l.active).ok(),
+			Some(VALIDATOR_STAKE)
+		);
 	});
 }
 
@@ -31,10 +34,11 @@ fn local_testnet_preset_has_three_bonded_validators() {
 	common::new_ext("local_testnet").execute_with(|| {
 		let mut validators = pallet_session::Validators::<Runtime>::get();
 		validators.sort();
-		let mut expected: Vec<_> = [Sr25519Keyring::Alice, Sr25519Keyring::Bob, Sr25519Keyring::Charlie]
-			.iter()
-			.map(|k| k.to_account_id())
-			.collect();
+		let mut expected: Vec<_> =
+			[Sr25519Keyring::Alice, Sr25519Keyring::Bob, Sr25519Keyring::Charlie]
+				.iter()
+				.map(|k| k.to_account_id())
+				.collect();
 		expected.sort();
 		assert_eq!(validators, expected);
 		assert_eq!(pallet_babe::Authorities::<Runtime>::get().len(), 3);
@@ -77,7 +81,9 @@ fn newly_bonded_validator_joins_the_set_after_an_era() {
 			Sr25519Keyring::Dave.pair().generate_proof_of_possession(&owner),
 			Ed25519Keyring::Dave.pair().generate_proof_of_possession(&owner),
 		));
-		assert!(sp_runtime::traits::OpaqueKeys::ownership_proof_is_valid(&dave_keys, &owner, &proof));
+		assert!(sp_runtime::traits::OpaqueKeys::ownership_proof_is_valid(
+			&dave_keys, &owner, &proof
+		));
 		pallet_session::Pallet::<Runtime>::set_keys(
 			RuntimeOrigin::signed(dave.clone()),
 			dave_keys.clone(),

@@ -26,7 +26,10 @@ pub fn repo_root() -> PathBuf {
 
 /// A TCP port that was free a moment ago on 127.0.0.1.
 pub fn free_port() -> u16 {
-	TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+	TcpListener::bind("127.0.0.1:0")
+		.and_then(|l| l.local_addr())
+		.map(|a| a.port())
+		.expect("a free port")
 }
 
 /// A running node: its process, RPC port and captured log.
@@ -106,7 +109,8 @@ impl Node {
 
 	/// One JSON-RPC call over HTTP; `None` while the server is not up.
 	pub fn rpc(&self, method: &str, params: Value) -> Option<Value> {
-		let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+		let body =
+			json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
 		let mut stream = TcpStream::connect(("127.0.0.1", self.rpc_port)).ok()?;
 		stream.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
 		let request = format!(
@@ -158,8 +162,19 @@ impl Node {
 			std::thread::sleep(Duration::from_millis(500));
 		}
 		let log = self.log();
-		let tail: String = log.lines().rev().take(40).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
-		panic!("{}: timed out after {:?} waiting for {what}\n--- log tail ---\n{tail}", self.name, timeout);
+		let tail: String = log
+			.lines()
+			.rev()
+			.take(40)
+			.collect::<Vec<_>>()
+			.into_iter()
+			.rev()
+			.collect::<Vec<_>>()
+			.join("\n");
+		panic!(
+			"{}: timed out after {:?} waiting for {what}\n--- log tail ---\n{tail}",
+			self.name, timeout
+		);
 	}
 }
 

@@ -83,9 +83,49 @@ impl Serialize for F32Bits {
 
 impl<'de> Deserialize<'de> for F32Bits {
 	fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-		// JSON numbers arrive as f64 (or integers); round once to f32.
-		let x = f64::deserialize(d)?;
-		Ok(Self::from_f32(x as f32))
+		d.deserialize_any(F32BitsVisitor)
+	}
+}
+
+/// Reads a real from a JSON number. Numbers arrive as f64 or integers and are rounded once
+/// to f32. When serde_json's `arbitrary_precision` feature is on (FRAME's genesis builder
+/// turns it on in every build that links FRAME) a number buffered inside a tagged enum
+/// arrives as a one-entry map holding its decimal text; that form is accepted too.
+struct F32BitsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for F32BitsVisitor {
+	type Value = F32Bits;
+
+	fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+		f.write_str("a number")
+	}
+
+	fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<F32Bits, E> {
+		Ok(F32Bits::from_f32(v as f32))
+	}
+
+	fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<F32Bits, E> {
+		Ok(F32Bits::from_f32(v as f32))
+	}
+
+	fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<F32Bits, E> {
+		Ok(F32Bits::from_f32(v as f32))
+	}
+
+	fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<F32Bits, E> {
+		v.trim()
+			.parse::<f64>()
+			.map(|x| F32Bits::from_f32(x as f32))
+			.map_err(|_| E::invalid_value(serde::de::Unexpected::Str(v), &self))
+	}
+
+	fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<F32Bits, A::Error> {
+		let Some((_key, text)) =
+			map.next_entry::<alloc::string::String, alloc::string::String>()?
+		else {
+			return Err(serde::de::Error::invalid_length(0, &self));
+		};
+		self.visit_str(&text)
 	}
 }
 

@@ -1,6 +1,8 @@
 //! pallet-babe: slots, epochs, VRF randomness, equivocation reports.
 
-use crate::{Historical, Offences, Runtime, Session, EPOCH_DURATION_IN_SLOTS, MILLI_SECS_PER_BLOCK};
+use crate::{
+	Historical, Offences, Runtime, Session, EPOCH_DURATION_IN_SLOTS, MILLI_SECS_PER_BLOCK,
+};
 use frame_support::{parameter_types, traits::ConstU32};
 
 parameter_types! {

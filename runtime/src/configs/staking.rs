@@ -1,7 +1,7 @@
 //! pallet-staking: NPoS with a bounded on-chain sequential-Phragmén election.
 
 use crate::{
-	Balance, Balances, BlockNumber, Runtime, RuntimeEvent, RuntimeHoldReason, Session, Timestamp,
+	Balance, Balances, Runtime, RuntimeEvent, RuntimeHoldReason, Session, Timestamp,
 	BONDING_DURATION, SESSIONS_PER_ERA, SLASH_DEFER_DURATION,
 };
 use frame_election_provider_support::{
@@ -23,8 +23,8 @@ pub const MAX_ELECTING_VOTERS: u32 = 10_000;
 /// Most validator candidates read into one election snapshot.
 pub const MAX_ELECTABLE_TARGETS: u32 = 2_000;
 
+// Yearly inflation: 2.5% with no stake, rising to 10% at 50% staked, then falling.
 pallet_staking_reward_curve::build! {
-	/// Yearly inflation: 2.5% with no stake, rising to 10% at 50% staked, then falling.
 	const REWARD_CURVE: PiecewiseLinear<'static> = curve!(
 		min_inflation: 0_025_000,
 		max_inflation: 0_100_000,
@@ -108,7 +108,3 @@ impl pallet_staking::Config for Runtime {
 	type BenchmarkingConfig = StakingBenchmarkingConfig;
 	type WeightInfo = pallet_staking::weights::SubstrateWeight<Runtime>;
 }
-
-/// Blocks in one era, for tests and documentation.
-pub const BLOCKS_PER_ERA: BlockNumber =
-	SESSIONS_PER_ERA * (crate::EPOCH_DURATION_IN_SLOTS as BlockNumber);

@@ -1,6 +1,9 @@
 //! frame-system: accounts, block limits, the extrinsic format.
 
-use crate::{AccountId, Block, Hash, Nonce, Runtime, RuntimeVersion, VERSION};
+use crate::{
+	AccountId, Block, Hash, Nonce, PalletInfo, Runtime, RuntimeCall, RuntimeEvent, RuntimeOrigin,
+	RuntimeTask, RuntimeVersion, VERSION,
+};
 use frame_support::{
 	derive_impl, parameter_types,
 	traits::ConstU32,
@@ -10,6 +13,8 @@ use sp_runtime::Perbill;
 
 /// Share of a block that normal (non-operational) extrinsics may fill.
 const NORMAL_DISPATCH_RATIO: Perbill = Perbill::from_percent(75);
+/// Largest block, in bytes.
+const MAX_BLOCK_LENGTH: u32 = 5 * 1024 * 1024;
 
 parameter_types! {
 	/// Block hashes kept for mortal-transaction checks (two hours of blocks).
@@ -22,9 +27,13 @@ parameter_types! {
 			Weight::from_parts(frame_support::weights::constants::WEIGHT_REF_TIME_PER_SECOND, 5 * 1024 * 1024),
 			NORMAL_DISPATCH_RATIO,
 		);
-	/// At most 5 MiB of extrinsics per block.
-	pub BlockLength: frame_system::limits::BlockLength =
-		frame_system::limits::BlockLength::max_with_normal_ratio(5 * 1024 * 1024, NORMAL_DISPATCH_RATIO);
+	/// At most 5 MiB of extrinsics per block; normal extrinsics may fill 75% of it.
+	pub BlockLength: frame_system::limits::BlockLength = frame_system::limits::BlockLength::builder()
+		.max_length(MAX_BLOCK_LENGTH)
+		.modify_max_length_for_class(frame_support::dispatch::DispatchClass::Normal, |max| {
+			*max = NORMAL_DISPATCH_RATIO * MAX_BLOCK_LENGTH
+		})
+		.build();
 	/// The generic Substrate SS58 prefix, so addresses read the same in polkadot.js.
 	pub const SS58Prefix: u8 = 42;
 }
