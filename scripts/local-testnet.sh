@@ -41,8 +41,8 @@ start() { # name p2p-port rpc-port extra-args...
 	local name=$1 p2p=$2 rpc=$3
 	shift 3
 	"$NODE" --chain local --"$name" --base-path "$DATA/$name" \
-		--port "$p2p" --rpc-port "$rpc" --listen-addr "/ip4/127.0.0.1/tcp/$p2p" \
-		--allow-private-ip --no-prometheus --no-mdns "$@" >"$DATA/$name.log" 2>&1 &
+		--rpc-port "$rpc" --listen-addr "/ip4/127.0.0.1/tcp/$p2p" \
+		--allow-private-ip --unsafe-force-node-key-generation --no-prometheus --no-mdns "$@" >"$DATA/$name.log" 2>&1 &
 	pids+=($!)
 	say "$name: p2p $p2p, rpc ws://127.0.0.1:$rpc, log $DATA/$name.log"
 }

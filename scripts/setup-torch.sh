@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs libtorch for the `tch` crate: PyPI's torch wheel in a project-local
-# virtualenv (.venv at the repository root). Idempotent: does nothing when the
+# virtualenv shared by every clone on the machine (~/.cache/gensyn-node/venv, or
+# $GENSYN_VENV). Idempotent: does nothing when the
 # pinned version is already there. Prints the environment a build needs; source
 # scripts/env.sh to get it in a shell.
 #
@@ -8,8 +9,8 @@
 set -euo pipefail
 
 TORCH_VERSION="${TORCH_VERSION:-2.11.0}"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="$ROOT/.venv"
+
+VENV="${GENSYN_VENV:-$HOME/.cache/gensyn-node/venv}"
 PY="${PYTHON:-python3}"
 
 installed_version() {

@@ -2,7 +2,7 @@
 # Installs everything the build, the node and the tests need, idempotently:
 #   - system packages: protoc (libp2p's protobufs), lld (fast linking), node/npm
 #   - the Rust wasm targets and rust-src (the wasm runtime build)
-#   - libtorch for the ML workers (PyPI torch in .venv, see setup-torch.sh)
+#   - libtorch for the ML workers (PyPI torch in ~/.cache/gensyn-node/venv, see setup-torch.sh)
 #   - the npm packages of the polkadot.js scripts (scripts/js)
 # Safe to run again: every step checks first and skips work already done.
 set -euo pipefail

@@ -26,7 +26,15 @@ fn bootnode(node: &Node) -> String {
 }
 
 fn validator(name: &str, key: &str, bootnodes: &[String]) -> Node {
-	let mut args = vec!["--chain", "local", "--tmp", key, "--allow-private-ip"];
+	// A validator of a non-dev chain needs a libp2p key on disk; --tmp starts empty.
+	let mut args = vec![
+		"--chain",
+		"local",
+		"--tmp",
+		key,
+		"--allow-private-ip",
+		"--unsafe-force-node-key-generation",
+	];
 	for b in bootnodes {
 		args.push("--bootnodes");
 		args.push(b);

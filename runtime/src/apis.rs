@@ -231,6 +231,20 @@ impl_runtime_apis! {
 		}
 	}
 
+	impl pallet_gensyn_tasks::TasksApi<Block, AccountId, Balance, crate::BlockNumber> for Runtime {
+		fn duties(who: AccountId) -> Vec<pallet_gensyn_tasks::Duty<crate::BlockNumber>> {
+			crate::Tasks::duties(&who)
+		}
+
+		fn task(id: u64) -> Option<pallet_gensyn_tasks::TaskView<AccountId, Balance, crate::BlockNumber>> {
+			crate::Tasks::view(id)
+		}
+
+		fn challengeable() -> Vec<(u64, crate::BlockNumber)> {
+			crate::Tasks::challengeable()
+		}
+	}
+
 	impl sp_genesis_builder::GenesisBuilder<Block> for Runtime {
 		fn build_state(config: Vec<u8>) -> sp_genesis_builder::Result {
 			build_state::<RuntimeGenesisConfig>(config)

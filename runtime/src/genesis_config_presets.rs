@@ -5,7 +5,8 @@
 
 use crate::{
 	AccountId, BabeConfig, Balance, BalancesConfig, RuntimeGenesisConfig, SessionConfig,
-	SessionKeys, StakerStatus, StakingConfig, SudoConfig, BABE_GENESIS_EPOCH_CONFIG, UNIT,
+	SessionKeys, StakerStatus, StakingConfig, SudoConfig, BABE_GENESIS_EPOCH_CONFIG,
+	EXISTENTIAL_DEPOSIT, UNIT,
 };
 use alloc::{vec, vec::Vec};
 use sp_consensus_babe::AuthorityId as BabeId;
@@ -52,7 +53,17 @@ pub fn genesis(
 ) -> serde_json::Value {
 	let config = RuntimeGenesisConfig {
 		balances: BalancesConfig {
-			balances: endowed.iter().cloned().map(|account| (account, ENDOWMENT)).collect(),
+			// The protocol's pots start at the existential deposit so that small jackpot
+			// and treasury shares are kept rather than burnt.
+			balances: endowed
+				.iter()
+				.cloned()
+				.map(|account| (account, ENDOWMENT))
+				.chain([
+					(crate::configs::JackpotAccount::get(), EXISTENTIAL_DEPOSIT),
+					(crate::configs::TreasuryAccount::get(), EXISTENTIAL_DEPOSIT),
+				])
+				.collect(),
 			..Default::default()
 		},
 		session: SessionConfig {

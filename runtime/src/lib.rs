@@ -181,4 +181,16 @@ mod runtime {
 	/// Superuser key; set only in dev and local genesis.
 	#[runtime::pallet_index(11)]
 	pub type Sudo = pallet_sudo;
+
+	/// Worker bonds: solvers, verifiers, whistleblowers.
+	#[runtime::pallet_index(12)]
+	pub type Stake = pallet_gensyn_stake;
+
+	/// Training tasks: escrow, draws, results, verdicts, settlement.
+	#[runtime::pallet_index(13)]
+	pub type Tasks = pallet_gensyn_tasks;
+
+	/// The jackpot and forced errors.
+	#[runtime::pallet_index(14)]
+	pub type Jackpot = pallet_gensyn_jackpot;
 }

@@ -3,7 +3,6 @@
 
 mod common;
 
-use frame_support::traits::fungible::Inspect;
 use gensyn_runtime::{
 	genesis_config_presets::{ENDOWMENT, VALIDATOR_STAKE},
 	Balances, Runtime, RuntimeOrigin, SessionKeys, UNIT,
@@ -20,7 +19,8 @@ fn development_preset_has_alice_as_sole_validator() {
 		assert_eq!(pallet_grandpa::Authorities::<Runtime>::get().len(), 1);
 		assert_eq!(pallet_sudo::Key::<Runtime>::get(), Some(Sr25519Keyring::Alice.to_account_id()));
 		let endowed = Sr25519Keyring::iter().count() as u128;
-		assert_eq!(Balances::total_issuance(), endowed * ENDOWMENT);
+		let pots = 2 * gensyn_runtime::EXISTENTIAL_DEPOSIT;
+		assert_eq!(Balances::total_issuance(), endowed * ENDOWMENT + pots);
 		let alice = Sr25519Keyring::Alice.to_account_id();
 		assert_eq!(
 			pallet_staking::Pallet::<Runtime>::ledger(alice.into()).map(|l| l.active).ok(),

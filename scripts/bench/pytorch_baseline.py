@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch baseline for P2: training steps/s of a gensyn task spec in plain PyTorch.
 
-Same wheel (the project's .venv), same model (built from the spec's layer list), same
+Same wheel (the project's virtualenv), same model (built from the spec's layer list), same
 data file (the spec's MNIST bundle), same batch size, optimizer and thread count as the
 Rust benchmark. Idiomatic PyTorch: nn.Sequential, F.cross_entropy, torch.optim.
 

@@ -8,7 +8,10 @@ use std::{
 	net::{TcpListener, TcpStream},
 	path::{Path, PathBuf},
 	process::{Child, Command, Stdio},
-	sync::{Arc, Mutex},
+	sync::{
+		atomic::{AtomicBool, Ordering},
+		Arc, Mutex,
+	},
 	time::{Duration, Instant},
 };
 
@@ -42,6 +45,8 @@ pub struct Node {
 	/// libp2p port on 127.0.0.1.
 	pub p2p_port: u16,
 	log: Arc<Mutex<String>>,
+	/// Set once the process's output streams close, i.e. it exited.
+	exited: Arc<AtomicBool>,
 }
 
 impl Node {
@@ -51,7 +56,7 @@ impl Node {
 		let p2p_port = free_port();
 		let mut cmd = Command::new(node_bin());
 		cmd.args(args)
-			.args(["--rpc-port", &rpc_port.to_string(), "--port", &p2p_port.to_string()])
+			.args(["--rpc-port", &rpc_port.to_string()])
 			.args(["--no-prometheus", "--no-telemetry", "--no-mdns", "--rpc-cors", "all"])
 			.args(["--listen-addr", &format!("/ip4/127.0.0.1/tcp/{p2p_port}")])
 			.env("RUST_LOG", "info")
@@ -60,6 +65,7 @@ impl Node {
 			.stderr(Stdio::piped());
 		let mut child = cmd.spawn().expect("gensyn-node starts");
 		let log = Arc::new(Mutex::new(String::new()));
+		let exited = Arc::new(AtomicBool::new(false));
 		for stream in [
 			child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>),
 			child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>),
@@ -68,6 +74,7 @@ impl Node {
 		.flatten()
 		{
 			let log = log.clone();
+			let exited = exited.clone();
 			let tag = name.to_string();
 			std::thread::spawn(move || {
 				for line in BufReader::new(stream).lines().map_while(Result::ok) {
@@ -79,9 +86,10 @@ impl Node {
 						log.push('\n');
 					}
 				}
+				exited.store(true, Ordering::SeqCst);
 			});
 		}
-		Node { name: name.into(), child: Some(child), rpc_port, p2p_port, log }
+		Node { name: name.into(), child: Some(child), rpc_port, p2p_port, log, exited }
 	}
 
 	/// Everything the node has printed so far.
@@ -155,9 +163,14 @@ impl Node {
 	/// Waits until `check` holds for this node, or panics with the node's log tail.
 	pub fn wait_until(&self, what: &str, timeout: Duration, mut check: impl FnMut(&Node) -> bool) {
 		let start = Instant::now();
+		let mut reason = format!("timed out after {timeout:?}");
 		while start.elapsed() < timeout {
 			if check(self) {
 				return;
+			}
+			if self.exited.load(Ordering::SeqCst) {
+				reason = "the node exited".into();
+				break;
 			}
 			std::thread::sleep(Duration::from_millis(500));
 		}
@@ -171,10 +184,7 @@ impl Node {
 			.rev()
 			.collect::<Vec<_>>()
 			.join("\n");
-		panic!(
-			"{}: timed out after {:?} waiting for {what}\n--- log tail ---\n{tail}",
-			self.name, timeout
-		);
+		panic!("{}: {reason} waiting for {what}\n--- log tail ---\n{tail}", self.name);
 	}
 }
 

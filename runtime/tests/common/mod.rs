@@ -1,7 +1,6 @@
 //! Drives the native runtime block by block, as a node would, for the runtime's tests.
 
 use codec::Encode;
-use frame_support::traits::Get;
 use gensyn_runtime::{Executive, Header, Runtime, RuntimeOrigin, SLOT_DURATION};
 use sp_consensus_babe::digests::{PreDigest, SecondaryPlainPreDigest};
 use sp_runtime::{traits::Header as _, BuildStorage, Digest, DigestItem};

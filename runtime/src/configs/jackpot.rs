@@ -1,0 +1,23 @@
+//! pallet-gensyn-jackpot: the pot and Truebit-style forced errors.
+
+use super::stake::JackpotAccount;
+use crate::{Balances, Runtime, Stake, UNIT};
+use frame_support::{parameter_types, traits::ConstU128};
+use sp_runtime::Perbill;
+
+parameter_types! {
+	/// Share of audited segments a verifier must deliberately get wrong.
+	pub const ForcedErrorRate: Perbill = Perbill::from_percent(1);
+	/// Share of the pot paid for catching a forced error (capped by `MaxCatch`).
+	pub const CatchShare: Perbill = Perbill::from_percent(10);
+}
+
+impl pallet_gensyn_jackpot::Config for Runtime {
+	type Currency = Balances;
+	type Stake = Stake;
+	type PotAccount = JackpotAccount;
+	type ForcedErrorRate = ForcedErrorRate;
+	type CatchShare = CatchShare;
+	type MaxCatch = ConstU128<{ 100 * UNIT }>;
+	type WeightInfo = pallet_gensyn_jackpot::weights::SubstrateWeight<Runtime>;
+}

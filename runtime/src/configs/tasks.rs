@@ -1,0 +1,69 @@
+//! pallet-gensyn-tasks: the task lifecycle, escrow, deadlines and settlement.
+//!
+//! Periods are in 3-second blocks. Challenges are refused (`Arbiter = ()`) until the
+//! pinpoint game (pallets/arbitration) lands.
+
+use super::stake::JackpotAccount;
+use crate::{
+	AccountId, Jackpot, Runtime, RuntimeHoldReason, Stake, DAYS, HOURS, MILLI_UNIT, MINUTES, UNIT,
+};
+use frame_support::{
+	parameter_types,
+	traits::{ConstU128, ConstU32},
+	PalletId,
+};
+use sp_runtime::{traits::AccountIdConversion, Perbill};
+
+parameter_types! {
+	/// Receives the treasury cut of every task fee.
+	pub TreasuryAccount: AccountId = PalletId(*b"gsn/trsy").into_account_truncating();
+	/// Cut of the solver's pay, on top, that funds the jackpot.
+	pub const JackpotCut: Perbill = Perbill::from_percent(5);
+	/// Cut of the solver's pay, on top, for the treasury.
+	pub const TreasuryCut: Perbill = Perbill::from_percent(2);
+}
+
+impl pallet_gensyn_tasks::Config for Runtime {
+	type Currency = crate::Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type Stake = Stake;
+	type Randomness =
+		pallet_gensyn_tasks::FromOptional<pallet_babe::ParentBlockRandomness<Runtime>>;
+	type Arbiter = ();
+	type ForcedErrors = Jackpot;
+	// The MNIST MLP example (about 4,200 megagas) costs about 4.2 tokens to train.
+	type PricePerMegagas = ConstU128<MILLI_UNIT>;
+	// A CPU replay costs more per gas than GPU training.
+	type VerifyPricePerMegagas = ConstU128<{ 2 * MILLI_UNIT }>;
+	type JackpotCut = JackpotCut;
+	type TreasuryCut = TreasuryCut;
+	type JackpotAccount = JackpotAccount;
+	type TreasuryAccount = TreasuryAccount;
+	type AcceptPeriod = ConstU32<{ 10 * MINUTES }>;
+	type RetryPeriod = ConstU32<MINUTES>;
+	type ProfilePeriod = ConstU32<HOURS>;
+	type MaxDraws = ConstU32<16>;
+	type BlockSeconds = ConstU32<3>;
+	type TrainingSlack = ConstU32<3>;
+	type MinTrainingPeriod = ConstU32<{ 30 * MINUTES }>;
+	type MaxTrainingPeriod = ConstU32<{ 7 * DAYS }>;
+	type RandomnessDelay = ConstU32<2>;
+	type VerifyPeriod = ConstU32<{ 2 * HOURS }>;
+	type ChallengePeriod = ConstU32<{ 2 * HOURS }>;
+	type DisputeTimeout = ConstU32<DAYS>;
+	type VerifiersPerTask = ConstU32<2>;
+	type MaxAuditSegments = ConstU32<16>;
+	type MaxEngaged = ConstU32<24>;
+	type MaxDeadlinesPerBlock = ConstU32<16>;
+	type MaxLocationLen = ConstU32<128>;
+	type MissedAcceptSlash = ConstU128<UNIT>;
+	type MissedResultSlash = ConstU128<{ 20 * UNIT }>;
+	type RejectedProofSlash = ConstU128<{ 100 * UNIT }>;
+	type MissedVerdictSlash = ConstU128<{ 5 * UNIT }>;
+	type WrongVerdictSlash = ConstU128<{ 50 * UNIT }>;
+	type FalseChallengeSlash = ConstU128<{ 10 * UNIT }>;
+	type MissedRevealSlash = ConstU128<{ 10 * UNIT }>;
+	// 0.01 as f32 bits: a placeholder until Threshold-mode profiling fixes the distance.
+	type DefaultThreshold = ConstU32<0x3C23_D70A>;
+	type WeightInfo = pallet_gensyn_tasks::weights::SubstrateWeight<Runtime>;
+}
