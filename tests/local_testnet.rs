@@ -60,6 +60,7 @@ fn three_validators_author_and_finalize() {
 			"--tmp",
 			"--validator",
 			"--allow-private-ip",
+			"--unsafe-force-node-key-generation",
 			"--bootnodes",
 			&alice_addr,
 		],
