@@ -27,7 +27,7 @@ fn examples_parse_and_validate() {
 	}
 	let s = mlp();
 	assert_eq!(s.training.optimizer.lr().to_f32(), 0.05f32);
-	assert_eq!(s.total_steps(), 2 * 157);
+	assert_eq!(s.total_steps(), 2 * 126);
 }
 
 #[test]
@@ -222,8 +222,8 @@ fn estimate_counts_ops_and_scales_with_steps() {
 	let fwd = b * 784 * 128 + b * 128 + b * 128 * 10 + b * 10 + b * 784 + b * 128;
 	assert_eq!(e.forward, fwd);
 	assert_eq!(e.parameters, 785 * 128 + 129 * 10);
-	assert_eq!(e.steps, 314);
-	assert_eq!(e.total, e.per_step * 314);
+	assert_eq!(e.steps, 252);
+	assert_eq!(e.total, e.per_step * 252);
 	// Twice the epochs, twice the work; Adam costs more than SGD.
 	let mut s2 = s.clone();
 	s2.training.epochs = 4;
@@ -255,8 +255,9 @@ fn data_order_is_a_seeded_permutation() {
 	assert_ne!(p, order::epoch_permutation(2, &r, 0, 1000));
 	assert_ne!(p, order::epoch_permutation(1, &[8u8; 32], 0, 1000));
 	let s = mlp();
-	let last = order::step_batch(&s, &r, 156).unwrap();
-	assert_eq!(last.len(), 10_000 - 156 * 64);
-	assert_eq!(order::step_batch(&s, &r, 157).unwrap().len(), 64);
-	assert!(order::step_batch(&s, &r, 314).is_none());
+	// 8,004 samples in batches of 64: 126 steps per epoch, the last one of 4 samples.
+	let last = order::step_batch(&s, &r, 125).unwrap();
+	assert_eq!(last.len(), 8_004 - 125 * 64);
+	assert_eq!(order::step_batch(&s, &r, 126).unwrap().len(), 64);
+	assert!(order::step_batch(&s, &r, 252).is_none());
 }
