@@ -28,9 +28,11 @@ NODE_PID=$!
 trap 'kill "$NODE_PID" 2>/dev/null; wait "$NODE_PID" 2>/dev/null' EXIT INT TERM
 
 if [[ -n "${GENSYN_DEV_BLOCKS:-}" ]]; then
+	# Answers nothing (rather than failing) while the RPC server is still starting.
 	rpc() {
 		curl -s -H 'Content-Type: application/json' \
-			-d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$1\",\"params\":[$2]}" http://127.0.0.1:9944
+			-d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$1\",\"params\":[$2]}" \
+			http://127.0.0.1:9944 || true
 	}
 	while kill -0 "$NODE_PID" 2>/dev/null; do
 		head=$(rpc chain_getFinalizedHead "" | sed -n 's/.*"result":"\(0x[0-9a-f]*\)".*/\1/p')

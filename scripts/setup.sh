@@ -13,6 +13,7 @@ need_pkgs=()
 command -v protoc >/dev/null 2>&1 || need_pkgs+=(protobuf-compiler)
 command -v ld.lld >/dev/null 2>&1 || need_pkgs+=(lld)
 command -v cc >/dev/null 2>&1 || need_pkgs+=(build-essential)
+command -v curl >/dev/null 2>&1 || need_pkgs+=(curl)
 command -v node >/dev/null 2>&1 || need_pkgs+=(nodejs)
 command -v npm >/dev/null 2>&1 || need_pkgs+=(npm)
 command -v python3 >/dev/null 2>&1 || need_pkgs+=(python3 python3-venv)
@@ -23,7 +24,7 @@ if ((${#need_pkgs[@]})); then
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
 else
-	say "system packages present (protoc, lld, cc, node, npm, python3)"
+	say "system packages present (protoc, lld, cc, curl, node, npm, python3)"
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
