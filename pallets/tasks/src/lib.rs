@@ -383,6 +383,34 @@ pub trait DisputeOutcome {
 	fn resolve(task: TaskId, segment: u32, challenger_won: bool) -> DispatchResult;
 }
 
+/// What is disputed: a verifier's replay of one segment, from the solver's checkpoint
+/// `segment` (its root is a leaf of `checkpoint_root`) over `steps` training steps
+/// starting at step `first_step`, which the verifier claims ends in `claimed_root`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DisputeContext {
+	/// The task's spec (model, data, training).
+	pub spec: TaskSpec,
+	/// The data-order randomness fixed when the solver accepted.
+	pub order_randomness: Hash32,
+	/// Global index of the segment's first step.
+	pub first_step: u64,
+	/// Steps in the segment (the last segment may be shorter than `k`).
+	pub steps: u64,
+	/// The solver's checkpoint Merkle root.
+	pub checkpoint_root: Hash32,
+	/// Leaves of that root (checkpoints, initial state included).
+	pub checkpoints: u32,
+	/// The verifier's replayed-state root at the segment's end.
+	pub claimed_root: Hash32,
+}
+
+/// Where an arbiter reads what a dispute is about.
+pub trait DisputeSubjects {
+	/// The context of the dispute over `segment` of `task`; `None` when there is no
+	/// result or no verdict on that segment.
+	fn context(task: TaskId, segment: u32) -> Option<DisputeContext>;
+}
+
 /// Adapts a randomness source whose output is optional (like BABE's
 /// `ParentBlockRandomness`) to one that always returns a hash (the default hash when
 /// there is none yet, which only happens in the first blocks).
@@ -1100,6 +1128,27 @@ pub mod pallet {
 			Tasks::<T>::insert(id, task);
 			Self::deposit_event(Event::Challenged { id, segment, challenger: who });
 			Ok(())
+		}
+	}
+
+	impl<T: Config> DisputeSubjects for Pallet<T> {
+		fn context(id: TaskId, segment: u32) -> Option<DisputeContext> {
+			let task = Tasks::<T>::get(id)?;
+			let spec = Specs::<T>::get(id)?;
+			let result = task.result.as_ref()?;
+			let verdict = Audits::<T>::get(id).iter().find(|a| a.segment == segment)?.verdict?;
+			let k = u64::from(spec.training.checkpoint_interval.max(1));
+			let first_step = u64::from(segment).checked_mul(k)?;
+			let steps = spec.total_steps().checked_sub(first_step)?.min(k);
+			Some(DisputeContext {
+				order_randomness: task.order_randomness,
+				first_step,
+				steps,
+				checkpoint_root: result.checkpoint_root,
+				checkpoints: result.checkpoints,
+				claimed_root: verdict.replay_hash,
+				spec,
+			})
 		}
 	}
 

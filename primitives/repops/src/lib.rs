@@ -19,6 +19,7 @@
 extern crate alloc;
 
 pub mod conv;
+pub mod dispute;
 pub mod element;
 pub mod graph;
 pub mod init;

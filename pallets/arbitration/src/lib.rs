@@ -1,0 +1,960 @@
+//! # Arbitration pallet: the pinpoint game
+//!
+//! A verifier's verdict on a segment claims that replaying the solver's checkpoint
+//! `segment` for the segment's steps with repops ends in `claimed_root` (a state root,
+//! [`gensyn_repops::dispute::state_root`]). A challenger that disagrees opens a game
+//! (through the tasks pallet's `challenge`, which calls [`DisputeArbiter::open`]); the
+//! verifier defends. The defendant commits to values, the challenger names the first
+//! one it disputes, until a single arithmetic step is left that the chain recomputes:
+//!
+//! 1. **Start** — the defendant proves the start root under the solver's checkpoint root.
+//! 2. **(a) Steps** — bisection over the segment's steps: the defendant posts the state
+//!    roots at up to [`MAX_POINTS`] points, the challenger picks the interval it
+//!    disputes, until one step `j` is left (root `j` agreed, root `j + 1` disputed).
+//! 3. **(b) Ops** — the defendant opens step `j`: the root of every tensor of the step's
+//!    graph (a pure function of the spec, rebuilt on chain), which must hash to both
+//!    state roots. One move replaces bisection over the op list (at most
+//!    [`Config::MaxTensors`] roots, 32 bytes each).
+//! 4. **(c) Elements** — the challenger names one op output (or the batch); the
+//!    defendant reveals its Merkle tree 16 nodes (four levels) a move and the challenger
+//!    picks the node it disputes, down to one chunk of 64 values, which the defendant
+//!    opens; the challenger names one element. The defendant answers for it: for a
+//!    batch value, the data chunk it came from (the chain locates it with the task's
+//!    data order and compares); for an element-wise op, its operands (the chain
+//!    evaluates it); for a reduction, its final accumulator.
+//! 5. **(d) Reduction** — bisection over the element's fixed-order terms with posted
+//!    accumulators, down to one term the chain computes from opened operands.
+//!
+//! Every move has a deadline ([`Config::MoveTimeout`]); the party to move when it
+//! passes loses (drained in `on_initialize`). A party may also concede. Invalid moves
+//! (bad proofs, wrong counts) are refused, so the honest side can always answer and a
+//! lying defendant is always left with a computation the chain refutes. The challenger
+//! holds [`Config::GameBond`] for the game: released if it wins, paid to the defendant
+//! if it loses. The outcome goes to the tasks pallet ([`DisputeOutcome::resolve`]),
+//! which slashes and rewards through stake.
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+pub use pallet::*;
+
+#[cfg(feature = "runtime-benchmarks")]
+mod benchmarking;
+#[cfg(test)]
+mod mock;
+#[cfg(any(test, feature = "runtime-benchmarks"))]
+pub mod prover;
+#[cfg(test)]
+mod tests;
+pub mod types;
+pub mod weights;
+
+pub use types::*;
+pub use weights::WeightInfo;
+
+use alloc::vec::Vec;
+use frame_support::{
+	pallet_prelude::*,
+	traits::{
+		fungible::{Inspect, InspectHold, Mutate, MutateHold},
+		tokens::{Fortitude, Precision, Restriction},
+	},
+};
+use frame_system::pallet_prelude::*;
+use gensyn_primitives::{order, TaskSpec};
+use gensyn_repops::{
+	dispute as geo,
+	element,
+	graph::{self, Graph, TensorKind, INPUT, LABELS},
+};
+use pallet_gensyn_tasks::{DisputeArbiter, DisputeContext, DisputeOutcome, DisputeSubjects, TaskId};
+use sp_runtime::traits::Saturating;
+
+/// Balance of the currency.
+pub type BalanceOf<T> =
+	<<T as Config>::Currency as Inspect<<T as frame_system::Config>::AccountId>>::Balance;
+
+/// A game in progress.
+#[derive(
+	Encode,
+	Decode,
+	MaxEncodedLen,
+	TypeInfo,
+	CloneNoBound,
+	PartialEqNoBound,
+	EqNoBound,
+	DebugNoBound,
+)]
+#[scale_info(skip_type_params(T))]
+#[codec(mel_bound())]
+pub struct Dispute<T: Config> {
+	/// Who challenged (holds the game bond).
+	pub challenger: T::AccountId,
+	/// The verifier defending its verdict.
+	pub defendant: T::AccountId,
+	/// The challenger's held game bond.
+	pub bond: BalanceOf<T>,
+	/// Where the game stands.
+	pub stage: Stage,
+	/// Values posted at dissection points, when the challenger is to pick.
+	pub posted: Posted,
+	/// Who must move next.
+	pub turn: Party,
+	/// The block at which the party to move loses.
+	pub deadline: BlockNumberFor<T>,
+	/// Moves made so far.
+	pub moves: u32,
+	/// Global index of the segment's first step.
+	pub first_step: u64,
+	/// Steps in the segment.
+	pub steps: u64,
+	/// The solver's checkpoint root.
+	pub checkpoint_root: Hash32,
+	/// Leaves under `checkpoint_root`.
+	pub checkpoints: u32,
+	/// The defendant's claimed root after the segment.
+	pub claimed_root: Hash32,
+	/// The data-order randomness of the task.
+	pub order_randomness: Hash32,
+}
+
+#[frame_support::pallet]
+pub mod pallet {
+	use super::*;
+
+	/// The pallet.
+	#[pallet::pallet]
+	pub struct Pallet<T>(_);
+
+	/// Reasons this pallet holds funds.
+	#[pallet::composite_enum]
+	pub enum HoldReason {
+		/// A challenger's bond for a game in progress.
+		GameBond,
+	}
+
+	/// Configuration.
+	#[pallet::config]
+	pub trait Config: frame_system::Config {
+		/// The currency of game bonds.
+		type Currency: MutateHold<Self::AccountId, Reason = Self::RuntimeHoldReason>
+			+ Mutate<Self::AccountId>
+			+ InspectHold<Self::AccountId>;
+		/// The runtime's hold reason.
+		type RuntimeHoldReason: From<HoldReason>;
+		/// Where a dispute's subject is read (the tasks pallet).
+		type Subjects: DisputeSubjects;
+		/// Who hears the outcome (the tasks pallet).
+		type Outcome: DisputeOutcome;
+		/// Blocks a party has for each move.
+		#[pallet::constant]
+		type MoveTimeout: Get<BlockNumberFor<Self>>;
+		/// Held from the challenger for the game; paid to the defendant if it loses.
+		#[pallet::constant]
+		type GameBond: Get<BalanceOf<Self>>;
+		/// Most tensors in a step's graph (bounds the step opening: 32 bytes each).
+		#[pallet::constant]
+		type MaxTensors: Get<u32>;
+		/// Most data samples a game can locate a batch value in (the data order is
+		/// recomputed on chain, linear in the sample count).
+		#[pallet::constant]
+		type MaxDataSamples: Get<u32>;
+		/// Most move deadlines falling in one block.
+		#[pallet::constant]
+		type MaxDeadlinesPerBlock: Get<u32>;
+		/// Weights.
+		type WeightInfo: WeightInfo;
+	}
+
+	/// Games in progress, by (task, segment).
+	#[pallet::storage]
+	pub type Disputes<T: Config> = StorageMap<_, Twox64Concat, DisputeKey, Dispute<T>>;
+
+	/// The tensor roots of the disputed step, once the defendant opened it.
+	#[pallet::storage]
+	pub type StepRoots<T: Config> =
+		StorageMap<_, Twox64Concat, DisputeKey, BoundedVec<Hash32, T::MaxTensors>, ValueQuery>;
+
+	/// The chunk the defendant opened at the end of a descent (f32 bits).
+	#[pallet::storage]
+	pub type OpenedChunks<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		DisputeKey,
+		BoundedVec<u32, ConstU32<CHUNK_VALUES>>,
+		ValueQuery,
+	>;
+
+	/// Move deadlines by block (entries whose game moved on are skipped).
+	#[pallet::storage]
+	pub type Deadlines<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		BlockNumberFor<T>,
+		BoundedVec<DisputeKey, T::MaxDeadlinesPerBlock>,
+		ValueQuery,
+	>;
+
+	/// Events.
+	#[pallet::event]
+	#[pallet::generate_deposit(pub(super) fn deposit_event)]
+	pub enum Event<T: Config> {
+		/// A game opened.
+		Opened {
+			/// The task.
+			task: TaskId,
+			/// The segment.
+			segment: u32,
+			/// The challenger.
+			challenger: T::AccountId,
+			/// The defendant.
+			defendant: T::AccountId,
+		},
+		/// A party moved; `stage` is where the game now stands and `turn` who is next.
+		Moved {
+			/// The task.
+			task: TaskId,
+			/// The segment.
+			segment: u32,
+			/// Who moved.
+			by: Party,
+			/// The new stage.
+			stage: Stage,
+			/// Who moves next, by `deadline`.
+			turn: Party,
+			/// The next deadline.
+			deadline: BlockNumberFor<T>,
+		},
+		/// A game ended.
+		Resolved {
+			/// The task.
+			task: TaskId,
+			/// The segment.
+			segment: u32,
+			/// Whether the challenger won.
+			challenger_won: bool,
+			/// Why.
+			ruling: Ruling,
+			/// Moves made.
+			moves: u32,
+		},
+		/// The tasks pallet dropped a game (its own safety timeout); the bond is released.
+		Cancelled {
+			/// The task.
+			task: TaskId,
+			/// The segment.
+			segment: u32,
+		},
+	}
+
+	/// Errors.
+	#[pallet::error]
+	pub enum Error<T> {
+		/// No game over this segment.
+		NoDispute,
+		/// A game over this segment is already open.
+		AlreadyOpen,
+		/// The tasks pallet knows no result or verdict to dispute here.
+		NoSubject,
+		/// The signer is not the party to move.
+		NotYourTurn,
+		/// The signer plays no part in this game.
+		NotAParty,
+		/// This move does not fit the game's stage.
+		WrongStage,
+		/// The number of posted values differs from the dissection points.
+		WrongPointCount,
+		/// The picked interval does not exist.
+		BadPick,
+		/// The start root is not the solver's checkpoint under its root.
+		BadStartProof,
+		/// The step opening has the wrong number of tensor roots.
+		WrongTensorCount,
+		/// The step opening does not hash to the agreed start root.
+		StartRootMismatch,
+		/// The step opening does not hash to the disputed end root.
+		EndRootMismatch,
+		/// That tensor cannot be disputed (it is part of the agreed state, or a batch
+		/// value of a data format the chain cannot read).
+		NotDisputable,
+		/// The element index is past the tensor's end.
+		ElementOutOfRange,
+		/// An opening does not verify under its root, or does not cover the element.
+		BadOpening,
+		/// The answer's kind does not fit the disputed element.
+		WrongAnswer,
+		/// The final accumulator does not finish to the opened element.
+		AccumulatorMismatch,
+		/// An operand the computation needs was not opened.
+		MissingOperand,
+		/// The data chunk does not verify under the data's chunk root.
+		BadDataProof,
+		/// The task's data has more samples than a game can locate a value in.
+		TooManySamples,
+		/// The step's graph could not be rebuilt from the spec.
+		BadGraph,
+		/// Too many deadlines fall in the coming blocks.
+		DeadlineQueueFull,
+	}
+
+	#[pallet::hooks]
+	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
+		fn on_initialize(now: BlockNumberFor<T>) -> Weight {
+			let due = Deadlines::<T>::take(now);
+			let n = due.len() as u32;
+			for key in due {
+				let Some(d) = Disputes::<T>::get(key) else { continue };
+				if d.deadline != now {
+					continue;
+				}
+				let silent = d.turn;
+				Self::rule(key, d, silent == Party::Defendant, Ruling::Timeout(silent));
+			}
+			T::WeightInfo::on_initialize(n)
+		}
+
+		#[cfg(feature = "try-runtime")]
+		fn try_state(_n: BlockNumberFor<T>) -> Result<(), sp_runtime::TryRuntimeError> {
+			Self::do_try_state()
+		}
+	}
+
+	#[pallet::call]
+	impl<T: Config> Pallet<T> {
+		/// The defendant proves the segment's start root: the solver's checkpoint
+		/// `segment` under the result's checkpoint root.
+		#[pallet::call_index(0)]
+		#[pallet::weight(T::WeightInfo::prove_start())]
+		pub fn prove_start(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			start_root: Hash32,
+			siblings: Siblings,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			ensure!(d.stage == Stage::Start, Error::<T>::WrongStage);
+			let proof = gensyn_primitives::MerkleProof {
+				leaf_index: segment,
+				leaf_count: d.checkpoints,
+				siblings: siblings.into_inner(),
+			};
+			ensure!(
+				gensyn_primitives::merkle::verify_proof(&d.checkpoint_root, &start_root, &proof),
+				Error::<T>::BadStartProof
+			);
+			d.stage = Self::steps_stage(0, d.steps, start_root, d.claimed_root);
+			Self::advance(key, d, Party::Defendant, Party::Defendant)
+		}
+
+		/// The defendant posts the state roots at the step dissection points.
+		#[pallet::call_index(1)]
+		#[pallet::weight(T::WeightInfo::bisect_steps())]
+		pub fn bisect_steps(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			roots: BoundedVec<Hash32, ConstU32<MAX_POINTS>>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let Stage::Steps { lo, hi, .. } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			ensure!(d.posted == Posted::Nothing, Error::<T>::WrongStage);
+			let points = geo::dissection_points(lo, hi, MAX_POINTS);
+			ensure!(points.len() == roots.len(), Error::<T>::WrongPointCount);
+			d.posted = Posted::Roots(roots);
+			Self::advance(key, d, Party::Defendant, Party::Challenger)
+		}
+
+		/// The defendant posts the accumulators (f32 bits) at the reduction's
+		/// dissection points.
+		#[pallet::call_index(2)]
+		#[pallet::weight(T::WeightInfo::bisect_reduction())]
+		pub fn bisect_reduction(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			accs: BoundedVec<u32, ConstU32<MAX_POINTS>>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let Stage::Reduction { lo, hi, .. } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			ensure!(d.posted == Posted::Nothing && hi > lo + 1, Error::<T>::WrongStage);
+			let points = geo::dissection_points(lo, hi, MAX_POINTS);
+			ensure!(points.len() == accs.len(), Error::<T>::WrongPointCount);
+			d.posted = Posted::Accs(accs);
+			Self::advance(key, d, Party::Defendant, Party::Challenger)
+		}
+
+		/// The challenger names the interval it disputes among the posted points (`0`:
+		/// before the first point; the point count: after the last).
+		#[pallet::call_index(3)]
+		#[pallet::weight(T::WeightInfo::pick())]
+		pub fn pick(origin: OriginFor<T>, task: TaskId, segment: u32, index: u32) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Challenger)?;
+			match (d.stage, &d.posted) {
+				(Stage::Steps { lo, hi, lo_root, hi_root }, Posted::Roots(roots)) => {
+					let points = geo::dissection_points(lo, hi, MAX_POINTS);
+					let (a, b) = geo::picked_interval(lo, hi, &points, index)
+						.ok_or(Error::<T>::BadPick)?;
+					let at = |i: u32| roots.get(i as usize).copied();
+					let ra = if index == 0 { Some(lo_root) } else { at(index - 1) };
+					let rb = if index as usize == roots.len() { Some(hi_root) } else { at(index) };
+					let (ra, rb) = (ra.ok_or(Error::<T>::BadPick)?, rb.ok_or(Error::<T>::BadPick)?);
+					d.stage = Self::steps_stage(a, b, ra, rb);
+				},
+				(Stage::Descend { step, tensor, height, index: at, .. }, Posted::Roots(kids)) => {
+					let node = *kids.get(index as usize).ok_or(Error::<T>::BadPick)?;
+					let span = geo::descent_span(height);
+					let first = at.checked_shl(span).ok_or(Error::<T>::BadPick)?;
+					d.stage = Stage::Descend {
+						step,
+						tensor,
+						height: height.saturating_sub(span),
+						index: first.saturating_add(u64::from(index)),
+						node,
+					};
+				},
+				(Stage::Reduction { step, tensor, elem, lo, hi, lo_acc, hi_acc }, Posted::Accs(accs)) => {
+					let points = geo::dissection_points(lo, hi, MAX_POINTS);
+					let (a, b) = geo::picked_interval(lo, hi, &points, index)
+						.ok_or(Error::<T>::BadPick)?;
+					let at = |i: u32| accs.get(i as usize).copied();
+					let va = if index == 0 { Some(lo_acc) } else { at(index - 1) };
+					let vb = if index as usize == accs.len() { Some(hi_acc) } else { at(index) };
+					let (va, vb) = (va.ok_or(Error::<T>::BadPick)?, vb.ok_or(Error::<T>::BadPick)?);
+					d.stage = Stage::Reduction { step, tensor, elem, lo: a, hi: b, lo_acc: va, hi_acc: vb };
+				},
+				_ => return Err(Error::<T>::WrongStage.into()),
+			}
+			d.posted = Posted::Nothing;
+			Self::advance(key, d, Party::Challenger, Party::Defendant)
+		}
+
+		/// The defendant opens the disputed step: the root of every tensor of its graph,
+		/// in tensor-id order. They must hash to the agreed root before the step and the
+		/// disputed root after it.
+		#[pallet::call_index(4)]
+		#[pallet::weight(T::WeightInfo::open_step(roots.len() as u32))]
+		pub fn open_step(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			roots: BoundedVec<Hash32, T::MaxTensors>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let Stage::OpenStep { step, lo_root, hi_root } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+			let global = d.first_step.saturating_add(step);
+			let g = Self::graph(&ctx.spec, global)?;
+			ensure!(roots.len() == g.tensors.len(), Error::<T>::WrongTensorCount);
+			let start = geo::start_state_root(&g, global, &roots).ok_or(Error::<T>::BadGraph)?;
+			ensure!(start == lo_root, Error::<T>::StartRootMismatch);
+			let end = geo::end_state_root(&g, global, &roots).ok_or(Error::<T>::BadGraph)?;
+			ensure!(end == hi_root, Error::<T>::EndRootMismatch);
+			StepRoots::<T>::insert(key, roots);
+			d.stage = Stage::PickTensor { step };
+			Self::advance(key, d, Party::Defendant, Party::Challenger)
+		}
+
+		/// The challenger names the tensor it disputes in the opened step: an op output,
+		/// or the batch input or labels.
+		#[pallet::call_index(5)]
+		#[pallet::weight(T::WeightInfo::pick_tensor())]
+		pub fn pick_tensor(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			tensor: u32,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Challenger)?;
+			let Stage::PickTensor { step } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+			let g = Self::graph(&ctx.spec, d.first_step.saturating_add(step))?;
+			let info = g.tensors.get(tensor as usize).ok_or(Error::<T>::NotDisputable)?;
+			let disputable = match info.kind {
+				TensorKind::Input | TensorKind::Labels => geo::data_disputable(ctx.spec.data.format),
+				TensorKind::Param(_) | TensorKind::OptState(_) => false,
+				_ => true,
+			};
+			ensure!(disputable && info.numel() > 0, Error::<T>::NotDisputable);
+			let node = *StepRoots::<T>::get(key).get(tensor as usize).ok_or(Error::<T>::BadGraph)?;
+			let height = geo::tree_height(geo::tensor_chunks(info.numel() as u64));
+			d.stage = Stage::Descend { step, tensor, height, index: 0, node };
+			Self::advance(key, d, Party::Challenger, Party::Defendant)
+		}
+
+		/// The defendant reveals the Merkle nodes up to four levels below the disputed
+		/// node of the descent (they must fold to it).
+		#[pallet::call_index(9)]
+		#[pallet::weight(T::WeightInfo::descend())]
+		pub fn descend(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			nodes: BoundedVec<Hash32, ConstU32<MAX_POINTS>>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let Stage::Descend { step, tensor, height, index, node } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			ensure!(height > 0 && d.posted == Posted::Nothing, Error::<T>::WrongStage);
+			let leaves = Self::tensor_leaves(task, segment, d.first_step.saturating_add(step), tensor)?;
+			let span = geo::descent_span(height);
+			let (_, count) =
+				geo::descent_children(leaves, height, index, span).ok_or(Error::<T>::BadGraph)?;
+			ensure!(nodes.len() as u64 == count, Error::<T>::WrongPointCount);
+			ensure!(geo::fold_nodes(&nodes) == Some(node), Error::<T>::BadOpening);
+			d.posted = Posted::Roots(nodes);
+			Self::advance(key, d, Party::Defendant, Party::Challenger)
+		}
+
+		/// At the bottom of the descent the defendant opens the chunk's values (f32 bits).
+		#[pallet::call_index(10)]
+		#[pallet::weight(T::WeightInfo::open_chunk())]
+		pub fn open_chunk(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			values: BoundedVec<u32, ConstU32<CHUNK_VALUES>>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let Stage::Descend { step, tensor, height, index, node } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			ensure!(height == 0, Error::<T>::WrongStage);
+			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+			let g = Self::graph(&ctx.spec, d.first_step.saturating_add(step))?;
+			let numel = g.tensors.get(tensor as usize).ok_or(Error::<T>::BadGraph)?.numel() as u64;
+			ensure!(values.len() as u64 == geo::chunk_len(numel, index), Error::<T>::BadOpening);
+			let floats: Vec<f32> = values.iter().map(|b| f32::from_bits(*b)).collect();
+			ensure!(
+				gensyn_primitives::merkle::tensor_leaf(&floats) == node,
+				Error::<T>::BadOpening
+			);
+			OpenedChunks::<T>::insert(key, values);
+			d.stage = Stage::PickElement { step, tensor, chunk: index };
+			Self::advance(key, d, Party::Defendant, Party::Challenger)
+		}
+
+		/// The challenger names the element it disputes in the opened chunk.
+		#[pallet::call_index(11)]
+		#[pallet::weight(T::WeightInfo::pick_element())]
+		pub fn pick_element(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			within: u32,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Challenger)?;
+			let Stage::PickElement { step, tensor, chunk } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			let value =
+				*OpenedChunks::<T>::get(key).get(within as usize).ok_or(Error::<T>::ElementOutOfRange)?;
+			let elem = chunk
+				.saturating_mul(u64::from(CHUNK_VALUES))
+				.saturating_add(u64::from(within));
+			d.stage = Stage::Element { step, tensor, elem, value };
+			Self::advance(key, d, Party::Challenger, Party::Defendant)
+		}
+
+		/// The defendant answers for the disputed element: a batch value with its data
+		/// chunk, an element-wise op with its operands (both decided at once), a reduction
+		/// with its final accumulator (which starts the reduction bisection).
+		/// `data_samples` is a witness of the task's sample count (it bounds the weight of
+		/// locating a batch value).
+		#[pallet::call_index(6)]
+		#[pallet::weight(T::WeightInfo::answer_element(*data_samples))]
+		pub fn answer_element(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			answer: ElementAnswer,
+			data_samples: u32,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let Stage::Element { step, tensor, elem, value } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+			let global = d.first_step.saturating_add(step);
+			let g = Self::graph(&ctx.spec, global)?;
+			let roots = StepRoots::<T>::get(key);
+			if tensor == INPUT || tensor == LABELS {
+				let ElementAnswer::Data(data) = answer else {
+					return Err(Error::<T>::WrongAnswer.into());
+				};
+				ensure!(ctx.spec.data.samples <= data_samples, Error::<T>::TooManySamples);
+				ensure!(data_samples <= T::MaxDataSamples::get(), Error::<T>::TooManySamples);
+				let expected = Self::data_value(&ctx, global, tensor, elem, &data)?;
+				Self::rule(key, d, expected.to_bits() != value, Ruling::DataChecked);
+				return Ok(());
+			}
+			let op = g.ops.iter().position(|o| o.output == tensor).ok_or(Error::<T>::BadGraph)?;
+			let red = element::reduction(&g, op, elem).map_err(|_| Error::<T>::BadGraph)?;
+			match (red, answer) {
+				(Some(red), ElementAnswer::Reduction(acc)) if red.len > 0 => {
+					let finished = element::finish(&red, f32::from_bits(acc));
+					ensure!(finished.to_bits() == value, Error::<T>::AccumulatorMismatch);
+					d.stage =
+						Stage::Reduction { step, tensor, elem, lo: 0, hi: red.len, lo_acc: 0, hi_acc: acc };
+					Self::advance(key, d, Party::Defendant, Party::Defendant)
+				},
+				(red, ElementAnswer::Operands(ops)) if red.is_none_or(|r| r.len == 0) => {
+					for o in ops.iter() {
+						Self::verify_opening(&g, &roots, o)?;
+					}
+					let fetch = |t: u32, i: u64| Self::fetch(&ops, t, i);
+					let v = element::eval_element(&g, op, elem, &fetch).map_err(|e| match e {
+						gensyn_repops::ReproError::MissingOperand => Error::<T>::MissingOperand,
+						_ => Error::<T>::BadGraph,
+					})?;
+					Self::rule(key, d, v.to_bits() != value, Ruling::ElementComputed);
+					Ok(())
+				},
+				_ => Err(Error::<T>::WrongAnswer.into()),
+			}
+		}
+
+		/// The defendant opens the operands of the one disputed reduction term (and the
+		/// initial value when it is the first term); the chain computes the term and
+		/// rules.
+		#[pallet::call_index(7)]
+		#[pallet::weight(T::WeightInfo::open_term())]
+		pub fn open_term(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			operands: BoundedVec<TensorOpening, ConstU32<MAX_OPENINGS>>,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let Stage::Reduction { step, tensor, elem, lo, hi, lo_acc, hi_acc } = d.stage else {
+				return Err(Error::<T>::WrongStage.into());
+			};
+			ensure!(hi == lo.saturating_add(1), Error::<T>::WrongStage);
+			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+			let g = Self::graph(&ctx.spec, d.first_step.saturating_add(step))?;
+			let roots = StepRoots::<T>::get(key);
+			for o in operands.iter() {
+				Self::verify_opening(&g, &roots, o)?;
+			}
+			let op = g.ops.iter().position(|o| o.output == tensor).ok_or(Error::<T>::BadGraph)?;
+			let red = element::reduction(&g, op, elem)
+				.map_err(|_| Error::<T>::BadGraph)?
+				.ok_or(Error::<T>::BadGraph)?;
+			let fetch = |t: u32, i: u64| Self::fetch(&operands, t, i);
+			let missing = |_| Error::<T>::MissingOperand;
+			let acc = if lo == 0 {
+				element::value(red.init, &fetch).map_err(missing)?
+			} else {
+				f32::from_bits(lo_acc)
+			};
+			let next = element::reduction_step(&g, op, elem, lo, acc, &fetch).map_err(missing)?;
+			Self::rule(key, d, next.to_bits() != hi_acc, Ruling::StepComputed);
+			Ok(())
+		}
+
+		/// A party gives up: it loses the game at once.
+		#[pallet::call_index(8)]
+		#[pallet::weight(T::WeightInfo::concede())]
+		pub fn concede(origin: OriginFor<T>, task: TaskId, segment: u32) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			let d = Disputes::<T>::get(key).ok_or(Error::<T>::NoDispute)?;
+			let party = if who == d.defendant {
+				Party::Defendant
+			} else if who == d.challenger {
+				Party::Challenger
+			} else {
+				return Err(Error::<T>::NotAParty.into());
+			};
+			Self::rule(key, d, party == Party::Defendant, Ruling::Conceded(party));
+			Ok(())
+		}
+	}
+
+	impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
+		fn open(
+			task: TaskId,
+			segment: u32,
+			challenger: &T::AccountId,
+			defendant: &T::AccountId,
+		) -> DispatchResult {
+			let key = (task, segment);
+			ensure!(!Disputes::<T>::contains_key(key), Error::<T>::AlreadyOpen);
+			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+			ensure!(ctx.steps > 0, Error::<T>::NoSubject);
+			let bond = T::GameBond::get();
+			T::Currency::hold(&HoldReason::GameBond.into(), challenger, bond)?;
+			let deadline = Self::schedule(key)?;
+			let d = Dispute::<T> {
+				challenger: challenger.clone(),
+				defendant: defendant.clone(),
+				bond,
+				stage: Stage::Start,
+				posted: Posted::Nothing,
+				turn: Party::Defendant,
+				deadline,
+				moves: 0,
+				first_step: ctx.first_step,
+				steps: ctx.steps,
+				checkpoint_root: ctx.checkpoint_root,
+				checkpoints: ctx.checkpoints,
+				claimed_root: ctx.claimed_root,
+				order_randomness: ctx.order_randomness,
+			};
+			Disputes::<T>::insert(key, d);
+			Self::deposit_event(Event::Opened {
+				task,
+				segment,
+				challenger: challenger.clone(),
+				defendant: defendant.clone(),
+			});
+			Ok(())
+		}
+
+		fn cancel(task: TaskId, segment: u32) {
+			let key = (task, segment);
+			let Some(d) = Disputes::<T>::take(key) else { return };
+			StepRoots::<T>::remove(key);
+			OpenedChunks::<T>::remove(key);
+			Self::release_bond(&d);
+			Self::deposit_event(Event::Cancelled { task, segment });
+		}
+	}
+
+	impl<T: Config> Pallet<T> {
+		/// The game over `key`, when `who` is `party` and it is `party`'s turn.
+		fn expect_turn(
+			key: DisputeKey,
+			who: &T::AccountId,
+			party: Party,
+		) -> Result<Dispute<T>, DispatchError> {
+			let d = Disputes::<T>::get(key).ok_or(Error::<T>::NoDispute)?;
+			let player = match party {
+				Party::Defendant => &d.defendant,
+				Party::Challenger => &d.challenger,
+			};
+			ensure!(player == who, Error::<T>::NotAParty);
+			ensure!(d.turn == party, Error::<T>::NotYourTurn);
+			Ok(d)
+		}
+
+		/// The bisection stage over steps `lo..hi`, or the step opening when one is left.
+		fn steps_stage(lo: u64, hi: u64, lo_root: Hash32, hi_root: Hash32) -> Stage {
+			if hi <= lo.saturating_add(1) {
+				Stage::OpenStep { step: lo, lo_root, hi_root }
+			} else {
+				Stage::Steps { lo, hi, lo_root, hi_root }
+			}
+		}
+
+		/// Stores the game after a move by `by`, with `next` to move by a fresh deadline.
+		fn advance(key: DisputeKey, mut d: Dispute<T>, by: Party, next: Party) -> DispatchResult {
+			d.turn = next;
+			d.moves = d.moves.saturating_add(1);
+			d.deadline = Self::schedule(key)?;
+			let (stage, deadline) = (d.stage, d.deadline);
+			Disputes::<T>::insert(key, d);
+			Self::deposit_event(Event::Moved {
+				task: key.0,
+				segment: key.1,
+				by,
+				stage,
+				turn: next,
+				deadline,
+			});
+			Ok(())
+		}
+
+		/// Files a move deadline `MoveTimeout` blocks ahead (or the next block with room).
+		fn schedule(key: DisputeKey) -> Result<BlockNumberFor<T>, DispatchError> {
+			let now = frame_system::Pallet::<T>::block_number();
+			let mut at = now.saturating_add(T::MoveTimeout::get().max(1u32.into()));
+			for _ in 0..64u32 {
+				if Deadlines::<T>::mutate(at, |l| l.try_push(key).is_ok()) {
+					return Ok(at);
+				}
+				at = at.saturating_add(1u32.into());
+			}
+			Err(Error::<T>::DeadlineQueueFull.into())
+		}
+
+		/// Ends a game: releases or pays the bond, tells the tasks pallet.
+		fn rule(key: DisputeKey, d: Dispute<T>, challenger_won: bool, ruling: Ruling) {
+			Disputes::<T>::remove(key);
+			StepRoots::<T>::remove(key);
+			OpenedChunks::<T>::remove(key);
+			if challenger_won {
+				Self::release_bond(&d);
+			} else {
+				let moved = T::Currency::transfer_on_hold(
+					&HoldReason::GameBond.into(),
+					&d.challenger,
+					&d.defendant,
+					d.bond,
+					Precision::BestEffort,
+					Restriction::Free,
+					Fortitude::Force,
+				);
+				if moved.is_err() {
+					Self::release_bond(&d);
+				}
+			}
+			if let Err(e) = T::Outcome::resolve(key.0, key.1, challenger_won) {
+				log::warn!(target: "arbitration", "task {} refused the outcome: {e:?}", key.0);
+			}
+			Self::deposit_event(Event::Resolved {
+				task: key.0,
+				segment: key.1,
+				challenger_won,
+				ruling,
+				moves: d.moves,
+			});
+		}
+
+		fn release_bond(d: &Dispute<T>) {
+			let _ = T::Currency::release(
+				&HoldReason::GameBond.into(),
+				&d.challenger,
+				d.bond,
+				Precision::BestEffort,
+			);
+		}
+
+		/// The graph of global step `step` of the task.
+		fn graph(spec: &TaskSpec, step: u64) -> Result<Graph, Error<T>> {
+			let (_, start, end) = order::step_range(spec, step).ok_or(Error::<T>::BadGraph)?;
+			let batch = u32::try_from(end.saturating_sub(start)).map_err(|_| Error::<T>::BadGraph)?;
+			let g = graph::step_graph(spec, batch, step).map_err(|_| Error::<T>::BadGraph)?;
+			ensure!(g.tensors.len() as u32 <= T::MaxTensors::get(), Error::<T>::BadGraph);
+			Ok(g)
+		}
+
+		/// Leaves (chunks) of tensor `tensor` of global step `step`'s graph.
+		fn tensor_leaves(
+			task: TaskId,
+			segment: u32,
+			step: u64,
+			tensor: u32,
+		) -> Result<u64, Error<T>> {
+			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+			let g = Self::graph(&ctx.spec, step)?;
+			let info = g.tensors.get(tensor as usize).ok_or(Error::<T>::BadGraph)?;
+			Ok(geo::tensor_chunks(info.numel() as u64))
+		}
+
+		/// Checks an opening against the root posted for its tensor.
+		fn verify_opening(
+			g: &Graph,
+			roots: &[Hash32],
+			o: &TensorOpening,
+		) -> Result<(), Error<T>> {
+			let info = g.tensors.get(o.tensor as usize).ok_or(Error::<T>::BadOpening)?;
+			let root = roots.get(o.tensor as usize).ok_or(Error::<T>::BadOpening)?;
+			let values: Vec<f32> = o.values.iter().map(|b| f32::from_bits(*b)).collect();
+			let ok = geo::verify_tensor_chunk(
+				root,
+				info.numel() as u64,
+				u64::from(o.chunk),
+				&values,
+				&o.siblings,
+			);
+			ensure!(ok, Error::<T>::BadOpening);
+			Ok(())
+		}
+
+		/// A value from verified openings.
+		fn fetch(openings: &[TensorOpening], tensor: u32, index: u64) -> Option<f32> {
+			let (chunk, within) = geo::chunk_of(index);
+			openings
+				.iter()
+				.find(|o| o.tensor == tensor && u64::from(o.chunk) == chunk)
+				.and_then(|o| o.values.get(within))
+				.map(|b| f32::from_bits(*b))
+		}
+
+		/// The batch value at `elem` of `tensor`, read from a proven data chunk.
+		fn data_value(
+			ctx: &DisputeContext,
+			step: u64,
+			tensor: u32,
+			elem: u64,
+			data: &DataOpening,
+		) -> Result<f32, Error<T>> {
+			let loc = geo::data_location(&ctx.spec, &ctx.order_randomness, step, tensor, elem)
+				.map_err(|_| Error::<T>::NotDisputable)?;
+			let ok = geo::verify_data_chunk(
+				&ctx.spec.data.chunk_root.0,
+				loc.file_len,
+				loc.chunk(),
+				&data.bytes,
+				&data.siblings,
+			);
+			ensure!(ok, Error::<T>::BadDataProof);
+			let at = (loc.offset % gensyn_primitives::DATA_CHUNK_SIZE as u64) as usize;
+			let byte = *data.bytes.get(at).ok_or(Error::<T>::BadDataProof)?;
+			Ok(loc.value(byte))
+		}
+
+		/// Invariants: every game has its deadline filed, and the held game bonds equal
+		/// the open games' bonds.
+		#[cfg(any(test, feature = "try-runtime"))]
+		pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
+			for (key, d) in Disputes::<T>::iter() {
+				ensure!(
+					Deadlines::<T>::get(d.deadline).contains(&key),
+					"a game's deadline is not filed"
+				);
+				ensure!(
+					d.deadline > frame_system::Pallet::<T>::block_number(),
+					"a game is past its deadline"
+				);
+			}
+			let mut by_account: alloc::collections::BTreeMap<T::AccountId, BalanceOf<T>> =
+				Default::default();
+			for (_, d) in Disputes::<T>::iter() {
+				let e = by_account.entry(d.challenger.clone()).or_insert_with(sp_runtime::traits::Zero::zero);
+				*e += d.bond;
+			}
+			for (who, total) in by_account {
+				ensure!(
+					T::Currency::balance_on_hold(&HoldReason::GameBond.into(), &who) == total,
+					"held game bonds differ from open games"
+				);
+			}
+			Ok(())
+		}
+	}
+}

@@ -1,0 +1,211 @@
+//! Weights of the arbitration pallet.
+//!
+//! HAND-ESTIMATED from the work each call does (storage reads and writes counted per
+//! call, compute from the benchmarks' shapes; see `benchmarking.rs`, run as tests).
+//! Compute allowances: rebuilding a step graph ≈ 40 µs, one blake2 hash of ≤ 1 KiB
+//! ≈ 2 µs, one Merkle proof of 32 levels ≈ 70 µs, the data order ≈ 30 ns per sample.
+
+#![allow(missing_docs)]
+
+use core::marker::PhantomData;
+use frame_support::{
+	traits::Get,
+	weights::{constants::RocksDbWeight, Weight},
+};
+
+/// Weight functions of the arbitration pallet.
+pub trait WeightInfo {
+	/// `prove_start`.
+	fn prove_start() -> Weight;
+	/// `bisect_steps`.
+	fn bisect_steps() -> Weight;
+	/// `bisect_reduction`.
+	fn bisect_reduction() -> Weight;
+	/// `pick`.
+	fn pick() -> Weight;
+	/// `open_step` with `t` tensor roots.
+	fn open_step(t: u32) -> Weight;
+	/// `pick_tensor`.
+	fn pick_tensor() -> Weight;
+	/// `descend`.
+	fn descend() -> Weight;
+	/// `open_chunk`.
+	fn open_chunk() -> Weight;
+	/// `pick_element`.
+	fn pick_element() -> Weight;
+	/// `answer_element` for a task of `s` data samples (the worst of its three answers).
+	fn answer_element(s: u32) -> Weight;
+	/// `open_term`.
+	fn open_term() -> Weight;
+	/// `concede`.
+	fn concede() -> Weight;
+	/// `on_initialize` with `n` deadlines due.
+	fn on_initialize(n: u32) -> Weight;
+}
+
+// Shared compute parts, in picoseconds of reference time.
+const MOVE: u64 = 25_000_000;
+const GRAPH: u64 = 40_000_000;
+const PROOF: u64 = 70_000_000;
+const PER_ROOT: u64 = 2_500_000;
+const PER_SAMPLE: u64 = 30_000;
+const RULE: u64 = 60_000_000;
+
+fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
+	ref_time: u64,
+	proof: u64,
+	reads: u64,
+	writes: u64,
+) -> Weight {
+	Weight::from_parts(ref_time, proof).saturating_add(W::get().reads_writes(reads, writes))
+}
+
+/// Estimates for a runtime with database weights `T::DbWeight`.
+pub struct SubstrateWeight<T>(PhantomData<T>);
+
+/// The estimates with the given database weights.
+pub struct Estimates<W>(PhantomData<W>);
+
+impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W> {
+	fn prove_start() -> Weight {
+		// r: Disputes; w: Disputes, Deadlines.
+		parts::<W>(MOVE + PROOF, 4_000, 2, 2)
+	}
+	fn bisect_steps() -> Weight {
+		parts::<W>(MOVE, 4_000, 2, 2)
+	}
+	fn bisect_reduction() -> Weight {
+		parts::<W>(MOVE, 4_000, 2, 2)
+	}
+	fn pick() -> Weight {
+		parts::<W>(MOVE, 4_000, 2, 2)
+	}
+	fn open_step(t: u32) -> Weight {
+		// r: Disputes, Deadlines, tasks (Tasks, Specs, Audits); w: StepRoots, Disputes,
+		// Deadlines. Two state roots over the state tensors (≤ t hashes).
+		parts::<W>(MOVE + GRAPH + PER_ROOT * u64::from(t), 40_000 + 32 * u64::from(t), 5, 3)
+	}
+	fn pick_tensor() -> Weight {
+		// r: Disputes, StepRoots, tasks (Tasks, Specs, Audits); w: Disputes, Deadlines.
+		parts::<W>(MOVE + GRAPH, 72_000, 6, 2)
+	}
+	fn descend() -> Weight {
+		// Rebuilds the graph for the tensor's size; folds 16 nodes (15 hashes).
+		parts::<W>(MOVE + GRAPH + 15 * PER_ROOT, 40_000, 5, 2)
+	}
+	fn open_chunk() -> Weight {
+		// One leaf hash of 256 bytes; w: OpenedChunks.
+		parts::<W>(MOVE + GRAPH + PER_ROOT, 40_000, 5, 3)
+	}
+	fn pick_element() -> Weight {
+		parts::<W>(MOVE, 4_000, 3, 2)
+	}
+	fn answer_element(s: u32) -> Weight {
+		// Worst answer: the data order (s samples) or four chunk openings plus a tensor
+		// opening and one element-wise evaluation; then the ruling (bond, tasks resolve
+		// with its slash).
+		let data = PER_SAMPLE * u64::from(s) + PROOF;
+		let ops = 5 * PROOF;
+		parts::<W>(
+			MOVE + GRAPH + data.max(ops) + RULE,
+			60_000 + 4 * u64::from(s),
+			12,
+			10,
+		)
+	}
+	fn open_term() -> Weight {
+		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 60_000, 12, 10)
+	}
+	fn concede() -> Weight {
+		parts::<W>(RULE, 20_000, 8, 8)
+	}
+	fn on_initialize(n: u32) -> Weight {
+		let n = u64::from(n);
+		parts::<W>(5_000_000 + RULE * n, 4_000 + 20_000 * n, 1 + 8 * n, 1 + 8 * n)
+	}
+}
+
+impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
+	fn prove_start() -> Weight {
+		Estimates::<T::DbWeight>::prove_start()
+	}
+	fn bisect_steps() -> Weight {
+		Estimates::<T::DbWeight>::bisect_steps()
+	}
+	fn bisect_reduction() -> Weight {
+		Estimates::<T::DbWeight>::bisect_reduction()
+	}
+	fn pick() -> Weight {
+		Estimates::<T::DbWeight>::pick()
+	}
+	fn open_step(t: u32) -> Weight {
+		Estimates::<T::DbWeight>::open_step(t)
+	}
+	fn pick_tensor() -> Weight {
+		Estimates::<T::DbWeight>::pick_tensor()
+	}
+	fn descend() -> Weight {
+		Estimates::<T::DbWeight>::descend()
+	}
+	fn open_chunk() -> Weight {
+		Estimates::<T::DbWeight>::open_chunk()
+	}
+	fn pick_element() -> Weight {
+		Estimates::<T::DbWeight>::pick_element()
+	}
+	fn answer_element(s: u32) -> Weight {
+		Estimates::<T::DbWeight>::answer_element(s)
+	}
+	fn open_term() -> Weight {
+		Estimates::<T::DbWeight>::open_term()
+	}
+	fn concede() -> Weight {
+		Estimates::<T::DbWeight>::concede()
+	}
+	fn on_initialize(n: u32) -> Weight {
+		Estimates::<T::DbWeight>::on_initialize(n)
+	}
+}
+
+/// The estimates with RocksDB database weights, for tests.
+impl WeightInfo for () {
+	fn prove_start() -> Weight {
+		Estimates::<RocksDbWeight>::prove_start()
+	}
+	fn bisect_steps() -> Weight {
+		Estimates::<RocksDbWeight>::bisect_steps()
+	}
+	fn bisect_reduction() -> Weight {
+		Estimates::<RocksDbWeight>::bisect_reduction()
+	}
+	fn pick() -> Weight {
+		Estimates::<RocksDbWeight>::pick()
+	}
+	fn open_step(t: u32) -> Weight {
+		Estimates::<RocksDbWeight>::open_step(t)
+	}
+	fn pick_tensor() -> Weight {
+		Estimates::<RocksDbWeight>::pick_tensor()
+	}
+	fn descend() -> Weight {
+		Estimates::<RocksDbWeight>::descend()
+	}
+	fn open_chunk() -> Weight {
+		Estimates::<RocksDbWeight>::open_chunk()
+	}
+	fn pick_element() -> Weight {
+		Estimates::<RocksDbWeight>::pick_element()
+	}
+	fn answer_element(s: u32) -> Weight {
+		Estimates::<RocksDbWeight>::answer_element(s)
+	}
+	fn open_term() -> Weight {
+		Estimates::<RocksDbWeight>::open_term()
+	}
+	fn concede() -> Weight {
+		Estimates::<RocksDbWeight>::concede()
+	}
+	fn on_initialize(n: u32) -> Weight {
+		Estimates::<RocksDbWeight>::on_initialize(n)
+	}
+}
