@@ -231,6 +231,12 @@ impl_runtime_apis! {
 		}
 	}
 
+	impl pallet_gensyn_arbitration::ArbitrationApi<Block, AccountId, crate::BlockNumber> for Runtime {
+		fn games(who: AccountId) -> Vec<pallet_gensyn_arbitration::GameView<crate::BlockNumber>> {
+			crate::Arbitration::games(&who)
+		}
+	}
+
 	impl pallet_gensyn_tasks::TasksApi<Block, AccountId, Balance, crate::BlockNumber> for Runtime {
 		fn duties(who: AccountId) -> Vec<pallet_gensyn_tasks::Duty<crate::BlockNumber>> {
 			crate::Tasks::duties(&who)

@@ -109,7 +109,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 100,
+	spec_version: 101,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,
@@ -193,4 +193,8 @@ mod runtime {
 	/// The jackpot and forced errors.
 	#[runtime::pallet_index(14)]
 	pub type Jackpot = pallet_gensyn_jackpot;
+
+	/// The pinpoint game over challenged verdicts.
+	#[runtime::pallet_index(15)]
+	pub type Arbitration = pallet_gensyn_arbitration;
 }

@@ -40,12 +40,10 @@ extern crate alloc;
 
 pub use pallet::*;
 
-#[cfg(feature = "runtime-benchmarks")]
-mod benchmarking;
 #[cfg(test)]
 mod mock;
-#[cfg(any(test, feature = "runtime-benchmarks"))]
-pub mod prover;
+#[cfg(test)]
+mod prover;
 #[cfg(test)]
 mod tests;
 pub mod types;
@@ -55,6 +53,7 @@ pub use types::*;
 pub use weights::WeightInfo;
 
 use alloc::vec::Vec;
+use codec::{Decode, Encode};
 use frame_support::{
 	pallet_prelude::*,
 	traits::{
@@ -65,11 +64,12 @@ use frame_support::{
 use frame_system::pallet_prelude::*;
 use gensyn_primitives::{order, TaskSpec};
 use gensyn_repops::{
-	dispute as geo,
-	element,
+	dispute as geo, element,
 	graph::{self, Graph, TensorKind, INPUT, LABELS},
 };
-use pallet_gensyn_tasks::{DisputeArbiter, DisputeContext, DisputeOutcome, DisputeSubjects, TaskId};
+use pallet_gensyn_tasks::{
+	DisputeArbiter, DisputeContext, DisputeOutcome, DisputeSubjects, TaskId,
+};
 use sp_runtime::traits::Saturating;
 
 /// Balance of the currency.
@@ -78,14 +78,7 @@ pub type BalanceOf<T> =
 
 /// A game in progress.
 #[derive(
-	Encode,
-	Decode,
-	MaxEncodedLen,
-	TypeInfo,
-	CloneNoBound,
-	PartialEqNoBound,
-	EqNoBound,
-	DebugNoBound,
+	Encode, Decode, MaxEncodedLen, TypeInfo, CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound,
 )]
 #[scale_info(skip_type_params(T))]
 #[codec(mel_bound())]
@@ -118,6 +111,36 @@ pub struct Dispute<T: Config> {
 	pub claimed_root: Hash32,
 	/// The data-order randomness of the task.
 	pub order_randomness: Hash32,
+}
+
+/// One game as a player sees it (runtime API).
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub struct GameView<BlockNumber> {
+	/// The task.
+	pub task: TaskId,
+	/// The segment.
+	pub segment: u32,
+	/// The asker's side.
+	pub side: Party,
+	/// Where the game stands.
+	pub stage: Stage,
+	/// Values posted, waiting for the challenger.
+	pub posted: Posted,
+	/// Whether the asker must move now.
+	pub to_move: bool,
+	/// The deadline of the current move.
+	pub deadline: BlockNumber,
+}
+
+sp_api::decl_runtime_apis! {
+	/// Questions players ask the arbitration pallet.
+	pub trait ArbitrationApi<AccountId, BlockNumber> where
+		AccountId: codec::Codec,
+		BlockNumber: codec::Codec,
+	{
+		/// The games `who` plays in, and whether it must move.
+		fn games(who: AccountId) -> Vec<GameView<BlockNumber>>;
+	}
 }
 
 #[frame_support::pallet]
@@ -400,21 +423,26 @@ pub mod pallet {
 		/// before the first point; the point count: after the last).
 		#[pallet::call_index(3)]
 		#[pallet::weight(T::WeightInfo::pick())]
-		pub fn pick(origin: OriginFor<T>, task: TaskId, segment: u32, index: u32) -> DispatchResult {
+		pub fn pick(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			index: u32,
+		) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			let key = (task, segment);
 			let mut d = Self::expect_turn(key, &who, Party::Challenger)?;
 			match (d.stage, &d.posted) {
 				(Stage::Steps { lo, hi, lo_root, hi_root }, Posted::Roots(roots)) => {
 					let points = geo::dissection_points(lo, hi, MAX_POINTS);
-					let (a, b) = geo::picked_interval(lo, hi, &points, index)
-						.ok_or(Error::<T>::BadPick)?;
+					let (a, b) =
+						geo::picked_interval(lo, hi, &points, index).ok_or(Error::<T>::BadPick)?;
 					let at = |i: u32| roots.get(i as usize).copied();
 					let ra = if index == 0 { Some(lo_root) } else { at(index - 1) };
 					let rb = if index as usize == roots.len() { Some(hi_root) } else { at(index) };
 					let (ra, rb) = (ra.ok_or(Error::<T>::BadPick)?, rb.ok_or(Error::<T>::BadPick)?);
 					d.stage = Self::steps_stage(a, b, ra, rb);
-				},
+				}
 				(Stage::Descend { step, tensor, height, index: at, .. }, Posted::Roots(kids)) => {
 					let node = *kids.get(index as usize).ok_or(Error::<T>::BadPick)?;
 					let span = geo::descent_span(height);
@@ -426,17 +454,28 @@ pub mod pallet {
 						index: first.saturating_add(u64::from(index)),
 						node,
 					};
-				},
-				(Stage::Reduction { step, tensor, elem, lo, hi, lo_acc, hi_acc }, Posted::Accs(accs)) => {
+				}
+				(
+					Stage::Reduction { step, tensor, elem, lo, hi, lo_acc, hi_acc },
+					Posted::Accs(accs),
+				) => {
 					let points = geo::dissection_points(lo, hi, MAX_POINTS);
-					let (a, b) = geo::picked_interval(lo, hi, &points, index)
-						.ok_or(Error::<T>::BadPick)?;
+					let (a, b) =
+						geo::picked_interval(lo, hi, &points, index).ok_or(Error::<T>::BadPick)?;
 					let at = |i: u32| accs.get(i as usize).copied();
 					let va = if index == 0 { Some(lo_acc) } else { at(index - 1) };
 					let vb = if index as usize == accs.len() { Some(hi_acc) } else { at(index) };
 					let (va, vb) = (va.ok_or(Error::<T>::BadPick)?, vb.ok_or(Error::<T>::BadPick)?);
-					d.stage = Stage::Reduction { step, tensor, elem, lo: a, hi: b, lo_acc: va, hi_acc: vb };
-				},
+					d.stage = Stage::Reduction {
+						step,
+						tensor,
+						elem,
+						lo: a,
+						hi: b,
+						lo_acc: va,
+						hi_acc: vb,
+					};
+				}
 				_ => return Err(Error::<T>::WrongStage.into()),
 			}
 			d.posted = Posted::Nothing;
@@ -493,12 +532,15 @@ pub mod pallet {
 			let g = Self::graph(&ctx.spec, d.first_step.saturating_add(step))?;
 			let info = g.tensors.get(tensor as usize).ok_or(Error::<T>::NotDisputable)?;
 			let disputable = match info.kind {
-				TensorKind::Input | TensorKind::Labels => geo::data_disputable(ctx.spec.data.format),
+				TensorKind::Input | TensorKind::Labels => {
+					geo::data_disputable(ctx.spec.data.format)
+				}
 				TensorKind::Param(_) | TensorKind::OptState(_) => false,
 				_ => true,
 			};
 			ensure!(disputable && info.numel() > 0, Error::<T>::NotDisputable);
-			let node = *StepRoots::<T>::get(key).get(tensor as usize).ok_or(Error::<T>::BadGraph)?;
+			let node =
+				*StepRoots::<T>::get(key).get(tensor as usize).ok_or(Error::<T>::BadGraph)?;
 			let height = geo::tree_height(geo::tensor_chunks(info.numel() as u64));
 			d.stage = Stage::Descend { step, tensor, height, index: 0, node };
 			Self::advance(key, d, Party::Challenger, Party::Defendant)
@@ -521,7 +563,8 @@ pub mod pallet {
 				return Err(Error::<T>::WrongStage.into());
 			};
 			ensure!(height > 0 && d.posted == Posted::Nothing, Error::<T>::WrongStage);
-			let leaves = Self::tensor_leaves(task, segment, d.first_step.saturating_add(step), tensor)?;
+			let leaves =
+				Self::tensor_leaves(task, segment, d.first_step.saturating_add(step), tensor)?;
 			let span = geo::descent_span(height);
 			let (_, count) =
 				geo::descent_children(leaves, height, index, span).ok_or(Error::<T>::BadGraph)?;
@@ -576,11 +619,11 @@ pub mod pallet {
 			let Stage::PickElement { step, tensor, chunk } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
-			let value =
-				*OpenedChunks::<T>::get(key).get(within as usize).ok_or(Error::<T>::ElementOutOfRange)?;
-			let elem = chunk
-				.saturating_mul(u64::from(CHUNK_VALUES))
-				.saturating_add(u64::from(within));
+			let value = *OpenedChunks::<T>::get(key)
+				.get(within as usize)
+				.ok_or(Error::<T>::ElementOutOfRange)?;
+			let elem =
+				chunk.saturating_mul(u64::from(CHUNK_VALUES)).saturating_add(u64::from(within));
 			d.stage = Stage::Element { step, tensor, elem, value };
 			Self::advance(key, d, Party::Challenger, Party::Defendant)
 		}
@@ -625,10 +668,17 @@ pub mod pallet {
 				(Some(red), ElementAnswer::Reduction(acc)) if red.len > 0 => {
 					let finished = element::finish(&red, f32::from_bits(acc));
 					ensure!(finished.to_bits() == value, Error::<T>::AccumulatorMismatch);
-					d.stage =
-						Stage::Reduction { step, tensor, elem, lo: 0, hi: red.len, lo_acc: 0, hi_acc: acc };
+					d.stage = Stage::Reduction {
+						step,
+						tensor,
+						elem,
+						lo: 0,
+						hi: red.len,
+						lo_acc: 0,
+						hi_acc: acc,
+					};
 					Self::advance(key, d, Party::Defendant, Party::Defendant)
-				},
+				}
 				(red, ElementAnswer::Operands(ops)) if red.is_none_or(|r| r.len == 0) => {
 					for o in ops.iter() {
 						Self::verify_opening(&g, &roots, o)?;
@@ -640,7 +690,7 @@ pub mod pallet {
 					})?;
 					Self::rule(key, d, v.to_bits() != value, Ruling::ElementComputed);
 					Ok(())
-				},
+				}
 				_ => Err(Error::<T>::WrongAnswer.into()),
 			}
 		}
@@ -856,7 +906,8 @@ pub mod pallet {
 		/// The graph of global step `step` of the task.
 		fn graph(spec: &TaskSpec, step: u64) -> Result<Graph, Error<T>> {
 			let (_, start, end) = order::step_range(spec, step).ok_or(Error::<T>::BadGraph)?;
-			let batch = u32::try_from(end.saturating_sub(start)).map_err(|_| Error::<T>::BadGraph)?;
+			let batch =
+				u32::try_from(end.saturating_sub(start)).map_err(|_| Error::<T>::BadGraph)?;
 			let g = graph::step_graph(spec, batch, step).map_err(|_| Error::<T>::BadGraph)?;
 			ensure!(g.tensors.len() as u32 <= T::MaxTensors::get(), Error::<T>::BadGraph);
 			Ok(g)
@@ -876,11 +927,7 @@ pub mod pallet {
 		}
 
 		/// Checks an opening against the root posted for its tensor.
-		fn verify_opening(
-			g: &Graph,
-			roots: &[Hash32],
-			o: &TensorOpening,
-		) -> Result<(), Error<T>> {
+		fn verify_opening(g: &Graph, roots: &[Hash32], o: &TensorOpening) -> Result<(), Error<T>> {
 			let info = g.tensors.get(o.tensor as usize).ok_or(Error::<T>::BadOpening)?;
 			let root = roots.get(o.tensor as usize).ok_or(Error::<T>::BadOpening)?;
 			let values: Vec<f32> = o.values.iter().map(|b| f32::from_bits(*b)).collect();
@@ -928,6 +975,31 @@ pub mod pallet {
 			Ok(loc.value(byte))
 		}
 
+		/// The games `who` plays in (runtime API; iterates the open games, which the tasks
+		/// pallet bounds by its live tasks times `MaxAuditSegments`).
+		pub fn games(who: &T::AccountId) -> Vec<GameView<BlockNumberFor<T>>> {
+			Disputes::<T>::iter()
+				.filter_map(|((task, segment), d)| {
+					let side = if &d.defendant == who {
+						Party::Defendant
+					} else if &d.challenger == who {
+						Party::Challenger
+					} else {
+						return None;
+					};
+					Some(GameView {
+						task,
+						segment,
+						side,
+						stage: d.stage,
+						posted: d.posted,
+						to_move: d.turn == side,
+						deadline: d.deadline,
+					})
+				})
+				.collect()
+		}
+
 		/// Invariants: every game has its deadline filed, and the held game bonds equal
 		/// the open games' bonds.
 		#[cfg(any(test, feature = "try-runtime"))]
@@ -945,7 +1017,9 @@ pub mod pallet {
 			let mut by_account: alloc::collections::BTreeMap<T::AccountId, BalanceOf<T>> =
 				Default::default();
 			for (_, d) in Disputes::<T>::iter() {
-				let e = by_account.entry(d.challenger.clone()).or_insert_with(sp_runtime::traits::Zero::zero);
+				let e = by_account
+					.entry(d.challenger.clone())
+					.or_insert_with(sp_runtime::traits::Zero::zero);
 				*e += d.bond;
 			}
 			for (who, total) in by_account {

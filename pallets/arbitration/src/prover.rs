@@ -76,7 +76,10 @@ pub fn fixture_spec(file: &[u8], k: u32) -> TaskSpec {
 			batch_size: 8,
 			seed: 5,
 			checkpoint_interval: k,
-			optimizer: Optimizer::Sgd { lr: F32Bits::from_f32(0.1), momentum: F32Bits::from_f32(0.9) },
+			optimizer: Optimizer::Sgd {
+				lr: F32Bits::from_f32(0.1),
+				momentum: F32Bits::from_f32(0.9),
+			},
 			lr_schedule: LrSchedule::Constant,
 		},
 		verification: VerificationSpec {
@@ -96,7 +99,8 @@ struct Bundle<'a> {
 impl Dataset for Bundle<'_> {
 	fn sample(&self, index: u32, input: &mut [f32]) -> gensyn_repops::Result<u32> {
 		let i = index as usize;
-		let px = self.file.get(16 + i * self.per..16 + (i + 1) * self.per).ok_or(ReproError::Data)?;
+		let px =
+			self.file.get(16 + i * self.per..16 + (i + 1) * self.per).ok_or(ReproError::Data)?;
 		for (dst, b) in input.iter_mut().zip(px) {
 			*dst = f32::from(*b) / 255.0;
 		}
@@ -267,14 +271,19 @@ impl Run {
 		}
 		let g = &t.graph;
 		let op = g.ops.iter().position(|o| o.output == tensor).expect("op output");
-		let fetch = |id: u32, i: u64| t.values.get(id as usize).and_then(|v| v.get(i as usize)).copied();
+		let fetch =
+			|id: u32, i: u64| t.values.get(id as usize).and_then(|v| v.get(i as usize)).copied();
 		match element::reduction(g, op, elem).expect("element") {
 			Some(red) if red.len > 0 => {
 				let acc = element::partial(g, op, elem, red.len, &fetch).expect("partial");
 				let value = t.values[tensor as usize][elem as usize];
-				let acc = if element::finish(&red, acc).to_bits() == value.to_bits() { acc } else { value };
+				let acc = if element::finish(&red, acc).to_bits() == value.to_bits() {
+					acc
+				} else {
+					value
+				};
 				ElementAnswer::Reduction(acc.to_bits())
-			},
+			}
 			_ => ElementAnswer::Operands(self.openings_for(&t.values, |f| {
 				let _ = element::eval_element(g, op, elem, f);
 			})),
@@ -286,7 +295,8 @@ impl Run {
 		let t = self.step_trace(step);
 		let g = &t.graph;
 		let op = g.ops.iter().position(|o| o.output == tensor).expect("op output");
-		let fetch = |id: u32, i: u64| t.values.get(id as usize).and_then(|v| v.get(i as usize)).copied();
+		let fetch =
+			|id: u32, i: u64| t.values.get(id as usize).and_then(|v| v.get(i as usize)).copied();
 		geo::dissection_points(lo, hi, MAX_POINTS)
 			.iter()
 			.map(|j| element::partial(g, op, elem, *j, &fetch).expect("partial").to_bits())
@@ -310,15 +320,6 @@ impl Run {
 				let _ = element::reduction_step(g, op, elem, j, acc, f);
 			}
 		})
-	}
-
-	/// The full partial accumulator after `j` terms (f32 bits).
-	pub fn partial(&self, step: u64, tensor: u32, elem: u64, j: u64) -> u32 {
-		let t = self.step_trace(step);
-		let g = &t.graph;
-		let op = g.ops.iter().position(|o| o.output == tensor).expect("op output");
-		let fetch = |id: u32, i: u64| t.values.get(id as usize).and_then(|v| v.get(i as usize)).copied();
-		element::partial(g, op, elem, j, &fetch).expect("partial").to_bits()
 	}
 }
 

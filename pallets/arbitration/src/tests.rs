@@ -5,7 +5,7 @@
 use crate::{mock::*, prover::*, *};
 use frame_support::{
 	assert_noop, assert_ok,
-	traits::{fungible::{Inspect, InspectHold}, Hooks},
+	traits::{fungible::InspectHold, Hooks},
 };
 use gensyn_repops::graph::{step_graph, OpKind};
 use pallet_gensyn_tasks::DisputeArbiter;
@@ -128,7 +128,7 @@ fn play(g: &Game, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
 					leaves[SEG as usize],
 					BoundedVec::truncate_from(proof.siblings),
 				)
-			},
+			}
 			(Stage::Steps { lo, hi, .. }, Party::Defendant, Posted::Nothing) => {
 				let points = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
 				let roots: Vec<Hash32> = if d == Defendant::GarbageRoots {
@@ -137,7 +137,7 @@ fn play(g: &Game, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
 					points.iter().map(|p| g.defendant.root(first + p)).collect()
 				};
 				Arbitration::bisect_steps(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
-			},
+			}
 			(Stage::Steps { lo, hi, .. }, Party::Challenger, Posted::Roots(posted)) => {
 				let points = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
 				let truth: Vec<Hash32> = points.iter().map(|p| g.truth.root(first + p)).collect();
@@ -146,11 +146,11 @@ fn play(g: &Game, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
 					Challenger::False { .. } => 0,
 				};
 				Arbitration::pick(origin(C), TASK, SEG, pick)
-			},
+			}
 			(Stage::OpenStep { step, .. }, Party::Defendant, _) => {
 				let roots = g.defendant.tensor_roots(first + step);
 				Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
-			},
+			}
 			(Stage::PickTensor { step }, Party::Challenger, _) => {
 				let tensor = match c {
 					Challenger::False { target } => target,
@@ -165,57 +165,83 @@ fn play(g: &Game, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
 							.into_iter()
 							.find(|t| posted[*t as usize] != truth[*t as usize])
 							.expect("a differing tensor")
-					},
+					}
 				};
 				Arbitration::pick_tensor(origin(C), TASK, SEG, tensor)
-			},
-			(Stage::Descend { step, tensor, height, index, .. }, Party::Defendant, Posted::Nothing) =>
+			}
+			(
+				Stage::Descend { step, tensor, height, index, .. },
+				Party::Defendant,
+				Posted::Nothing,
+			) => {
 				if height == 0 {
 					let values = g.defendant.chunk(first + step, tensor, index);
 					Arbitration::open_chunk(origin(D), TASK, SEG, BoundedVec::truncate_from(values))
 				} else {
 					let nodes = g.defendant.descent(first + step, tensor, height, index);
 					Arbitration::descend(origin(D), TASK, SEG, BoundedVec::truncate_from(nodes))
-				},
-			(Stage::Descend { step, tensor, height, index, .. }, Party::Challenger, Posted::Roots(kids)) => {
+				}
+			}
+			(
+				Stage::Descend { step, tensor, height, index, .. },
+				Party::Challenger,
+				Posted::Roots(kids),
+			) => {
 				let pick = match c {
-					Challenger::Honest =>
-						first_difference(kids, &g.truth.descent(first + step, tensor, height, index)),
+					Challenger::Honest => first_difference(
+						kids,
+						&g.truth.descent(first + step, tensor, height, index),
+					),
 					Challenger::False { .. } => 0,
 				};
 				Arbitration::pick(origin(C), TASK, SEG, pick)
-			},
+			}
 			(Stage::PickElement { step, tensor, chunk }, Party::Challenger, _) => {
 				let opened = OpenedChunks::<Test>::get(KEY);
 				let within = match c {
-					Challenger::Honest =>
-						first_difference(&opened, &g.truth.chunk(first + step, tensor, chunk)),
+					Challenger::Honest => {
+						first_difference(&opened, &g.truth.chunk(first + step, tensor, chunk))
+					}
 					Challenger::False { .. } => 0,
 				};
 				Arbitration::pick_element(origin(C), TASK, SEG, within)
-			},
+			}
 			(Stage::Element { step, tensor, elem, .. }, Party::Defendant, _) => {
 				let answer = g.defendant.answer(first + step, tensor, elem);
 				Arbitration::answer_element(origin(D), TASK, SEG, answer, SAMPLES)
-			},
-			(Stage::Reduction { step, tensor, elem, lo, hi, .. }, Party::Defendant, Posted::Nothing) =>
+			}
+			(
+				Stage::Reduction { step, tensor, elem, lo, hi, .. },
+				Party::Defendant,
+				Posted::Nothing,
+			) => {
 				if hi == lo + 1 {
 					let ops = g.defendant.term(first + step, tensor, elem, lo);
 					Arbitration::open_term(origin(D), TASK, SEG, ops)
 				} else {
 					let accs = g.defendant.partials(first + step, tensor, elem, lo, hi);
-					Arbitration::bisect_reduction(origin(D), TASK, SEG, BoundedVec::truncate_from(accs))
-				},
-			(Stage::Reduction { step, tensor, elem, lo, hi, .. }, Party::Challenger, Posted::Accs(posted)) => {
+					Arbitration::bisect_reduction(
+						origin(D),
+						TASK,
+						SEG,
+						BoundedVec::truncate_from(accs),
+					)
+				}
+			}
+			(
+				Stage::Reduction { step, tensor, elem, lo, hi, .. },
+				Party::Challenger,
+				Posted::Accs(posted),
+			) => {
 				let pick = match c {
 					Challenger::Honest => {
 						let truth = g.truth.partials(first + step, tensor, elem, lo, hi);
 						first_difference(posted, &truth)
-					},
+					}
 					Challenger::False { .. } => posted.len() as u32,
 				};
 				Arbitration::pick(origin(C), TASK, SEG, pick)
-			},
+			}
 			other => panic!("no move for {other:?}"),
 		};
 		if moved.is_err() {
@@ -227,8 +253,9 @@ fn play(g: &Game, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
 	let resolved = System::events()
 		.into_iter()
 		.find_map(|r| match r.event {
-			RuntimeEvent::Arbitration(Event::Resolved { challenger_won, ruling, moves, .. }) =>
-				Some((challenger_won, ruling, moves)),
+			RuntimeEvent::Arbitration(Event::Resolved {
+				challenger_won, ruling, moves, ..
+			}) => Some((challenger_won, ruling, moves)),
 			_ => None,
 		})
 		.expect("resolved event");
@@ -345,27 +372,27 @@ fn step_once(g: &Game, s: Dispute<Test>) -> DispatchResult {
 				leaves[SEG as usize],
 				BoundedVec::truncate_from(proof.siblings),
 			)
-		},
+		}
 		(Stage::Steps { lo, hi, .. }, Party::Defendant, _) => {
 			let pts = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
 			let roots = pts.iter().map(|p| g.defendant.root(first + p)).collect();
 			Arbitration::bisect_steps(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
-		},
+		}
 		(Stage::Steps { lo, hi, .. }, Party::Challenger, Posted::Roots(posted)) => {
 			let pts = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
 			let truth: Vec<Hash32> = pts.iter().map(|p| g.truth.root(first + p)).collect();
 			Arbitration::pick(origin(C), TASK, SEG, first_difference(posted, &truth))
-		},
+		}
 		(Stage::OpenStep { step, .. }, _, _) => {
 			let roots = g.defendant.tensor_roots(first + step);
 			Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
-		},
+		}
 		(Stage::PickTensor { step }, _, _) => {
 			let posted = StepRoots::<Test>::get(KEY);
 			let truth = g.truth.tensor_roots(first + step);
 			let t = (0..truth.len()).find(|t| posted[*t] != truth[*t]).unwrap();
 			Arbitration::pick_tensor(origin(C), TASK, SEG, t as u32)
-		},
+		}
 		_ => Ok(()),
 	}
 }
@@ -495,7 +522,12 @@ fn every_move_checks_turn_stage_and_proofs() {
 		assert_ok!(Arbitration::prove_start(origin(D), TASK, SEG, leaves[1], sibs()));
 		// Steps: the point count must match.
 		assert_noop!(
-			Arbitration::bisect_steps(origin(D), TASK, SEG, BoundedVec::truncate_from(vec![[0u8; 32]])),
+			Arbitration::bisect_steps(
+				origin(D),
+				TASK,
+				SEG,
+				BoundedVec::truncate_from(vec![[0u8; 32]])
+			),
 			Error::<Test>::WrongPointCount
 		);
 		assert_ok!(step_once(&g, game()));
@@ -506,16 +538,21 @@ fn every_move_checks_turn_stage_and_proofs() {
 			match game().turn {
 				Party::Challenger => {
 					assert_ok!(Arbitration::pick(origin(C), TASK, SEG, 0));
-				},
+				}
 				Party::Defendant => {
 					assert_ok!(step_once(&g, game()));
-				},
+				}
 			}
 		}
 		let Stage::OpenStep { step, .. } = game().stage else { unreachable!() };
 		let mut roots = g.truth.tensor_roots(first + step);
 		assert_noop!(
-			Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots[1..].to_vec())),
+			Arbitration::open_step(
+				origin(D),
+				TASK,
+				SEG,
+				BoundedVec::truncate_from(roots[1..].to_vec())
+			),
 			Error::<Test>::WrongTensorCount
 		);
 		let param = *g.truth.step_trace(first + step).graph.params.first().unwrap() as usize;
@@ -526,7 +563,8 @@ fn every_move_checks_turn_stage_and_proofs() {
 			Error::<Test>::StartRootMismatch
 		);
 		roots[param] = saved;
-		let new_param = *g.truth.step_trace(first + step).graph.new_params.first().unwrap() as usize;
+		let new_param =
+			*g.truth.step_trace(first + step).graph.new_params.first().unwrap() as usize;
 		roots[new_param] = [1u8; 32];
 		assert_noop!(
 			Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots)),
@@ -548,7 +586,12 @@ fn every_move_checks_turn_stage_and_proofs() {
 		let Stage::Descend { height, index, .. } = game().stage else { unreachable!() };
 		let mut nodes = g.truth.descent(first + step, linear, height, index);
 		assert_noop!(
-			Arbitration::descend(origin(D), TASK, SEG, BoundedVec::truncate_from(nodes[1..].to_vec())),
+			Arbitration::descend(
+				origin(D),
+				TASK,
+				SEG,
+				BoundedVec::truncate_from(nodes[1..].to_vec())
+			),
 			Error::<Test>::WrongPointCount
 		);
 		nodes[0] = [3u8; 32];
@@ -567,19 +610,34 @@ fn every_move_checks_turn_stage_and_proofs() {
 					let mut v = g.truth.chunk(first + step, linear, index);
 					v[0] ^= 1;
 					assert_noop!(
-						Arbitration::open_chunk(origin(D), TASK, SEG, BoundedVec::truncate_from(v.clone())),
+						Arbitration::open_chunk(
+							origin(D),
+							TASK,
+							SEG,
+							BoundedVec::truncate_from(v.clone())
+						),
 						Error::<Test>::BadOpening
 					);
 					v[0] ^= 1;
-					assert_ok!(Arbitration::open_chunk(origin(D), TASK, SEG, BoundedVec::truncate_from(v)));
-				},
+					assert_ok!(Arbitration::open_chunk(
+						origin(D),
+						TASK,
+						SEG,
+						BoundedVec::truncate_from(v)
+					));
+				}
 				(Stage::Descend { height, index, .. }, Party::Defendant) => {
 					let n = g.truth.descent(first + step, linear, height, index);
-					assert_ok!(Arbitration::descend(origin(D), TASK, SEG, BoundedVec::truncate_from(n)));
-				},
+					assert_ok!(Arbitration::descend(
+						origin(D),
+						TASK,
+						SEG,
+						BoundedVec::truncate_from(n)
+					));
+				}
 				(_, Party::Challenger) => {
 					assert_ok!(Arbitration::pick(origin(C), TASK, SEG, 0));
-				},
+				}
 				other => panic!("{other:?}"),
 			}
 		}
@@ -631,10 +689,10 @@ fn data_answers_need_a_valid_chunk_and_a_sample_witness() {
 			match game().turn {
 				Party::Challenger => {
 					assert_ok!(Arbitration::pick(origin(C), TASK, SEG, 0));
-				},
+				}
 				Party::Defendant => {
 					assert_ok!(step_once(&g, game()));
-				},
+				}
 			}
 		}
 		assert_ok!(Arbitration::pick_tensor(origin(C), TASK, SEG, input));
@@ -643,18 +701,28 @@ fn data_answers_need_a_valid_chunk_and_a_sample_witness() {
 			match (s.stage, s.turn) {
 				(Stage::Descend { step, height: 0, index, .. }, Party::Defendant) => {
 					let v = g.truth.chunk(first + step, input, index);
-					assert_ok!(Arbitration::open_chunk(origin(D), TASK, SEG, BoundedVec::truncate_from(v)));
-				},
+					assert_ok!(Arbitration::open_chunk(
+						origin(D),
+						TASK,
+						SEG,
+						BoundedVec::truncate_from(v)
+					));
+				}
 				(Stage::Descend { step, height, index, .. }, Party::Defendant) => {
 					let n = g.truth.descent(first + step, input, height, index);
-					assert_ok!(Arbitration::descend(origin(D), TASK, SEG, BoundedVec::truncate_from(n)));
-				},
+					assert_ok!(Arbitration::descend(
+						origin(D),
+						TASK,
+						SEG,
+						BoundedVec::truncate_from(n)
+					));
+				}
 				(Stage::PickElement { .. }, _) => {
 					assert_ok!(Arbitration::pick_element(origin(C), TASK, SEG, 3));
-				},
+				}
 				(_, Party::Challenger) => {
 					assert_ok!(Arbitration::pick(origin(C), TASK, SEG, 0));
-				},
+				}
 				other => panic!("{other:?}"),
 			}
 		}
@@ -668,11 +736,23 @@ fn data_answers_need_a_valid_chunk_and_a_sample_witness() {
 		);
 		data.bytes[0] ^= 1;
 		assert_noop!(
-			Arbitration::answer_element(origin(D), TASK, SEG, ElementAnswer::Data(data.clone()), SAMPLES),
+			Arbitration::answer_element(
+				origin(D),
+				TASK,
+				SEG,
+				ElementAnswer::Data(data.clone()),
+				SAMPLES
+			),
 			Error::<Test>::BadDataProof
 		);
 		data.bytes[0] ^= 1;
-		assert_ok!(Arbitration::answer_element(origin(D), TASK, SEG, ElementAnswer::Data(data), SAMPLES));
+		assert_ok!(Arbitration::answer_element(
+			origin(D),
+			TASK,
+			SEG,
+			ElementAnswer::Data(data),
+			SAMPLES
+		));
 		assert_eq!(OUTCOMES.with(|o| o.borrow().clone()), vec![(TASK, SEG, false)]);
 	});
 }
@@ -716,7 +796,8 @@ fn mnist_mlp_longest_dispute() {
 	let mut worst = 0u32;
 	for (i, op) in g.ops.iter().enumerate() {
 		let numel = g.tensors[op.output as usize].numel() as u64;
-		let height = gensyn_repops::dispute::tree_height(gensyn_repops::dispute::tensor_chunks(numel));
+		let height =
+			gensyn_repops::dispute::tree_height(gensyn_repops::dispute::tensor_chunks(numel));
 		let descents = height.div_ceil(4);
 		let red = (0..numel.min(4))
 			.filter_map(|e| gensyn_repops::element::reduction(&g, i, e).unwrap())
@@ -740,4 +821,21 @@ fn mnist_mlp_longest_dispute() {
 	assert!(total <= 40, "{total} moves");
 	assert!(open_step_bytes <= 64 * 1024);
 	assert!(g.tensors.len() as u32 <= 256);
+}
+
+#[test]
+fn games_tell_each_player_when_to_move() {
+	new_test_ext().execute_with(|| {
+		let g = setup(None);
+		open();
+		let d = Arbitration::games(&D);
+		assert_eq!(d.len(), 1);
+		assert!(d[0].to_move && d[0].side == Party::Defendant && d[0].stage == Stage::Start);
+		assert!(!Arbitration::games(&C)[0].to_move);
+		assert!(Arbitration::games(&3).is_empty());
+		assert_ok!(step_once(&g, game()));
+		assert_ok!(step_once(&g, game()));
+		assert!(Arbitration::games(&C)[0].to_move);
+		assert!(matches!(Arbitration::games(&C)[0].posted, Posted::Roots(_)));
+	});
 }

@@ -1,5 +1,6 @@
 //! Configuration of every pallet, one file per pallet.
 
+mod arbitration;
 mod authorship;
 mod babe;
 mod balances;

@@ -1,7 +1,8 @@
 //! pallet-gensyn-tasks: the task lifecycle, escrow, deadlines and settlement.
 //!
-//! Periods are in 3-second blocks. Challenges are refused (`Arbiter = ()`) until the
-//! pinpoint game (pallets/arbitration) lands.
+//! Periods are in 3-second blocks. Challenges go to the pinpoint game
+//! (`Arbiter = Arbitration`); `DisputeTimeout` (one day) outlasts the longest game
+//! (see configs/arbitration.rs).
 
 use super::stake::JackpotAccount;
 use crate::{
@@ -29,7 +30,7 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type Stake = Stake;
 	type Randomness =
 		pallet_gensyn_tasks::FromOptional<pallet_babe::ParentBlockRandomness<Runtime>>;
-	type Arbiter = ();
+	type Arbiter = crate::Arbitration;
 	type ForcedErrors = Jackpot;
 	// The MNIST MLP example (about 4,200 megagas) costs about 4.2 tokens to train.
 	type PricePerMegagas = ConstU128<MILLI_UNIT>;

@@ -1,0 +1,35 @@
+//! pallet-gensyn-arbitration: the pinpoint game over challenged verdicts.
+//!
+//! A game is at most about 51 moves: 6 step rounds (17-fold cuts cover 24 million
+//! steps, above `MAX_STEPS`), 8 Merkle descents (trees of 2^32 chunks), 8 reduction
+//! rounds (2^32 terms), two moves each, plus the start proof, the step opening, the
+//! tensor pick, the chunk opening, the element pick, the answer and the last term. At
+//! ten minutes a move that is under 8.5 hours, well inside the tasks pallet's one-day
+//! `DisputeTimeout` (checked below).
+
+use crate::{Balances, Runtime, RuntimeHoldReason, Tasks, DAYS, MINUTES, UNIT};
+use frame_support::traits::{ConstU128, ConstU32};
+
+/// Blocks a party has for each move.
+pub const MOVE_TIMEOUT: u32 = 10 * MINUTES;
+/// Upper bound on the moves of one game (see the module docs).
+pub const MAX_MOVES: u32 = 51;
+
+const _: () = assert!(MAX_MOVES * MOVE_TIMEOUT < DAYS, "a game must end before DisputeTimeout");
+
+impl pallet_gensyn_arbitration::Config for Runtime {
+	type Currency = Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type Subjects = Tasks;
+	type Outcome = Tasks;
+	type MoveTimeout = ConstU32<MOVE_TIMEOUT>;
+	// Pays the defendant's fees for a game it had to play for nothing.
+	type GameBond = ConstU128<{ 5 * UNIT }>;
+	// 1,024 roots are 32 KiB, the largest move (guide: 64 KiB); the MNIST MLP has 33.
+	type MaxTensors = ConstU32<1_024>;
+	// Locating a batch value replays the epoch's shuffle: 1M samples is 4 MB and about
+	// 30 ms of wasm.
+	type MaxDataSamples = ConstU32<1_000_000>;
+	type MaxDeadlinesPerBlock = ConstU32<32>;
+	type WeightInfo = pallet_gensyn_arbitration::weights::SubstrateWeight<Runtime>;
+}
