@@ -357,9 +357,7 @@ pub mod pallet {
 			start_root: Hash32,
 			siblings: Siblings,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
 			ensure!(d.stage == Stage::Start, Error::<T>::WrongStage);
 			let proof = gensyn_primitives::MerkleProof {
 				leaf_index: segment,
@@ -383,9 +381,7 @@ pub mod pallet {
 			segment: u32,
 			roots: BoundedVec<Hash32, ConstU32<MAX_POINTS>>,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
 			let Stage::Steps { lo, hi, .. } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
@@ -406,9 +402,7 @@ pub mod pallet {
 			segment: u32,
 			accs: BoundedVec<u32, ConstU32<MAX_POINTS>>,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
 			let Stage::Reduction { lo, hi, .. } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
@@ -429,9 +423,7 @@ pub mod pallet {
 			segment: u32,
 			index: u32,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Challenger)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Challenger)?;
 			match (d.stage, &d.posted) {
 				(Stage::Steps { lo, hi, lo_root, hi_root }, Posted::Roots(roots)) => {
 					let points = geo::dissection_points(lo, hi, MAX_POINTS);
@@ -493,15 +485,11 @@ pub mod pallet {
 			segment: u32,
 			roots: BoundedVec<Hash32, T::MaxTensors>,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
 			let Stage::OpenStep { step, lo_root, hi_root } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
-			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
-			let global = d.first_step.saturating_add(step);
-			let g = Self::graph(&ctx.spec, global)?;
+			let (_, g, global) = Self::step_context(key, &d, step)?;
 			ensure!(roots.len() == g.tensors.len(), Error::<T>::WrongTensorCount);
 			let start = geo::start_state_root(&g, global, &roots).ok_or(Error::<T>::BadGraph)?;
 			ensure!(start == lo_root, Error::<T>::StartRootMismatch);
@@ -522,14 +510,11 @@ pub mod pallet {
 			segment: u32,
 			tensor: u32,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Challenger)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Challenger)?;
 			let Stage::PickTensor { step } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
-			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
-			let g = Self::graph(&ctx.spec, d.first_step.saturating_add(step))?;
+			let (ctx, g, _) = Self::step_context(key, &d, step)?;
 			let info = g.tensors.get(tensor as usize).ok_or(Error::<T>::NotDisputable)?;
 			let disputable = match info.kind {
 				TensorKind::Input | TensorKind::Labels => {
@@ -556,15 +541,14 @@ pub mod pallet {
 			segment: u32,
 			nodes: BoundedVec<Hash32, ConstU32<MAX_POINTS>>,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
 			let Stage::Descend { step, tensor, height, index, node } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
 			ensure!(height > 0 && d.posted == Posted::Nothing, Error::<T>::WrongStage);
-			let leaves =
-				Self::tensor_leaves(task, segment, d.first_step.saturating_add(step), tensor)?;
+			let (_, g, _) = Self::step_context(key, &d, step)?;
+			let info = g.tensors.get(tensor as usize).ok_or(Error::<T>::BadGraph)?;
+			let leaves = geo::tensor_chunks(info.numel() as u64);
 			let span = geo::descent_span(height);
 			let (_, count) =
 				geo::descent_children(leaves, height, index, span).ok_or(Error::<T>::BadGraph)?;
@@ -583,15 +567,12 @@ pub mod pallet {
 			segment: u32,
 			values: BoundedVec<u32, ConstU32<CHUNK_VALUES>>,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
 			let Stage::Descend { step, tensor, height, index, node } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
 			ensure!(height == 0, Error::<T>::WrongStage);
-			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
-			let g = Self::graph(&ctx.spec, d.first_step.saturating_add(step))?;
+			let (_, g, _) = Self::step_context(key, &d, step)?;
 			let numel = g.tensors.get(tensor as usize).ok_or(Error::<T>::BadGraph)?.numel() as u64;
 			ensure!(values.len() as u64 == geo::chunk_len(numel, index), Error::<T>::BadOpening);
 			let floats: Vec<f32> = values.iter().map(|b| f32::from_bits(*b)).collect();
@@ -613,9 +594,7 @@ pub mod pallet {
 			segment: u32,
 			within: u32,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Challenger)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Challenger)?;
 			let Stage::PickElement { step, tensor, chunk } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
@@ -642,15 +621,11 @@ pub mod pallet {
 			answer: ElementAnswer,
 			data_samples: u32,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let mut d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
 			let Stage::Element { step, tensor, elem, value } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
-			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
-			let global = d.first_step.saturating_add(step);
-			let g = Self::graph(&ctx.spec, global)?;
+			let (ctx, g, global) = Self::step_context(key, &d, step)?;
 			let roots = StepRoots::<T>::get(key);
 			if tensor == INPUT || tensor == LABELS {
 				let ElementAnswer::Data(data) = answer else {
@@ -706,15 +681,12 @@ pub mod pallet {
 			segment: u32,
 			operands: BoundedVec<TensorOpening, ConstU32<MAX_OPENINGS>>,
 		) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			let key = (task, segment);
-			let d = Self::expect_turn(key, &who, Party::Defendant)?;
+			let (key, d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
 			let Stage::Reduction { step, tensor, elem, lo, hi, lo_acc, hi_acc } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
 			ensure!(hi == lo.saturating_add(1), Error::<T>::WrongStage);
-			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
-			let g = Self::graph(&ctx.spec, d.first_step.saturating_add(step))?;
+			let (_, g, _) = Self::step_context(key, &d, step)?;
 			let roots = StepRoots::<T>::get(key);
 			for o in operands.iter() {
 				Self::verify_opening(&g, &roots, o)?;
@@ -805,6 +777,32 @@ pub mod pallet {
 	}
 
 	impl<T: Config> Pallet<T> {
+		/// The signer and the game over `(task, segment)`, when the signer is `party` and it
+		/// is `party`'s turn.
+		fn turn_of(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			party: Party,
+		) -> Result<(DisputeKey, Dispute<T>), DispatchError> {
+			let who = ensure_signed(origin)?;
+			let key = (task, segment);
+			Ok((key, Self::expect_turn(key, &who, party)?))
+		}
+
+		/// The dispute's context, the graph of its (relative) step `step` and that step's
+		/// global index.
+		fn step_context(
+			key: DisputeKey,
+			d: &Dispute<T>,
+			step: u64,
+		) -> Result<(DisputeContext, Graph, u64), Error<T>> {
+			let ctx = T::Subjects::context(key.0, key.1).ok_or(Error::<T>::NoSubject)?;
+			let global = d.first_step.saturating_add(step);
+			let g = Self::graph(&ctx.spec, global)?;
+			Ok((ctx, g, global))
+		}
+
 		/// The game over `key`, when `who` is `party` and it is `party`'s turn.
 		fn expect_turn(
 			key: DisputeKey,
@@ -911,19 +909,6 @@ pub mod pallet {
 			let g = graph::step_graph(spec, batch, step).map_err(|_| Error::<T>::BadGraph)?;
 			ensure!(g.tensors.len() as u32 <= T::MaxTensors::get(), Error::<T>::BadGraph);
 			Ok(g)
-		}
-
-		/// Leaves (chunks) of tensor `tensor` of global step `step`'s graph.
-		fn tensor_leaves(
-			task: TaskId,
-			segment: u32,
-			step: u64,
-			tensor: u32,
-		) -> Result<u64, Error<T>> {
-			let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
-			let g = Self::graph(&ctx.spec, step)?;
-			let info = g.tensors.get(tensor as usize).ok_or(Error::<T>::BadGraph)?;
-			Ok(geo::tensor_chunks(info.numel() as u64))
 		}
 
 		/// Checks an opening against the root posted for its tensor.

@@ -111,140 +111,134 @@ fn origin(who: u64) -> RuntimeOrigin {
 	RuntimeOrigin::signed(who)
 }
 
+/// One move of the party to move, played by the given strategies.
+fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> DispatchResult {
+	let first = u64::from(SEG) * u64::from(K);
+	match (state.stage, state.turn, &state.posted) {
+		(Stage::Start, Party::Defendant, _) => {
+			let leaves = g.truth.checkpoint_leaves();
+			let proof = gensyn_primitives::merkle::proof(&leaves, SEG as usize).unwrap();
+			Arbitration::prove_start(
+				origin(D),
+				TASK,
+				SEG,
+				leaves[SEG as usize],
+				BoundedVec::truncate_from(proof.siblings),
+			)
+		}
+		(Stage::Steps { lo, hi, .. }, Party::Defendant, Posted::Nothing) => {
+			let points = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
+			let roots: Vec<Hash32> = if d == Defendant::GarbageRoots {
+				points.iter().map(|p| [*p as u8; 32]).collect()
+			} else {
+				points.iter().map(|p| g.defendant.root(first + p)).collect()
+			};
+			Arbitration::bisect_steps(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
+		}
+		(Stage::Steps { lo, hi, .. }, Party::Challenger, Posted::Roots(posted)) => {
+			let points = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
+			let truth: Vec<Hash32> = points.iter().map(|p| g.truth.root(first + p)).collect();
+			let pick = match c {
+				Challenger::Honest => first_difference(posted, &truth),
+				Challenger::False { .. } => 0,
+			};
+			Arbitration::pick(origin(C), TASK, SEG, pick)
+		}
+		(Stage::OpenStep { step, .. }, Party::Defendant, _) => {
+			let roots = g.defendant.tensor_roots(first + step);
+			Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
+		}
+		(Stage::PickTensor { step }, Party::Challenger, _) => {
+			let tensor = match c {
+				Challenger::False { target } => target,
+				Challenger::Honest => {
+					let posted = StepRoots::<Test>::get(KEY);
+					let truth = g.truth.tensor_roots(first + step);
+					let trace = g.truth.step_trace(first + step);
+					let order = [gensyn_repops::graph::INPUT, gensyn_repops::graph::LABELS]
+						.into_iter()
+						.chain(trace.graph.ops.iter().map(|o| o.output));
+					order
+						.into_iter()
+						.find(|t| posted[*t as usize] != truth[*t as usize])
+						.expect("a differing tensor")
+				}
+			};
+			Arbitration::pick_tensor(origin(C), TASK, SEG, tensor)
+		}
+		(Stage::Descend { step, tensor, height, index, .. }, Party::Defendant, Posted::Nothing) => {
+			if height == 0 {
+				let values = g.defendant.chunk(first + step, tensor, index);
+				Arbitration::open_chunk(origin(D), TASK, SEG, BoundedVec::truncate_from(values))
+			} else {
+				let nodes = g.defendant.descent(first + step, tensor, height, index);
+				Arbitration::descend(origin(D), TASK, SEG, BoundedVec::truncate_from(nodes))
+			}
+		}
+		(
+			Stage::Descend { step, tensor, height, index, .. },
+			Party::Challenger,
+			Posted::Roots(kids),
+		) => {
+			let pick = match c {
+				Challenger::Honest => {
+					first_difference(kids, &g.truth.descent(first + step, tensor, height, index))
+				}
+				Challenger::False { .. } => 0,
+			};
+			Arbitration::pick(origin(C), TASK, SEG, pick)
+		}
+		(Stage::PickElement { step, tensor, chunk }, Party::Challenger, _) => {
+			let opened = OpenedChunks::<Test>::get(KEY);
+			let within = match c {
+				Challenger::Honest => {
+					first_difference(&opened, &g.truth.chunk(first + step, tensor, chunk))
+				}
+				Challenger::False { .. } => 0,
+			};
+			Arbitration::pick_element(origin(C), TASK, SEG, within)
+		}
+		(Stage::Element { step, tensor, elem, .. }, Party::Defendant, _) => {
+			let answer = g.defendant.answer(first + step, tensor, elem);
+			Arbitration::answer_element(origin(D), TASK, SEG, answer, SAMPLES)
+		}
+		(
+			Stage::Reduction { step, tensor, elem, lo, hi, .. },
+			Party::Defendant,
+			Posted::Nothing,
+		) => {
+			if hi == lo + 1 {
+				let ops = g.defendant.term(first + step, tensor, elem, lo);
+				Arbitration::open_term(origin(D), TASK, SEG, ops)
+			} else {
+				let accs = g.defendant.partials(first + step, tensor, elem, lo, hi);
+				Arbitration::bisect_reduction(origin(D), TASK, SEG, BoundedVec::truncate_from(accs))
+			}
+		}
+		(
+			Stage::Reduction { step, tensor, elem, lo, hi, .. },
+			Party::Challenger,
+			Posted::Accs(posted),
+		) => {
+			let pick = match c {
+				Challenger::Honest => {
+					let truth = g.truth.partials(first + step, tensor, elem, lo, hi);
+					first_difference(posted, &truth)
+				}
+				Challenger::False { .. } => posted.len() as u32,
+			};
+			Arbitration::pick(origin(C), TASK, SEG, pick)
+		}
+		other => panic!("no move for {other:?}"),
+	}
+}
+
 /// Plays the game to its end; returns the ruling's event fields.
 fn play(g: &Game, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
-	let first = u64::from(SEG) * u64::from(K);
 	for _ in 0..200 {
 		let Some(state) = Disputes::<Test>::get(KEY) else { break };
 		Arbitration::do_try_state().unwrap();
-		let moved = match (state.stage, state.turn, &state.posted) {
-			(Stage::Start, Party::Defendant, _) => {
-				let leaves = g.truth.checkpoint_leaves();
-				let proof = gensyn_primitives::merkle::proof(&leaves, SEG as usize).unwrap();
-				Arbitration::prove_start(
-					origin(D),
-					TASK,
-					SEG,
-					leaves[SEG as usize],
-					BoundedVec::truncate_from(proof.siblings),
-				)
-			}
-			(Stage::Steps { lo, hi, .. }, Party::Defendant, Posted::Nothing) => {
-				let points = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
-				let roots: Vec<Hash32> = if d == Defendant::GarbageRoots {
-					points.iter().map(|p| [*p as u8; 32]).collect()
-				} else {
-					points.iter().map(|p| g.defendant.root(first + p)).collect()
-				};
-				Arbitration::bisect_steps(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
-			}
-			(Stage::Steps { lo, hi, .. }, Party::Challenger, Posted::Roots(posted)) => {
-				let points = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
-				let truth: Vec<Hash32> = points.iter().map(|p| g.truth.root(first + p)).collect();
-				let pick = match c {
-					Challenger::Honest => first_difference(posted, &truth),
-					Challenger::False { .. } => 0,
-				};
-				Arbitration::pick(origin(C), TASK, SEG, pick)
-			}
-			(Stage::OpenStep { step, .. }, Party::Defendant, _) => {
-				let roots = g.defendant.tensor_roots(first + step);
-				Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
-			}
-			(Stage::PickTensor { step }, Party::Challenger, _) => {
-				let tensor = match c {
-					Challenger::False { target } => target,
-					Challenger::Honest => {
-						let posted = StepRoots::<Test>::get(KEY);
-						let truth = g.truth.tensor_roots(first + step);
-						let trace = g.truth.step_trace(first + step);
-						let order = [gensyn_repops::graph::INPUT, gensyn_repops::graph::LABELS]
-							.into_iter()
-							.chain(trace.graph.ops.iter().map(|o| o.output));
-						order
-							.into_iter()
-							.find(|t| posted[*t as usize] != truth[*t as usize])
-							.expect("a differing tensor")
-					}
-				};
-				Arbitration::pick_tensor(origin(C), TASK, SEG, tensor)
-			}
-			(
-				Stage::Descend { step, tensor, height, index, .. },
-				Party::Defendant,
-				Posted::Nothing,
-			) => {
-				if height == 0 {
-					let values = g.defendant.chunk(first + step, tensor, index);
-					Arbitration::open_chunk(origin(D), TASK, SEG, BoundedVec::truncate_from(values))
-				} else {
-					let nodes = g.defendant.descent(first + step, tensor, height, index);
-					Arbitration::descend(origin(D), TASK, SEG, BoundedVec::truncate_from(nodes))
-				}
-			}
-			(
-				Stage::Descend { step, tensor, height, index, .. },
-				Party::Challenger,
-				Posted::Roots(kids),
-			) => {
-				let pick = match c {
-					Challenger::Honest => first_difference(
-						kids,
-						&g.truth.descent(first + step, tensor, height, index),
-					),
-					Challenger::False { .. } => 0,
-				};
-				Arbitration::pick(origin(C), TASK, SEG, pick)
-			}
-			(Stage::PickElement { step, tensor, chunk }, Party::Challenger, _) => {
-				let opened = OpenedChunks::<Test>::get(KEY);
-				let within = match c {
-					Challenger::Honest => {
-						first_difference(&opened, &g.truth.chunk(first + step, tensor, chunk))
-					}
-					Challenger::False { .. } => 0,
-				};
-				Arbitration::pick_element(origin(C), TASK, SEG, within)
-			}
-			(Stage::Element { step, tensor, elem, .. }, Party::Defendant, _) => {
-				let answer = g.defendant.answer(first + step, tensor, elem);
-				Arbitration::answer_element(origin(D), TASK, SEG, answer, SAMPLES)
-			}
-			(
-				Stage::Reduction { step, tensor, elem, lo, hi, .. },
-				Party::Defendant,
-				Posted::Nothing,
-			) => {
-				if hi == lo + 1 {
-					let ops = g.defendant.term(first + step, tensor, elem, lo);
-					Arbitration::open_term(origin(D), TASK, SEG, ops)
-				} else {
-					let accs = g.defendant.partials(first + step, tensor, elem, lo, hi);
-					Arbitration::bisect_reduction(
-						origin(D),
-						TASK,
-						SEG,
-						BoundedVec::truncate_from(accs),
-					)
-				}
-			}
-			(
-				Stage::Reduction { step, tensor, elem, lo, hi, .. },
-				Party::Challenger,
-				Posted::Accs(posted),
-			) => {
-				let pick = match c {
-					Challenger::Honest => {
-						let truth = g.truth.partials(first + step, tensor, elem, lo, hi);
-						first_difference(posted, &truth)
-					}
-					Challenger::False { .. } => posted.len() as u32,
-				};
-				Arbitration::pick(origin(C), TASK, SEG, pick)
-			}
-			other => panic!("no move for {other:?}"),
-		};
-		if moved.is_err() {
+		if make_move(g, c, d, state).is_err() {
 			// The party cannot make a valid move: it stays silent.
 			time_out();
 		}
@@ -360,41 +354,7 @@ fn honest_challenger_pinpoints_the_faulty_step_and_op() {
 
 /// One honest move (for tests that stop midway).
 fn step_once(g: &Game, s: Dispute<Test>) -> DispatchResult {
-	let first = u64::from(SEG) * u64::from(K);
-	match (s.stage, s.turn, &s.posted) {
-		(Stage::Start, _, _) => {
-			let leaves = g.truth.checkpoint_leaves();
-			let proof = gensyn_primitives::merkle::proof(&leaves, SEG as usize).unwrap();
-			Arbitration::prove_start(
-				origin(D),
-				TASK,
-				SEG,
-				leaves[SEG as usize],
-				BoundedVec::truncate_from(proof.siblings),
-			)
-		}
-		(Stage::Steps { lo, hi, .. }, Party::Defendant, _) => {
-			let pts = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
-			let roots = pts.iter().map(|p| g.defendant.root(first + p)).collect();
-			Arbitration::bisect_steps(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
-		}
-		(Stage::Steps { lo, hi, .. }, Party::Challenger, Posted::Roots(posted)) => {
-			let pts = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
-			let truth: Vec<Hash32> = pts.iter().map(|p| g.truth.root(first + p)).collect();
-			Arbitration::pick(origin(C), TASK, SEG, first_difference(posted, &truth))
-		}
-		(Stage::OpenStep { step, .. }, _, _) => {
-			let roots = g.defendant.tensor_roots(first + step);
-			Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
-		}
-		(Stage::PickTensor { step }, _, _) => {
-			let posted = StepRoots::<Test>::get(KEY);
-			let truth = g.truth.tensor_roots(first + step);
-			let t = (0..truth.len()).find(|t| posted[*t] != truth[*t]).unwrap();
-			Arbitration::pick_tensor(origin(C), TASK, SEG, t as u32)
-		}
-		_ => Ok(()),
-	}
+	make_move(g, Challenger::Honest, Defendant::FromRun, s)
 }
 
 #[test]

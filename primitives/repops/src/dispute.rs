@@ -23,9 +23,7 @@ pub fn dissection_points(lo: u64, hi: u64, max: u32) -> Vec<u64> {
 		return Vec::new();
 	}
 	let m = u64::from(max).min(gap - 1);
-	(1..=m)
-		.map(|i| lo + ((u128::from(gap) * u128::from(i)) / (u128::from(m) + 1)) as u64)
-		.collect()
+	(1..=m).map(|i| lo + ((u128::from(gap) * u128::from(i)) / (u128::from(m) + 1)) as u64).collect()
 }
 
 /// The interval a challenger names by `pick` among `points` (as returned by
@@ -345,7 +343,8 @@ mod tests {
 	#[test]
 	fn descent_reaches_every_leaf_and_folds_to_the_root() {
 		for n in [1usize, 2, 3, 5, 16, 17, 31, 100, 1568] {
-			let leaves: Vec<Hash> = (0..n).map(|i| merkle::hash_leaf(&(i as u64).to_le_bytes())).collect();
+			let leaves: Vec<Hash> =
+				(0..n).map(|i| merkle::hash_leaf(&(i as u64).to_le_bytes())).collect();
 			let root = merkle::root(&leaves);
 			let levels = tree_levels(leaves.clone());
 			let h = tree_height(n as u64);
