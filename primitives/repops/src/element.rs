@@ -137,12 +137,12 @@ fn conv_input_taps(c: &crate::graph::ConvGeom, e: usize) -> Vec<(usize, usize, u
 	let mut v = Vec::new();
 	for kh in 0..k {
 		let ty = (iy + p) as isize - kh as isize;
-		if ty < 0 || (ty as usize) % s != 0 || (ty as usize) / s >= c.oh as usize {
+		if ty < 0 || !(ty as usize).is_multiple_of(s) || (ty as usize) / s >= c.oh as usize {
 			continue;
 		}
 		for kw in 0..k {
 			let tx = (ix + p) as isize - kw as isize;
-			if tx < 0 || (tx as usize) % s != 0 || (tx as usize) / s >= c.ow as usize {
+			if tx < 0 || !(tx as usize).is_multiple_of(s) || (tx as usize) / s >= c.ow as usize {
 				continue;
 			}
 			v.push((kh, kw, (ty as usize) / s, (tx as usize) / s));

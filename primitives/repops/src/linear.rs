@@ -1,10 +1,9 @@
 //! `Linear` forward and backward (fast path). Definitions: [`crate::graph::OpKind`].
 
 use crate::{
-	kernel::{matmul, transpose, Init},
+	kernel::{gemm, Init, View},
 	ReproError, Result,
 };
-use alloc::vec::Vec;
 
 /// `y[b,o] = bias[o] + sum_i x[b,i] * w[o,i]`.
 #[allow(clippy::too_many_arguments)]
@@ -18,12 +17,13 @@ pub fn forward(
 	out: &mut [f32],
 	threads: usize,
 ) -> Result<()> {
-	let mut wt = Vec::new();
-	if w.len() != fin * fout {
+	if x.len() != batch * fin || w.len() != fin * fout {
 		return Err(ReproError::ShapeMismatch);
 	}
-	transpose(w, fout, fin, &mut wt);
-	matmul(x, &wt, batch, fin, fout, Init::Col(bias), out, threads)
+	// b[i][o] = w[o][i]
+	let xv = View { d: x, rs: fin, cs: 1 };
+	let wv = View { d: w, rs: 1, cs: fin };
+	gemm(xv, wv, batch, fin, fout, Init::Col(bias), false, out, threads)
 }
 
 /// `dx[b,i] = sum_o dy[b,o] * w[o,i]`.
@@ -37,7 +37,12 @@ pub fn backward_input(
 	out: &mut [f32],
 	threads: usize,
 ) -> Result<()> {
-	matmul(dy, w, batch, fout, fin, Init::Zero, out, threads)
+	if dy.len() != batch * fout || w.len() != fin * fout {
+		return Err(ReproError::ShapeMismatch);
+	}
+	let dyv = View { d: dy, rs: fout, cs: 1 };
+	let wv = View { d: w, rs: fin, cs: 1 };
+	gemm(dyv, wv, batch, fout, fin, Init::Zero, false, out, threads)
 }
 
 /// `dw[o,i] = sum_b dy[b,o] * x[b,i]`.
@@ -51,12 +56,13 @@ pub fn backward_weight(
 	out: &mut [f32],
 	threads: usize,
 ) -> Result<()> {
-	if dy.len() != batch * fout {
+	if dy.len() != batch * fout || x.len() != batch * fin {
 		return Err(ReproError::ShapeMismatch);
 	}
-	let mut dyt = Vec::new();
-	transpose(dy, batch, fout, &mut dyt);
-	matmul(&dyt, x, fout, batch, fin, Init::Zero, out, threads)
+	// a[o][b] = dy[b][o]
+	let dyv = View { d: dy, rs: 1, cs: fout };
+	let xv = View { d: x, rs: fin, cs: 1 };
+	gemm(dyv, xv, fout, batch, fin, Init::Zero, false, out, threads)
 }
 
 /// `db[o] = sum_b dy[b,o]` (from +0, in batch order).

@@ -68,7 +68,17 @@ fn get<'a>(values: &'a [Vec<f32>], id: Option<&u32>) -> Result<&'a [f32]> {
 pub fn run_op(g: &Graph, index: usize, values: &[Vec<f32>], threads: usize) -> Result<Vec<f32>> {
 	let op = g.ops.get(index).ok_or(ReproError::OutOfRange)?;
 	let n = g.tensors.get(op.output as usize).ok_or(ReproError::OutOfRange)?.numel();
-	let mut out = vec![0.0f32; n];
+	// Every op but the loss ops writes each element of its output (or zeroes it first).
+	let loss_op = matches!(
+		op.kind,
+		OpKind::RowMax { .. }
+			| OpKind::ExpSum { .. }
+			| OpKind::SampleLoss { .. }
+			| OpKind::MeanLoss { .. }
+			| OpKind::LossGrad { .. }
+	);
+	let mut out =
+		if loss_op { crate::par::scratch::take(n) } else { crate::par::scratch::take_dirty(n) };
 	let i = |k: usize| get(values, op.inputs.get(k));
 	let u = |x: u32| x as usize;
 	match op.kind {
@@ -162,9 +172,27 @@ fn zip2(out: &mut [f32], a: &[f32], b: &[f32], f: impl Fn(f32, f32) -> f32) -> R
 
 /// The input values of a step's graph: batch, labels, parameters, optimizer state;
 /// every other tensor empty.
+/// Where a step's parameters and optimizer state come from.
+enum Source<'a> {
+	/// Copied from a state that stays as it is.
+	Copy(&'a TrainState),
+	/// Moved out of a state that the step replaces (no copy; [`restore`] moves them
+	/// back if the step fails).
+	Lend(&'a mut TrainState),
+}
+
+impl Source<'_> {
+	fn state(&self) -> &TrainState {
+		match self {
+			Source::Copy(s) => s,
+			Source::Lend(s) => s,
+		}
+	}
+}
+
 fn graph_inputs(
 	g: &Graph,
-	state: &TrainState,
+	src: &mut Source,
 	inputs: &[f32],
 	labels: &[u32],
 	classes: u32,
@@ -183,13 +211,44 @@ fn graph_inputs(
 	};
 	set(graph::INPUT, inputs.to_vec())?;
 	set(graph::LABELS, labels.iter().map(|l| *l as f32).collect())?;
-	for (id, p) in g.params.iter().zip(&state.params) {
-		set(*id, p.clone())?;
+	// Nothing below fails once these hold, so a lent state is never left half-moved.
+	let n = g.tensors.len();
+	if g.params.iter().chain(&g.opt_state).any(|id| *id as usize >= n) {
+		return Err(ReproError::OutOfRange);
 	}
-	for (id, o) in g.opt_state.iter().zip(&state.opt) {
-		set(*id, o.clone())?;
+	match src {
+		Source::Copy(st) => {
+			for (id, p) in g.params.iter().zip(&st.params) {
+				set(*id, p.clone())?;
+			}
+			for (id, o) in g.opt_state.iter().zip(&st.opt) {
+				set(*id, o.clone())?;
+			}
+		}
+		Source::Lend(st) => {
+			for (id, p) in g.params.iter().zip(st.params.iter_mut()) {
+				set(*id, core::mem::take(p))?;
+			}
+			for (id, o) in g.opt_state.iter().zip(st.opt.iter_mut()) {
+				set(*id, core::mem::take(o))?;
+			}
+		}
 	}
 	Ok(values)
+}
+
+/// Moves the tensors [`graph_inputs`] lent back into `state`.
+fn restore(g: &Graph, values: &mut [Vec<f32>], state: &mut TrainState) {
+	for (id, p) in g.params.iter().zip(state.params.iter_mut()) {
+		if let Some(v) = values.get_mut(*id as usize) {
+			*p = core::mem::take(v);
+		}
+	}
+	for (id, o) in g.opt_state.iter().zip(state.opt.iter_mut()) {
+		if let Some(v) = values.get_mut(*id as usize) {
+			*o = core::mem::take(v);
+		}
+	}
 }
 
 /// Everything one step computed: its graph, every tensor's value, and per op the
@@ -211,21 +270,31 @@ pub struct StepTrace {
 	pub next: TrainState,
 }
 
+/// Runs a step's ops on the parameters and optimizer state of `src`.
 fn execute(
 	spec: &TaskSpec,
-	state: &TrainState,
+	mut src: Source,
 	inputs: &[f32],
 	labels: &[u32],
 	threads: usize,
 ) -> Result<(Graph, Vec<Vec<f32>>)> {
-	check_state(spec, state)?;
+	check_state(spec, src.state())?;
 	let batch = u32::try_from(labels.len()).map_err(|_| ReproError::BadBatch)?;
-	let g = step_graph(spec, batch, state.step)?;
-	let mut values = graph_inputs(&g, state, inputs, labels, spec.data.classes)?;
-	for i in 0..g.ops.len() {
-		let out = run_op(&g, i, &values, threads)?;
-		let id = g.ops.get(i).ok_or(ReproError::OutOfRange)?.output;
-		*values.get_mut(id as usize).ok_or(ReproError::OutOfRange)? = out;
+	let g = step_graph(spec, batch, src.state().step)?;
+	let mut values = graph_inputs(&g, &mut src, inputs, labels, spec.data.classes)?;
+	let mut run = || -> Result<()> {
+		for i in 0..g.ops.len() {
+			let out = run_op(&g, i, &values, threads)?;
+			let id = g.ops.get(i).ok_or(ReproError::OutOfRange)?.output;
+			*values.get_mut(id as usize).ok_or(ReproError::OutOfRange)? = out;
+		}
+		Ok(())
+	};
+	if let Err(e) = run() {
+		if let Source::Lend(state) = src {
+			restore(&g, &mut values, state);
+		}
+		return Err(e);
 	}
 	Ok((g, values))
 }
@@ -248,9 +317,18 @@ pub fn train_step(
 	labels: &[u32],
 	threads: usize,
 ) -> Result<f32> {
-	let (g, mut values) = execute(spec, state, inputs, labels, threads)?;
-	let loss = get(&values, Some(&g.loss))?.first().copied().unwrap_or(f32::NAN);
+	let (g, mut values) = execute(spec, Source::Lend(state), inputs, labels, threads)?;
+	let loss = match get(&values, Some(&g.loss)) {
+		Ok(l) => l.first().copied().unwrap_or(f32::NAN),
+		Err(e) => {
+			restore(&g, &mut values, state);
+			return Err(e);
+		}
+	};
 	*state = next_state(&g, &mut values, state.step);
+	for v in values {
+		crate::par::scratch::give(v);
+	}
 	Ok(loss)
 }
 
@@ -263,7 +341,7 @@ pub fn trace_step(
 	labels: &[u32],
 	threads: usize,
 ) -> Result<StepTrace> {
-	let (g, values) = execute(spec, state, inputs, labels, threads)?;
+	let (g, values) = execute(spec, Source::Copy(state), inputs, labels, threads)?;
 	let mut op_roots = Vec::with_capacity(g.ops.len());
 	let mut prefix = Vec::with_capacity(g.ops.len());
 	let mut p = [0u8; 32];

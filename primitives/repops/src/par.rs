@@ -43,3 +43,118 @@ pub fn default_threads() -> usize {
 		1
 	}
 }
+
+/// Calls `f(first_row, rows)` over `out` cut into rows of `row_len`, giving each of up
+/// to `threads` threads one contiguous piece whose row count is a multiple of `group`
+/// (the last piece takes the rest).
+pub fn for_groups<F>(out: &mut [f32], row_len: usize, group: usize, threads: usize, f: F)
+where
+	F: Fn(usize, &mut [f32]) + Sync,
+{
+	if row_len == 0 {
+		return;
+	}
+	let rows = out.len() / row_len;
+	#[cfg(feature = "parallel")]
+	{
+		let group = group.max(1);
+		let groups = rows.div_ceil(group);
+		let t = threads.max(1).min(groups);
+		if t > 1 {
+			let per = groups.div_ceil(t) * group;
+			std::thread::scope(|s| {
+				let mut pieces = out.chunks_mut(per * row_len).enumerate();
+				let own = pieces.next();
+				for (i, chunk) in pieces {
+					let f = &f;
+					s.spawn(move || f(i * per, chunk));
+				}
+				if let Some((_, chunk)) = own {
+					f(0, chunk);
+				}
+			});
+			return;
+		}
+	}
+	let _ = (threads, rows, group);
+	f(0, out);
+}
+
+/// Reuse of large `f32` buffers on the calling thread (with `std`): a training step
+/// allocates the same sizes every step, and fresh allocations of that size cost page
+/// faults. Only memory is reused: [`scratch::take`] zero-fills, [`scratch::take_dirty`]
+/// is for callers that write every element.
+pub mod scratch {
+	use alloc::{vec, vec::Vec};
+
+	/// Buffers smaller than this are left to the allocator.
+	const MIN: usize = 4 * 1024;
+	/// At most this many buffers are kept.
+	const KEEP: usize = 64;
+
+	#[cfg(feature = "std")]
+	std::thread_local! {
+		static FREE: core::cell::RefCell<Vec<Vec<f32>>> = const { core::cell::RefCell::new(Vec::new()) };
+	}
+
+	/// A zero-filled buffer of `n` floats, reusing a kept one when one fits.
+	pub fn take(n: usize) -> Vec<f32> {
+		match reuse(n) {
+			Some(mut v) => {
+				v.clear();
+				v.resize(n, 0.0);
+				v
+			}
+			None => vec![0.0; n],
+		}
+	}
+
+	/// A buffer of `n` floats whose values are unspecified (old values of a reused
+	/// buffer, or 0): only for callers that overwrite every element.
+	pub fn take_dirty(n: usize) -> Vec<f32> {
+		match reuse(n) {
+			Some(mut v) => {
+				v.truncate(n);
+				v.resize(n, 0.0);
+				v
+			}
+			None => vec![0.0; n],
+		}
+	}
+
+	/// A kept buffer with room for `n` floats (and not much more), if any.
+	fn reuse(n: usize) -> Option<Vec<f32>> {
+		#[cfg(feature = "std")]
+		if n >= MIN {
+			return FREE.with(|f| {
+				let mut f = f.try_borrow_mut().ok()?;
+				// The smallest kept buffer that holds `n` (and is not much larger).
+				let i = f
+					.iter()
+					.enumerate()
+					.filter(|(_, v)| v.capacity() >= n && v.capacity() <= 2 * n)
+					.min_by_key(|(_, v)| v.capacity())
+					.map(|(i, _)| i)?;
+				Some(f.swap_remove(i))
+			});
+		}
+		let _ = n;
+		None
+	}
+
+	/// Keeps `v` for a later [`take`] (drops it when small or when enough are kept).
+	pub fn give(v: Vec<f32>) {
+		#[cfg(feature = "std")]
+		if v.capacity() >= MIN {
+			FREE.with(|f| {
+				if let Ok(mut f) = f.try_borrow_mut() {
+					if f.len() < KEEP {
+						f.push(v);
+					}
+				}
+			});
+		}
+		#[cfg(not(feature = "std"))]
+		drop(v);
+	}
+}
