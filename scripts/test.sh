@@ -2,7 +2,8 @@
 # Runs the whole test suite on a fresh machine: installs what is missing (setup.sh),
 # fetches the MNIST digits, checks formatting, then builds and runs every test of the
 # workspace in the one release profile (unit, runtime, ML, and end-to-end tests that
-# start real nodes on 127.0.0.1 and drive them with polkadot.js).
+# start real nodes on 127.0.0.1 and drive them with polkadot.js), then the pallets'
+# benchmarks as tests.
 #
 #   scripts/test.sh [extra cargo test arguments]
 #
@@ -32,4 +33,12 @@ cargo fmt --all --check
 say "building and running the tests (target dir: $CARGO_TARGET_DIR)"
 start=$(date +%s)
 cargo test --release --workspace --locked "$@"
+
+# The pallets' benchmarks, run once each as tests against their mock runtimes (they need
+# the runtime-benchmarks feature, which the workspace build above does not turn on).
+say "running the pallet benchmarks as tests"
+bench_features="pallet-gensyn-stake/runtime-benchmarks pallet-gensyn-tasks/runtime-benchmarks"
+bench_features+=" pallet-gensyn-arbitration/runtime-benchmarks"
+cargo test --release --locked --lib -p pallet-gensyn-stake -p pallet-gensyn-tasks \
+	-p pallet-gensyn-arbitration --features "$bench_features" -- bench
 say "tests finished in $(($(date +%s) - start)) s"

@@ -40,9 +40,11 @@ extern crate alloc;
 
 pub use pallet::*;
 
+#[cfg(feature = "runtime-benchmarks")]
+mod benchmarking;
 #[cfg(test)]
 mod mock;
-#[cfg(test)]
+#[cfg(any(test, feature = "runtime-benchmarks"))]
 mod prover;
 #[cfg(test)]
 mod tests;
@@ -111,6 +113,13 @@ pub struct Dispute<T: Config> {
 	pub claimed_root: Hash32,
 	/// The data-order randomness of the task.
 	pub order_randomness: Hash32,
+}
+
+/// Makes the dispute contexts the benchmarks need exist.
+#[cfg(feature = "runtime-benchmarks")]
+pub trait BenchmarkHelper {
+	/// Makes `Config::Subjects::context(task, segment)` return `ctx`.
+	fn install(task: TaskId, segment: u32, ctx: DisputeContext);
 }
 
 /// One game as a player sees it (runtime API).
@@ -189,6 +198,9 @@ pub mod pallet {
 		type MaxDeadlinesPerBlock: Get<u32>;
 		/// Weights.
 		type WeightInfo: WeightInfo;
+		/// Installs dispute contexts for the benchmarks.
+		#[cfg(feature = "runtime-benchmarks")]
+		type BenchmarkHelper: BenchmarkHelper;
 	}
 
 	/// Games in progress, by (task, segment).

@@ -75,6 +75,15 @@ impl pallet_gensyn_arbitration::Config for Test {
 	type MaxDataSamples = ConstU32<100_000>;
 	type MaxDeadlinesPerBlock = ConstU32<4>;
 	type WeightInfo = ();
+	#[cfg(feature = "runtime-benchmarks")]
+	type BenchmarkHelper = Subjects;
+}
+
+#[cfg(feature = "runtime-benchmarks")]
+impl pallet_gensyn_arbitration::BenchmarkHelper for Subjects {
+	fn install(task: TaskId, segment: u32, ctx: DisputeContext) {
+		CONTEXTS.with(|c| c.borrow_mut().insert((task, segment), ctx));
+	}
 }
 
 /// Accounts 1..=4 hold 1_000 each.

@@ -2,6 +2,8 @@
 //! small task (optionally with one injected fault) that answers every question of the
 //! game from its own values, and an honest challenger's choices against it.
 
+#![cfg_attr(not(test), allow(dead_code))]
+
 use crate::{ElementAnswer, Hash32, TensorOpening, MAX_OPENINGS, MAX_POINTS};
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
@@ -26,7 +28,11 @@ pub const SAMPLES: u32 = 40;
 
 /// An MNIST IDX bundle of generated digits: `SAMPLES` images of `SIDE`², 4 classes.
 pub fn fixture_file() -> Vec<u8> {
-	let n = SAMPLES;
+	fixture_file_of(SAMPLES)
+}
+
+/// The same with `n` samples.
+pub fn fixture_file_of(n: u32) -> Vec<u8> {
 	let mut f = Vec::new();
 	for v in [0x803u32, n, SIDE, SIDE] {
 		f.extend_from_slice(&v.to_be_bytes());
@@ -46,6 +52,11 @@ pub fn fixture_file() -> Vec<u8> {
 /// The fixture's spec over `file`: Flatten, Linear(64, 32), ReLU, Linear(32, 4), SGD
 /// with momentum, batch 8 (5 steps an epoch), 8 epochs, checkpoint every `k` steps.
 pub fn fixture_spec(file: &[u8], k: u32) -> TaskSpec {
+	fixture_spec_of(file, SAMPLES, k)
+}
+
+/// The same over a file of `samples` samples.
+pub fn fixture_spec_of(file: &[u8], samples: u32, k: u32) -> TaskSpec {
 	let input = Shape3 { channels: 1, height: SIDE, width: SIDE };
 	let layers = vec![
 		Layer::Flatten,
@@ -67,7 +78,7 @@ pub fn fixture_spec(file: &[u8], k: u32) -> TaskSpec {
 				gensyn_primitives::DATA_CHUNK_SIZE,
 			)),
 			format: DataFormat::MnistIdx,
-			samples: SAMPLES,
+			samples,
 			input,
 			classes: 4,
 		},
