@@ -85,6 +85,21 @@ enum Challenger {
 	/// Disputes an honest defendant: picks the first interval, tensor `target`, the
 	/// first node and element of it.
 	False { target: u32 },
+	/// Picks at random (valid picks only), from `seed`.
+	Random { seed: u64 },
+}
+
+/// A small deterministic generator (SplitMix64).
+fn mix(mut z: u64) -> u64 {
+	z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+	z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+	z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+	z ^ (z >> 31)
+}
+
+/// A random pick below `n` for the move `moves` of a game played with `seed`.
+fn random_below(seed: u64, moves: u32, n: u64) -> u64 {
+	mix(seed ^ (u64::from(moves) << 32)) % n.max(1)
 }
 
 /// How the defendant plays at the steps level.
@@ -141,6 +156,9 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 			let pick = match c {
 				Challenger::Honest => first_difference(posted, &truth),
 				Challenger::False { .. } => 0,
+				Challenger::Random { seed } => {
+					random_below(seed, state.moves, posted.len() as u64 + 1) as u32
+				}
 			};
 			Arbitration::pick(origin(C), TASK, SEG, pick)
 		}
@@ -151,6 +169,13 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 		(Stage::PickTensor { step }, Party::Challenger, _) => {
 			let tensor = match c {
 				Challenger::False { target } => target,
+				Challenger::Random { seed } => {
+					let trace = g.truth.step_trace(first + step);
+					let mut options =
+						vec![gensyn_repops::graph::INPUT, gensyn_repops::graph::LABELS];
+					options.extend(trace.graph.ops.iter().map(|o| o.output));
+					options[random_below(seed, state.moves, options.len() as u64) as usize]
+				}
 				Challenger::Honest => {
 					let posted = StepRoots::<Test>::get(KEY);
 					let truth = g.truth.tensor_roots(first + step);
@@ -185,6 +210,9 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 					first_difference(kids, &g.truth.descent(first + step, tensor, height, index))
 				}
 				Challenger::False { .. } => 0,
+				Challenger::Random { seed } => {
+					random_below(seed, state.moves, kids.len() as u64) as u32
+				}
 			};
 			Arbitration::pick(origin(C), TASK, SEG, pick)
 		}
@@ -195,6 +223,9 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 					first_difference(&opened, &g.truth.chunk(first + step, tensor, chunk))
 				}
 				Challenger::False { .. } => 0,
+				Challenger::Random { seed } => {
+					random_below(seed, state.moves, opened.len() as u64) as u32
+				}
 			};
 			Arbitration::pick_element(origin(C), TASK, SEG, within)
 		}
@@ -226,6 +257,9 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 					first_difference(posted, &truth)
 				}
 				Challenger::False { .. } => posted.len() as u32,
+				Challenger::Random { seed } => {
+					random_below(seed, state.moves, posted.len() as u64 + 1) as u32
+				}
 			};
 			Arbitration::pick(origin(C), TASK, SEG, pick)
 		}
@@ -798,4 +832,67 @@ fn games_tell_each_player_when_to_move() {
 		assert!(Arbitration::games(&C)[0].to_move);
 		assert!(matches!(Arbitration::games(&C)[0].posted, Posted::Roots(_)));
 	});
+}
+
+/// Random games: random faults, a random or honest challenger, and at random moments the
+/// party to move goes silent or concedes. Every game ends within the move bound, the
+/// invariants hold after every move, funds are conserved, and the outcome is the truth's
+/// unless a party gave up: an honest defendant never loses, a liar never beats an honest
+/// challenger.
+#[test]
+fn random_games_end_in_time_conserve_funds_and_the_truth_wins() {
+	let (linear, relu, update) = targets();
+	for seed in 1..=16u64 {
+		new_test_ext().execute_with(|| {
+			let r = |k: u64| mix(seed.wrapping_mul(1_000) + k);
+			let fault = match r(0) % 5 {
+				0 | 1 => None,
+				2 => Some((linear, (r(1) % 64) as usize)),
+				3 => Some((relu, (r(1) % 64) as usize)),
+				_ => Some((update, (r(1) % 500) as usize)),
+			}
+			.map(|(tensor, elem)| Fault { step: FAULT_STEP, tensor, elem, value: 0.25 });
+			let challenger = if fault.is_some() && r(2) % 2 == 0 {
+				Challenger::Honest
+			} else {
+				Challenger::Random { seed }
+			};
+			let g = setup(fault);
+			let issuance = Balances::total_issuance();
+			open();
+			let mut gave_up = None;
+			for i in 0..200u64 {
+				let Some(state) = Disputes::<Test>::get(KEY) else { break };
+				Arbitration::do_try_state().unwrap();
+				assert!(state.moves <= 51, "seed {seed}: {} moves", state.moves);
+				let turn = state.turn;
+				let who = if turn == Party::Defendant { D } else { C };
+				match r(100 + i) % 16 {
+					0 => {
+						gave_up = Some(turn);
+						time_out();
+					}
+					1 => {
+						gave_up = Some(turn);
+						assert_ok!(Arbitration::concede(origin(who), TASK, SEG));
+					}
+					_ => {
+						if make_move(&g, challenger, Defendant::FromRun, state).is_err() {
+							gave_up = Some(turn);
+							time_out();
+						}
+					}
+				}
+			}
+			assert!(Disputes::<Test>::get(KEY).is_none(), "seed {seed}: game did not end");
+			let won = OUTCOMES.with(|o| o.borrow().first().map(|x| x.2)).expect("an outcome");
+			check_funds(won, issuance);
+			match (gave_up, fault, challenger) {
+				(Some(p), _, _) => assert_eq!(won, p == Party::Defendant, "seed {seed}"),
+				(None, None, _) => assert!(!won, "seed {seed}: an honest defendant lost"),
+				(None, Some(_), Challenger::Honest) => assert!(won, "seed {seed}: a liar won"),
+				_ => {}
+			}
+		});
+	}
 }
