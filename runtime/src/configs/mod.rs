@@ -16,6 +16,7 @@ mod tasks;
 mod timestamp;
 mod transaction_payment;
 
+pub use arbitration::MOVE_TIMEOUT;
 pub use babe::EpochDuration;
 pub use stake::JackpotAccount;
 pub use staking::{BondingDuration, SessionsPerEra};

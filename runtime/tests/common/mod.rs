@@ -49,6 +49,7 @@ pub fn run_to_block(target: u32) {
 }
 
 /// Blocks in one era.
+#[allow(dead_code)] // Not every test file that includes this module needs it.
 pub fn blocks_per_era() -> u32 {
 	let sessions: u32 = gensyn_runtime::configs::SessionsPerEra::get();
 	sessions * gensyn_runtime::configs::EpochDuration::get() as u32

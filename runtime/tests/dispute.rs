@@ -1,0 +1,187 @@
+//! A challenged verdict through the whole runtime: the tasks pallet opens a pinpoint game
+//! in the arbitration pallet, the game ends (a verifier that posted a wrong replay stays
+//! silent; a false challenger concedes), the tasks pallet hears the outcome and the stake
+//! pallet slashes the loser. Blocks run through `Executive`; issuance always equals the
+//! sum of all balances, and held game bonds match the open games.
+
+mod common;
+
+use frame_support::traits::{
+	fungible::{Inspect, InspectHold},
+	Get,
+};
+use gensyn_primitives::{merkle, TaskSpec};
+use gensyn_runtime::{
+	configs::MOVE_TIMEOUT, Arbitration, Balances, Jackpot, Runtime, RuntimeHoldReason,
+	RuntimeOrigin, Stake, Tasks, UNIT,
+};
+use pallet_gensyn_stake::{Capability, DeviceKind, Role};
+use pallet_gensyn_tasks::{CheckpointProof, Phase};
+use sp_keyring::Sr25519Keyring;
+use sp_runtime::AccountId32;
+
+/// 40 steps of a small MLP, a checkpoint every 20 steps (two segments, both audited),
+/// Exact mode.
+fn spec() -> TaskSpec {
+	let json = r#"{
+	  "model": {
+	    "input": { "channels": 1, "height": 8, "width": 8 },
+	    "layers": [
+	      { "type": "flatten" },
+	      { "type": "linear", "in_features": 64, "out_features": 16 },
+	      { "type": "relu" },
+	      { "type": "linear", "in_features": 16, "out_features": 4 }
+	    ],
+	    "loss": "softmax_cross_entropy"
+	  },
+	  "data": {
+	    "uri": "file://fixture.idx",
+	    "file_hash": "0x0101010101010101010101010101010101010101010101010101010101010101",
+	    "chunk_root": "0x0202020202020202020202020202020202020202020202020202020202020202",
+	    "format": "mnist_idx",
+	    "samples": 40,
+	    "input": { "channels": 1, "height": 8, "width": 8 },
+	    "classes": 4
+	  },
+	  "training": {
+	    "epochs": 8, "batch_size": 8, "seed": 3, "checkpoint_interval": 20,
+	    "optimizer": { "type": "sgd", "lr": 0.1, "momentum": 0.9 },
+	    "lr_schedule": { "type": "constant" }
+	  },
+	  "verification": { "mode": "exact", "audit_fraction": 1000000 }
+	}"#;
+	serde_json::from_str(json).expect("the test spec parses")
+}
+
+fn who(k: Sr25519Keyring) -> AccountId32 {
+	k.to_account_id()
+}
+
+fn signed(k: Sr25519Keyring) -> RuntimeOrigin {
+	RuntimeOrigin::signed(who(k))
+}
+
+fn register(k: Sr25519Keyring, role: Role, bond: u128) {
+	let cap = Capability { device: DeviceKind::Cpu, memory_mib: 16_384, mgas_per_sec: 1_000 };
+	let endpoint = b"http://127.0.0.1:8700".to_vec().try_into().expect("short endpoint");
+	Stake::register(signed(k), role, bond, cap, endpoint).expect("registers");
+}
+
+fn now() -> u32 {
+	frame_system::Pallet::<Runtime>::block_number()
+}
+
+/// Runs blocks until `done` holds (at most `limit` blocks).
+fn run_until(limit: u32, done: impl Fn() -> bool) {
+	let end = now() + limit;
+	while !done() {
+		assert!(now() < end, "condition not reached by block {end}");
+		common::run_to_block(now() + 1);
+	}
+}
+
+fn phase(id: u64) -> Option<Phase> {
+	pallet_gensyn_tasks::Tasks::<Runtime>::get(id).map(|t| t.phase)
+}
+
+/// Total issuance equals the sum of every account's balance (free + reserved/held).
+fn check_conservation() {
+	let sum: u128 =
+		frame_system::Account::<Runtime>::iter().map(|(_, a)| a.data.free + a.data.reserved).sum();
+	assert_eq!(Balances::total_issuance(), sum);
+	for (_, g) in pallet_gensyn_arbitration::Disputes::<Runtime>::iter() {
+		let reason =
+			RuntimeHoldReason::Arbitration(pallet_gensyn_arbitration::HoldReason::GameBond);
+		assert!(Balances::balance_on_hold(&reason, &g.challenger) >= g.bond);
+	}
+}
+
+fn bond_of(k: Sr25519Keyring, role: Role) -> u128 {
+	pallet_gensyn_stake::Bonds::<Runtime>::get(who(k), role).map(|b| b.bond).unwrap_or_default()
+}
+
+#[test]
+fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {
+	use Sr25519Keyring::{Alice, Bob, Charlie, Dave};
+	common::new_ext("development").execute_with(|| {
+		common::run_to_block(1);
+		register(Bob, Role::Solver, 100 * UNIT);
+		register(Charlie, Role::Verifier, 100 * UNIT);
+		register(Dave, Role::Whistleblower, 50 * UNIT);
+		let id = pallet_gensyn_tasks::NextTaskId::<Runtime>::get();
+		Tasks::submit_task(signed(Alice), spec()).expect("the spec is valid");
+		// Charlie's forced-error secret: one that forces neither segment of this task.
+		let rate = <Runtime as pallet_gensyn_jackpot::Config>::ForcedErrorRate::get();
+		let secret = (0u8..=255)
+			.map(|b| [b; 32])
+			.find(|s| (0..2).all(|seg| !pallet_gensyn_jackpot::is_forced(s, id, seg, rate)))
+			.expect("a secret that forces nothing");
+		Jackpot::commit(signed(Charlie), merkle::blake2_256(&secret)).expect("commits");
+		check_conservation();
+
+		// Bob is drawn, accepts, and commits his (honest) checkpoints.
+		run_until(50, || phase(id) == Some(Phase::Offered));
+		Tasks::accept_task(signed(Bob), id).expect("accepts");
+		let leaves: Vec<[u8; 32]> = (0u8..3).map(|i| merkle::hash_leaf(&[i])).collect();
+		let root = merkle::root(&leaves);
+		let location = b"/runs/0".to_vec().try_into().expect("short location");
+		Tasks::submit_result(signed(Bob), id, leaves[2], root, 3, location).expect("result");
+		run_until(50, || phase(id) == Some(Phase::Verifying));
+		let audits = pallet_gensyn_tasks::Audits::<Runtime>::get(id);
+		assert_eq!(audits.len(), 2);
+
+		// Charlie posts a wrong replay for the first audited segment, a right one for the
+		// other.
+		let (wrong, right) = (audits[0].segment, audits[1].segment);
+		for (seg, replay) in [(wrong, [7u8; 32]), (right, leaves[audits[1].segment as usize + 1])] {
+			let proof = merkle::proof(&leaves, seg as usize + 1).expect("leaf");
+			let proof = CheckpointProof {
+				checkpoint_hash: leaves[seg as usize + 1],
+				siblings: proof.siblings.try_into().expect("short proof"),
+			};
+			Tasks::submit_verification(signed(Charlie), id, seg, 0, replay, proof)
+				.expect("verdict");
+		}
+		assert_eq!(phase(id), Some(Phase::Challenge));
+
+		// Dave challenges the wrong verdict: a game opens and holds his bond.
+		let dave_free = Balances::balance(&who(Dave));
+		Tasks::challenge(signed(Dave), id, wrong).expect("challenge opens a game");
+		assert_eq!(phase(id), Some(Phase::Disputed));
+		let game = pallet_gensyn_arbitration::Disputes::<Runtime>::get((id, wrong)).expect("game");
+		assert_eq!(game.defendant, who(Charlie));
+		assert_eq!(Balances::balance(&who(Dave)), dave_free - game.bond);
+		check_conservation();
+
+		// Charlie cannot prove a replay he never made: he stays silent and loses.
+		let charlie_bond = bond_of(Charlie, Role::Verifier);
+		let slash: u128 = <Runtime as pallet_gensyn_tasks::Config>::WrongVerdictSlash::get();
+		common::run_to_block(now() + MOVE_TIMEOUT + 1);
+		assert!(pallet_gensyn_arbitration::Disputes::<Runtime>::get((id, wrong)).is_none());
+		assert_eq!(bond_of(Charlie, Role::Verifier), charlie_bond - slash);
+		let audits = pallet_gensyn_tasks::Audits::<Runtime>::get(id);
+		assert!(audits.iter().any(|a| a.segment == wrong && a.overturned));
+		// Dave gets his bond back and the reporter's share of the slash.
+		let share = <Runtime as pallet_gensyn_stake::Config>::ReporterShare::get() * slash;
+		assert_eq!(Balances::balance(&who(Dave)), dave_free + share);
+		assert_eq!(phase(id), Some(Phase::Challenge));
+		check_conservation();
+
+		// Dave challenges the right verdict too, then concedes: he is slashed and his
+		// game bond goes to Charlie.
+		let dave_bond = bond_of(Dave, Role::Whistleblower);
+		let charlie_free = Balances::balance(&who(Charlie));
+		Tasks::challenge(signed(Dave), id, right).expect("challenge opens a game");
+		let bond =
+			pallet_gensyn_arbitration::Disputes::<Runtime>::get((id, right)).expect("game").bond;
+		Arbitration::concede(signed(Dave), id, right).expect("concedes");
+		let false_slash: u128 =
+			<Runtime as pallet_gensyn_tasks::Config>::FalseChallengeSlash::get();
+		assert_eq!(bond_of(Dave, Role::Whistleblower), dave_bond - false_slash);
+		let charlie_share =
+			<Runtime as pallet_gensyn_stake::Config>::ReporterShare::get() * false_slash;
+		assert_eq!(Balances::balance(&who(Charlie)), charlie_free + bond + charlie_share);
+		assert!(pallet_gensyn_arbitration::Disputes::<Runtime>::iter().next().is_none());
+		check_conservation();
+	});
+}
