@@ -38,7 +38,7 @@ cargo test --release --workspace --locked "$@"
 # the runtime-benchmarks feature, which the workspace build above does not turn on).
 say "running the pallet benchmarks as tests"
 bench_features="pallet-gensyn-stake/runtime-benchmarks pallet-gensyn-tasks/runtime-benchmarks"
-bench_features+=" pallet-gensyn-arbitration/runtime-benchmarks"
+bench_features+=" pallet-gensyn-jackpot/runtime-benchmarks pallet-gensyn-arbitration/runtime-benchmarks"
 cargo test --release --locked --lib -p pallet-gensyn-stake -p pallet-gensyn-tasks \
-	-p pallet-gensyn-arbitration --features "$bench_features" -- bench
+	-p pallet-gensyn-jackpot -p pallet-gensyn-arbitration --features "$bench_features" -- bench
 say "tests finished in $(($(date +%s) - start)) s"

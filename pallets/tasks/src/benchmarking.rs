@@ -247,6 +247,22 @@ mod benchmarks {
 	}
 
 	#[benchmark]
+	fn submit_profile() -> Result<(), BenchmarkError> {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let mut spec = bench_spec();
+		spec.verification.mode = VerificationMode::Threshold;
+		let _ = TasksPallet::<T>::submit_task(RawOrigin::Signed(owner).into(), spec);
+		let id = NextTaskId::<T>::get().saturating_sub(1);
+		// Runtimes without profiling (a zero `ProfilePeriod`) have nothing to measure.
+		let profiler = Tasks::<T>::get(id).and_then(|t| t.profiler).ok_or(BenchmarkError::Skip)?;
+		#[extrinsic_call]
+		_(RawOrigin::Signed(profiler), id, 0.01f32.to_bits());
+		assert_eq!(Tasks::<T>::get(id).and_then(|t| t.threshold), Some(0.01f32.to_bits()));
+		Ok(())
+	}
+
+	#[benchmark]
 	fn challenge() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
@@ -302,5 +318,5 @@ mod benchmarks {
 		assert!(ids.iter().all(|id| Tasks::<T>::get(id).is_none()));
 	}
 
-	impl_benchmark_test_suite!(TasksPallet, crate::mock::new_test_ext(), crate::mock::Test);
+	impl_benchmark_test_suite!(TasksPallet, crate::mock::new_bench_ext(), crate::mock::Test);
 }

@@ -232,3 +232,11 @@ pub fn new_test_ext() -> sp_io::TestExternalities {
 	ext.execute_with(|| System::set_block_number(1));
 	ext
 }
+
+/// [`new_test_ext`] with Threshold-mode profiling on (100 blocks), for the benchmarks.
+#[cfg(feature = "runtime-benchmarks")]
+pub fn new_bench_ext() -> sp_io::TestExternalities {
+	let ext = new_test_ext();
+	PROFILE.with(|r| *r.borrow_mut() = 100);
+	ext
+}
