@@ -5,12 +5,8 @@
 //! - `tch_steps_per_s`: tch training steps per second without checkpoints (P2);
 //! - `checkpoint_overhead_pct`: how much longer the same steps take, from a fresh
 //!   trainer, in the run loop with checkpoints every `k` steps (written and hashed on a
-//!   writer thread) than alone (P2), the two measured in alternating reps;
-//!   `checkpoint_blocked_pct`: the share of that run training waited for checkpoints
-//!   (state copies and the final flush); `checkpoint_work_pct`: the CPU work of that
-//!   run's checkpoints (from `checkpoint_pieces`) as a share of the steps alone, the
-//!   overhead where training leaves no core free, and steady under other load;
-//! - `checkpoint_pieces`: the work of one checkpoint piece by piece, in ms;
+//!   writer thread) than alone (P2); `checkpoint_blocked_pct`: the share of that run training waited for
+//!   checkpoints (state copies and the final flush);
 //! - `tch_steps_per_cpu_s`, `checkpoint_cpu_overhead_pct`: the same in process CPU
 //!   time (all threads), which other load on the machine barely changes;
 //! - `replay`: per thread count, one segment of `k` steps replayed with repops and with
@@ -109,18 +105,19 @@ fn main() {
 	}
 
 	// P2: checkpoint overhead: from a fresh trainer, the steps alone, then the same
-	// steps in the run loop, checkpointing every k. The two alternate rep by rep (each
-	// the best of its reps), so that drifting load on the machine moves both alike.
-	let (mut fresh, mut fresh_cpu) = (f64::INFINITY, f64::INFINITY);
-	let (mut checkpointed, mut checkpointed_cpu) = (f64::INFINITY, f64::INFINITY);
-	let mut blocked = f64::INFINITY;
-	let mut checkpoints = 0;
-	for rep in 0..reps {
+	// steps in the run loop, checkpointing every k.
+	let mut fresh_cpu = f64::INFINITY;
+	let fresh = best(reps, || {
 		let mut t = tch(&spec, &init, &data, device);
 		let (wall, cpu) = timed(|| time_steps(&mut t, &spec, 0, steps));
-		fresh = fresh.min(wall);
 		fresh_cpu = fresh_cpu.min(cpu);
-
+		wall
+	});
+	let mut checkpointed_cpu = f64::INFINITY;
+	let mut blocked = 0.0;
+	let mut rep = 0;
+	let checkpointed = best(reps, || {
+		rep += 1;
 		let store = ProofStore::open(tmp.join(format!("store{rep}"))).expect("store");
 		let id = train::run_id(&spec, &[0; 32], "tch");
 		let (state, journal) =
@@ -132,58 +129,24 @@ fn main() {
 		let cpu = process_cpu_s();
 		let run = train::run(&spec, &mut order, &mut t, &store, journal, &options).expect("run");
 		checkpointed_cpu = checkpointed_cpu.min(process_cpu_s() - cpu);
-		checkpoints = run.checkpoints;
 		let secs = run.total_time.as_secs_f64();
-		if secs < checkpointed {
-			checkpointed = secs;
-			blocked = 100.0 * run.checkpoint_time.as_secs_f64() / secs;
-		}
-		let _ = std::fs::remove_dir_all(store.root());
-	}
+		blocked = 100.0 * run.checkpoint_time.as_secs_f64() / secs;
+		secs
+	});
 
-	// The work per checkpoint, piece by piece (best of `reps`), on a trained state:
-	// the copy out of the trainer (training waits for it), then the writer's pieces.
-	let ms = |f: &mut dyn FnMut()| {
-		best(reps, || {
-			let t = Instant::now();
-			f();
-			t.elapsed().as_secs_f64() * 1e3
-		})
-	};
-	let trained = tch(&spec, &init, &data, device);
-	let mut state = trained.state();
-	let state_copy_ms = ms(&mut || state = trained.state());
-	let mut bytes = Vec::new();
-	let safetensors_ms = ms(&mut || {
-		bytes = gensyn_workers::checkpoint::to_safetensors(&spec, &state).expect("bytes")
-	});
-	let state_root_ms = ms(&mut || {
-		let _ = gensyn_workers::checkpoint::state_hash(&state);
-	});
-	let state_root_scalar_ms = ms(&mut || {
-		let _ = state.root();
-	});
-	let blob_hash_ms = ms(&mut || {
-		let _ = gensyn_workers::hash::blake2_256(&bytes);
-	});
-	// The blob's hash again plus the file write and rename (the blob removed between reps).
-	let pieces_store = ProofStore::open(tmp.join("pieces")).expect("store");
-	let blob_put_ms = best(reps, || {
-		let _ =
-			std::fs::remove_file(pieces_store.blob_path(&gensyn_workers::hash::blake2_256(&bytes)));
-		let t = Instant::now();
-		pieces_store.put(&bytes).expect("put");
-		t.elapsed().as_secs_f64() * 1e3
-	});
-	// All of one checkpoint's CPU work; training waits for it where no core is free.
-	let work_ms = state_copy_ms + safetensors_ms + state_root_ms + blob_put_ms;
+	// The writer thread's work per checkpoint, piece by piece.
+	let store = ProofStore::open(tmp.join("pieces")).expect("store");
+	let t0 = Instant::now();
+	let bytes = gensyn_workers::checkpoint::to_safetensors(&spec, &init).expect("bytes");
+	let t1 = Instant::now();
+	let _ = gensyn_workers::checkpoint::state_hash(&init);
+	let t2 = Instant::now();
+	store.put(&bytes).expect("put");
+	let t3 = Instant::now();
 	let pieces = json!({
-		"state_copy_ms": state_copy_ms,
-		"safetensors_ms": safetensors_ms,
-		"state_root_ms": state_root_ms,
-		"state_root_scalar_ms": state_root_scalar_ms,
-		"blob_hash_ms": blob_hash_ms,
-		"blob_put_ms": blob_put_ms,
+		"safetensors_ms": (t1 - t0).as_secs_f64() * 1e3,
+		"state_root_ms": (t2 - t1).as_secs_f64() * 1e3,
+		"blob_write_ms": (t3 - t2).as_secs_f64() * 1e3,
 		"bytes": bytes.len(),
 	});
 
@@ -219,7 +182,6 @@ fn main() {
 		"checkpointed_steps_per_s": steps as f64 / checkpointed,
 		"checkpoint_overhead_pct": 100.0 * (checkpointed - fresh) / fresh,
 		"checkpoint_blocked_pct": blocked,
-		"checkpoint_work_pct": 100.0 * checkpoints as f64 * work_ms * 1e-3 / fresh,
 		"tch_steps_per_cpu_s": steps as f64 / plain_cpu,
 		"checkpoint_cpu_overhead_pct": 100.0 * (checkpointed_cpu - fresh_cpu) / fresh_cpu,
 		"checkpoint_pieces": pieces,

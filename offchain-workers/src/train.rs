@@ -148,38 +148,22 @@ pub struct RunOptions {
 /// Writes checkpoints on a thread of its own, in order: serializing, hashing, the
 /// blob write and the journal update overlap with training. The journal lists a
 /// checkpoint only once its blob is on disk, so a crash at any point resumes correctly.
-///
-/// Each state comes with whether it is the run's last: training then waits for it, and
-/// its state root is computed on a second thread while this one serializes, hashes and
-/// writes the blob (the two hashes are independent). The others are written on this
-/// thread alone, so that training threads lose at most one core to checkpoints.
 fn write_checkpoints(
 	spec: &TaskSpec,
 	store: &ProofStore,
 	mut journal: Journal,
-	states: mpsc::Receiver<(TrainState, bool)>,
+	states: mpsc::Receiver<TrainState>,
 ) -> Result<Journal, TrainError> {
 	let total = spec.total_steps();
 	// The first write replaces the file (a fresh run, or one whose unreadable last
 	// checkpoints were dropped); later ones append a line.
 	let mut rewrite = true;
-	let put = |state: &TrainState| -> Result<Hash, TrainError> {
-		Ok(store.put(&checkpoint::to_safetensors(spec, state)?)?)
-	};
-	for (state, last) in states {
-		let (blob, state_hash) = if last {
-			std::thread::scope(|scope| {
-				let root = scope.spawn(|| checkpoint::state_hash(&state));
-				let blob = put(&state);
-				(blob, root.join().expect("hashing does not panic"))
-			})
-		} else {
-			(put(&state), checkpoint::state_hash(&state))
-		};
+	for state in states {
+		let blob = store.put(&checkpoint::to_safetensors(spec, &state)?)?;
 		let entry = CheckpointEntry {
 			step: state.step,
-			blob: hash::to_hex(&blob?),
-			state_hash: hash::to_hex(&state_hash),
+			blob: hash::to_hex(&blob),
+			state_hash: hash::to_hex(&checkpoint::state_hash(&state)),
 		};
 		journal.checkpoints.push(entry.clone());
 		journal.complete = state.step == total;
@@ -210,29 +194,23 @@ pub fn run(
 	let total = spec.total_steps();
 	let k = spec.training.checkpoint_interval.max(1) as u64;
 	let fresh = journal.checkpoints.is_empty();
-	let (tx, rx) = mpsc::sync_channel::<(TrainState, bool)>(2);
+	let (tx, rx) = mpsc::sync_channel::<TrainState>(2);
 	let (journal, checkpoint_time) = std::thread::scope(|scope| {
 		let writer = scope.spawn(move || write_checkpoints(spec, store, journal, rx));
 		let mut waited = Duration::ZERO;
-		// Whether training stops after `step` steps.
-		let stops = |step: u64| step >= total || options.stop_after.is_some_and(|s| step >= s);
 		// Copies the state to host memory and queues it; false when the writer stopped.
-		let checkpoint = move |state: TrainState, waited: &mut Duration| {
-			let last = stops(state.step);
+		let checkpoint = move |backend: &dyn Backend, waited: &mut Duration| {
 			let t = Instant::now();
-			let ok = tx.send((state, last)).is_ok();
+			let ok = tx.send(backend.state()).is_ok();
 			*waited += t.elapsed();
 			ok
 		};
-		let t = Instant::now();
-		let state = backend.state();
-		waited += t.elapsed();
-		let mut step = state.step;
-		let mut failed = fresh && !checkpoint(state, &mut waited);
+		let mut step = backend.state().step;
+		let mut failed = fresh && !checkpoint(backend, &mut waited);
 		let mut progress = Progress::new("train", total, step);
 		let mut last_show = Instant::now();
 		let mut step_error = None;
-		while !stops(step) && !failed {
+		while step < total && !failed && options.stop_after.is_none_or(|s| step < s) {
 			let batch = order.batch(step).expect("step < total has a batch");
 			if let Err(e) = backend.step(batch) {
 				step_error = Some(TrainError::Backend(e));
@@ -240,10 +218,7 @@ pub fn run(
 			}
 			step += 1;
 			if step.is_multiple_of(k) || step == total {
-				let t = Instant::now();
-				let state = backend.state();
-				waited += t.elapsed();
-				failed = !checkpoint(state, &mut waited);
+				failed = !checkpoint(backend, &mut waited);
 			}
 			if last_show.elapsed() >= Duration::from_millis(250) || step == total {
 				last_show = Instant::now();

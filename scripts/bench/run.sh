@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of the ML side, ratios measured in one run on this machine:
 #   P2: tch training steps/s / PyTorch steps/s (same wheel, model, data, batch, threads),
-#       for the example MLP and CNN, and the checkpoint + hashing overhead in % (ckpt %:
-#       wall time, alternating reps; ckpt work %: the checkpoints' CPU work, which bounds
-#       it where training leaves no core free and is steady under other load);
+#       for the example MLP and CNN, and the checkpoint + hashing overhead in %;
 #   P3: repops replay of one segment / libtorch CPU for the same segment, 1 and 2 threads.
 # Usage: scripts/bench/run.sh [STEPS]   (results also written to $BENCH_OUT, default out/bench)
 set -euo pipefail
@@ -39,14 +37,13 @@ out = sys.argv[1]
 load = lambda n: json.load(open(os.path.join(out, n)))
 print("wall time (best of reps):")
 print(f"{'model':5} {'thr':>3} {'device':>7} {'tch st/s':>9} {'torch st/s':>10} {'P2 ratio':>8} {'ckpt %':>7}"
-      f" {'ckpt work %':>11} {'P3 repops/libtorch (1t, 2t)':>28}")
+      f" {'P3 repops/libtorch (1t, 2t)':>28}")
 for model in ("mlp", "cnn"):
     for t in (1, 2):
         r, p = load(f"rust-{model}-{t}.json"), load(f"torch-{model}-{t}.json")
         p3 = ", ".join(f"{x['ratio_repops_over_libtorch']:.2f}" for x in r["replay"])
         print(f"{model:5} {t:>3} {r['device']:>7} {r['tch_steps_per_s']:9.1f} {p['pytorch_steps_per_s']:10.1f}"
-              f" {r['tch_steps_per_s'] / p['pytorch_steps_per_s']:8.3f} {r['checkpoint_overhead_pct']:7.2f}"
-              f" {r['checkpoint_work_pct']:11.2f} {p3:>28}")
+              f" {r['tch_steps_per_s'] / p['pytorch_steps_per_s']:8.3f} {r['checkpoint_overhead_pct']:7.2f} {p3:>28}")
 print("process CPU time (barely moved by other load):")
 print(f"{'model':5} {'thr':>3} {'tch st/cpu-s':>12} {'torch st/cpu-s':>14} {'P2 ratio':>8} {'ckpt cpu %':>10}")
 for model in ("mlp", "cnn"):
