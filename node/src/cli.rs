@@ -48,4 +48,8 @@ pub struct Cli {
 	/// Flags of the running node (`--dev`, `--chain`, `--validator`, ...).
 	#[clap(flatten)]
 	pub run: sc_cli::RunCmd,
+
+	/// Flags of the embedded protocol workers (`--solver`, `--verifier`, ...).
+	#[clap(flatten)]
+	pub workers: crate::workers::WorkerArgs,
 }

@@ -30,7 +30,7 @@ type FullBabeBlockImport = sc_consensus_babe::BabeBlockImport<
 	BabeCreateInherentDataProviders<Block>,
 	FullSelectChain,
 >;
-type FullPool = sc_transaction_pool::TransactionPoolHandle<Block, FullClient>;
+pub type FullPool = sc_transaction_pool::TransactionPoolHandle<Block, FullClient>;
 
 /// A GRANDPA justification is stored at least every this many blocks, for warp sync.
 const GRANDPA_JUSTIFICATION_PERIOD: u32 = 512;
@@ -148,13 +148,16 @@ pub fn new_partial(config: &mut Configuration) -> Result<Partial, ServiceError> 
 }
 
 /// Starts a full node with the network backend the command line chose.
-pub fn new_full(config: Configuration) -> Result<TaskManager, ServiceError> {
+pub fn new_full(
+	config: Configuration,
+	workers: &crate::workers::WorkerArgs,
+) -> Result<TaskManager, ServiceError> {
 	match config.network.network_backend {
 		sc_network::config::NetworkBackendType::Libp2p => new_full_with::<
 			sc_network::NetworkWorker<Block, <Block as sp_runtime::traits::Block>::Hash>,
-		>(config),
+		>(config, workers),
 		sc_network::config::NetworkBackendType::Litep2p => {
-			new_full_with::<sc_network::Litep2pNetworkBackend>(config)
+			new_full_with::<sc_network::Litep2pNetworkBackend>(config, workers)
 		}
 	}
 }
@@ -178,7 +181,10 @@ fn warn_missing_session_keys(keystore: &dyn Keystore) {
 	}
 }
 
-fn new_full_with<N>(config: Configuration) -> Result<TaskManager, ServiceError>
+fn new_full_with<N>(
+	config: Configuration,
+	workers: &crate::workers::WorkerArgs,
+) -> Result<TaskManager, ServiceError>
 where
 	N: sc_network::NetworkBackend<Block, <Block as sp_runtime::traits::Block>::Hash>,
 {
@@ -261,6 +267,15 @@ where
 	let name = config.network.node_name.clone();
 	let enable_grandpa = !config.disable_grandpa;
 	let prometheus_registry = config.prometheus_registry().cloned();
+	let worker_deps = crate::workers::WorkerDeps {
+		client: client.clone(),
+		pool: transaction_pool.clone(),
+		keystore: keystore_container.keystore(),
+		spawn: task_manager.spawn_handle(),
+		base_path: config.base_path.path().to_path_buf(),
+		dev: config.chain_spec.chain_type() == sc_service::ChainType::Development,
+		registry: prometheus_registry.clone(),
+	};
 
 	let shared_voter_state = SharedVoterState::empty();
 	let rpc_builder = {
@@ -312,6 +327,8 @@ where
 		telemetry: telemetry.as_mut(),
 		tracing_execute_block: None,
 	})?;
+
+	crate::workers::start(workers, worker_deps).map_err(ServiceError::Other)?;
 
 	if role.is_authority() {
 		warn_missing_session_keys(&*keystore_container.keystore());

@@ -92,7 +92,7 @@ fn main() {
 	let tmp = std::env::temp_dir().join(format!("gensyn-bench-{}", std::process::id()));
 	let data = Arc::new(load_data_ref(&spec.data, &tmp.join("cache")).expect("data"));
 	let init = initial_state(&spec).expect("initial state");
-	let device = if cpu { tch::Device::Cpu } else { tch::Device::cuda_if_available() };
+	let device = if cpu { tch::Device::Cpu } else { gensyn_workers::tch_backend::best_device() };
 	tch::set_num_threads(threads as i32);
 
 	// P2: training steps/s without checkpoints, after 5 warm-up steps.

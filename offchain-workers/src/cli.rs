@@ -40,6 +40,29 @@ pub enum Command {
 	/// Compute the data reference of a data file (hash, chunk root, counts), optionally
 	/// writing it into a spec.
 	DataRef(DataRefArgs),
+	/// Test accuracy of every checkpoint of a run (the learning curve), optionally drawn
+	/// as an SVG picture.
+	Evaluate(EvaluateArgs),
+}
+
+/// `evaluate` options.
+#[derive(Args, Debug)]
+pub struct EvaluateArgs {
+	/// Task spec (JSON).
+	#[arg(long)]
+	pub spec: PathBuf,
+	/// Proof store directory holding the run.
+	#[arg(long, default_value = "proof-store")]
+	pub store: PathBuf,
+	/// The run (hex id); the only run in the store when not given.
+	#[arg(long)]
+	pub run_id: Option<String>,
+	/// Test data: an MNIST bundle or safetensors file.
+	#[arg(long)]
+	pub test_data: PathBuf,
+	/// Write the learning curve (accuracy against step) as an SVG file here.
+	#[arg(long)]
+	pub svg: Option<PathBuf>,
 }
 
 /// A task spec file.
@@ -199,6 +222,7 @@ pub fn run(cli: Cli) -> Result<Value, CliError> {
 		Command::Estimate(a) => estimate(&a.spec),
 		Command::Inspect(a) => inspect(a),
 		Command::DataRef(a) => data_ref(a),
+		Command::Evaluate(a) => crate::evaluate::run(a),
 	}
 }
 

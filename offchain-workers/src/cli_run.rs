@@ -40,7 +40,7 @@ pub fn train(a: TrainArgs) -> Result<Value, CliError> {
 	let test = a.test_data.as_deref().map(dataset::load_local).transpose()?;
 	let device = match (a.backend, a.cpu) {
 		(BackendKind::Repops, _) | (_, true) => tch::Device::Cpu,
-		_ => tch::Device::cuda_if_available(),
+		_ => crate::tch_backend::best_device(),
 	};
 	let job = jobs::TrainJob {
 		spec: &l.spec,
@@ -72,7 +72,7 @@ pub fn train(a: TrainArgs) -> Result<Value, CliError> {
 	}))
 }
 
-fn find_journal(store: &ProofStore, run_id: Option<&str>) -> Result<Journal, CliError> {
+pub(crate) fn find_journal(store: &ProofStore, run_id: Option<&str>) -> Result<Journal, CliError> {
 	if let Some(id) = run_id {
 		return store
 			.journal(id)?
@@ -169,7 +169,7 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 /// threshold they suggest.
 pub fn profile(a: ProfileArgs) -> Result<Value, CliError> {
 	let l = load(&a.run)?;
-	let device = if a.cpu { tch::Device::Cpu } else { tch::Device::cuda_if_available() };
+	let device = if a.cpu { tch::Device::Cpu } else { crate::tch_backend::best_device() };
 	let profiles =
 		crate::profile::profile(&l.spec, &l.data, l.randomness, a.segments, l.threads, device)?;
 	Ok(json!({

@@ -13,7 +13,7 @@
 //! - [`profile`]: Threshold-mode profiling (tch against repops on the first segments);
 //! - [`jobs`]: the solver's and the verifier's work as library calls;
 //! - [`progress`]: a progress bar or log lines;
-//! - [`cli`]: the `gensyn-ml` command line.
+//! - [`cli`]: the `gensyn-ml` command line (`evaluate` draws learning curves).
 
 #![deny(missing_docs)]
 
@@ -21,6 +21,7 @@ pub mod checkpoint;
 pub mod cli;
 mod cli_run;
 pub mod dataset;
+mod evaluate;
 pub mod hash;
 pub mod jobs;
 pub mod order;

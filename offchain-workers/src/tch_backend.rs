@@ -6,6 +6,12 @@
 //! bias `[out]`. The optimizers are written out with tensor ops to the same
 //! definitions repops uses (so their state can be checkpointed and replayed), and the
 //! learning rate of each step comes from the same schedule function.
+//!
+//! On a GPU a step of these small models is bound by kernel launches, so the
+//! parameters live in one flat tensor (each parameter a view of it, and still a leaf of
+//! its own) and so does each optimizer slot: the update then takes a dozen element-wise
+//! kernels over all parameters at once, whatever their number, like PyTorch's
+//! multi-tensor optimizers. Nothing waits for the device within a step.
 
 use crate::checkpoint::{state_shapes, TrainState};
 use crate::dataset::Dataset;
@@ -18,44 +24,110 @@ pub struct TchTrainer {
 	device: Device,
 	layers: Vec<Layer>,
 	input: [i64; 3],
+	/// All parameters, one after another in checkpoint order, flattened.
+	flat: Tensor,
+	/// The parameters, in checkpoint order: views of `flat` (sharing its storage) that
+	/// are autograd leaves of their own.
 	params: Vec<Tensor>,
+	/// Where each parameter lies in `flat`: (offset, length).
+	spans: Vec<(usize, usize)>,
 	optimizer: Optimizer,
 	training: TrainingSpec,
-	/// Optimizer state in repops' order: per parameter SGD's buffer, or Adam's m, v.
+	/// Optimizer state, one flat tensor per slot laid out as `flat`: SGD's buffer, or
+	/// Adam's m and v. The checkpoint holds them in repops' order: per parameter SGD's
+	/// buffer, or Adam's m, v.
 	opt: Vec<Tensor>,
 	step: u64,
 	data: Option<(Tensor, Tensor)>,
 	last_loss: Option<Tensor>,
 }
 
-fn to_tensor(values: &[f32], shape: &[usize], device: Device) -> Tensor {
-	let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
-	Tensor::from_slice(values).view(&dims[..]).to_device(device)
+/// The device to train on: the first CUDA GPU when libtorch can use one, else the CPU.
+///
+/// The linker drops `libtorch_cuda.so` from the binary because no symbol of it is named
+/// (it only registers the CUDA backend when loaded), so it is loaded here by name, from
+/// the same library path as the rest of libtorch. Without it (a CPU-only wheel, or no
+/// driver) the answer is simply the CPU.
+pub fn best_device() -> Device {
+	load_cuda_backend();
+	Device::cuda_if_available()
 }
+
+#[cfg(target_os = "linux")]
+fn load_cuda_backend() {
+	use std::sync::Once;
+	static LOAD: Once = Once::new();
+	LOAD.call_once(|| {
+		extern "C" {
+			fn dlopen(file: *const std::ffi::c_char, mode: i32) -> *mut std::ffi::c_void;
+		}
+		const RTLD_NOW: i32 = 2;
+		const RTLD_GLOBAL: i32 = 0x100;
+		// SAFETY: a NUL-terminated name; the handle is kept for the life of the process.
+		let handle = unsafe { dlopen(c"libtorch_cuda.so".as_ptr(), RTLD_NOW | RTLD_GLOBAL) };
+		if handle.is_null() {
+			tracing::debug!("libtorch_cuda.so not loadable: training on the CPU");
+		}
+	});
+}
+
+#[cfg(not(target_os = "linux"))]
+fn load_cuda_backend() {}
 
 fn to_vec(t: &Tensor) -> Vec<f32> {
 	let flat = t.detach().to_device(Device::Cpu).contiguous().view(-1);
 	Vec::<f32>::try_from(&flat).expect("an f32 tensor")
 }
 
+/// `values` concatenated into one flat tensor on `device` (one upload).
+fn to_flat(values: &[&[f32]], device: Device) -> Tensor {
+	Tensor::from_slice(&values.concat()).to_device(device)
+}
+
 impl TchTrainer {
 	/// Builds the model of `spec` on `device` with the parameters and optimizer state
 	/// of `state`, which must fit the model (`checkpoint::check`).
 	pub fn new(spec: &TaskSpec, state: &TrainState, device: Device) -> Self {
-		let (param_shapes, opt_shapes) = state_shapes(spec);
-		let params = state
-			.params
+		let (param_shapes, _) = state_shapes(spec);
+		let mut spans = Vec::with_capacity(param_shapes.len());
+		let mut offset = 0;
+		for shape in &param_shapes {
+			let len = shape.iter().product::<usize>();
+			spans.push((offset, len));
+			offset += len;
+		}
+		let values: Vec<&[f32]> = state.params.iter().map(|v| &v[..]).collect();
+		let flat = to_flat(&values, device);
+		let params = spans
 			.iter()
 			.zip(&param_shapes)
-			.map(|(v, s)| to_tensor(v, s, device).set_requires_grad(true))
+			.map(|(&(offset, len), shape)| {
+				let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+				// `detach` keeps the storage (the optimizer updates `flat` in place) but
+				// makes each view a leaf, whose gradient backward returns.
+				flat.narrow(0, offset as i64, len as i64)
+					.view(&dims[..])
+					.detach()
+					.set_requires_grad(true)
+			})
 			.collect();
-		let opt = state.opt.iter().zip(&opt_shapes).map(|(v, s)| to_tensor(v, s, device)).collect();
+		// Slot `r` of parameter `j` is `state.opt[j * slots + r]`.
+		let slots = if param_shapes.is_empty() { 0 } else { state.opt.len() / param_shapes.len() };
+		let opt = (0..slots)
+			.map(|r| {
+				let values: Vec<&[f32]> =
+					state.opt.iter().skip(r).step_by(slots).map(|v| &v[..]).collect();
+				to_flat(&values, device)
+			})
+			.collect();
 		let i = spec.model.input;
 		Self {
 			device,
 			layers: spec.model.layers.iter().copied().collect(),
 			input: [i.channels as i64, i.height as i64, i.width as i64],
+			flat,
 			params,
+			spans,
 			optimizer: spec.training.optimizer,
 			training: spec.training,
 			opt,
@@ -116,7 +188,15 @@ impl TchTrainer {
 	pub fn step(&mut self, batch: &[u32]) -> Tensor {
 		let (inputs, labels) = self.data.as_ref().expect("load_data before step");
 		let idx: Vec<i64> = batch.iter().map(|&i| i as i64).collect();
-		let idx = Tensor::from_slice(&idx).to_device(self.device);
+		let idx = Tensor::from_slice(&idx);
+		// A plain upload would wait for the device (all kernels queued so far); from
+		// pinned memory it is queued like a kernel. The pinned block is not reused until
+		// the copy is done.
+		let idx = if self.device.is_cuda() {
+			idx.internal_pin_memory(self.device).to_device_(self.device, Kind::Int64, true, false)
+		} else {
+			idx.to_device(self.device)
+		};
 		let x = inputs.index_select(0, &idx);
 		let y = labels.index_select(0, &idx);
 		let loss = self.forward(&x).cross_entropy_for_logits(&y);
@@ -128,19 +208,21 @@ impl TchTrainer {
 		loss.detach()
 	}
 
+	/// The optimizer step over the flat parameters, slots and gradients: element-wise,
+	/// each element updated as repops' definitions (up to float rounding).
 	fn update(&mut self, grads: &[Tensor], lr: f64) {
-		match self.optimizer {
-			Optimizer::Sgd { momentum, .. } => {
+		// One kernel: all gradients after one another, laid out as `flat`.
+		let g = Tensor::flatten_dense_tensors(grads);
+		// Scalars are kernel arguments: no device scalar, no copy to the device.
+		match (self.optimizer, &mut self.opt[..]) {
+			(Optimizer::Sgd { momentum, .. }, [buf]) => {
 				let mu = momentum.to_f32() as f64;
-				// p += buf * (-lr) in one kernel, the factor a device scalar.
-				let neg_lr = Tensor::from(-lr as f32).to_device(self.device);
-				for ((p, buf), g) in self.params.iter_mut().zip(self.opt.iter_mut()).zip(grads) {
-					let _ = buf.g_mul_scalar_(mu);
-					let _ = buf.g_add_(g);
-					let _ = p.addcmul_(buf, &neg_lr);
-				}
+				let _ = buf.g_mul_scalar_(mu);
+				let _ = buf.g_add_(&g);
+				// p - lr * buf, as repops rounds it.
+				let _ = self.flat.g_sub_(&buf.g_mul_scalar(lr));
 			}
-			Optimizer::Adam { beta1, beta2, eps, .. } => {
+			(Optimizer::Adam { beta1, beta2, eps, .. }, [m, v]) => {
 				let (b1, b2) = (beta1.to_f32() as f64, beta2.to_f32() as f64);
 				let s = adam_scalars(
 					lr as f32,
@@ -149,20 +231,16 @@ impl TchTrainer {
 					eps.to_f32(),
 					self.step,
 				);
-				let neg_step = Tensor::from(-s.step_size).to_device(self.device);
-				let pairs = self.params.iter_mut().zip(self.opt.chunks_exact_mut(2));
-				for ((p, mv), g) in pairs.zip(grads) {
-					let [m, v] = mv else { unreachable!("chunks of two") };
-					let _ = m.g_mul_scalar_(b1);
-					let _ = m.g_add_(&(g * (1.0 - b1)));
-					let _ = v.g_mul_scalar_(b2);
-					let _ = v.addcmul_(&(g * (1.0 - b2)), g);
-					let mut denom = v.sqrt();
-					let _ = denom.g_div_scalar_(s.bc2_sqrt as f64);
-					let _ = denom.g_add_scalar_(s.eps as f64);
-					let _ = p.addcdiv_(&(m as &Tensor * &neg_step), &denom);
-				}
+				let _ = m.g_mul_scalar_(b1);
+				let _ = m.g_add_(&(&g * (1.0 - b1)));
+				let _ = v.g_mul_scalar_(b2);
+				let _ = v.addcmul_(&(&g * (1.0 - b2)), &g);
+				let mut denom = v.sqrt();
+				let _ = denom.g_div_scalar_(s.bc2_sqrt as f64);
+				let _ = denom.g_add_scalar_(s.eps as f64);
+				let _ = self.flat.addcdiv_(&m.g_mul_scalar(-s.step_size as f64), &denom);
 			}
+			_ => unreachable!("the optimizer state has the optimizer's slots"),
 		}
 	}
 
@@ -175,9 +253,28 @@ impl TchTrainer {
 	pub fn state(&self) -> TrainState {
 		TrainState {
 			step: self.step,
-			params: self.params.iter().map(to_vec).collect(),
-			opt: self.opt.iter().map(to_vec).collect(),
+			params: self.split(&self.flat).collect(),
+			opt: {
+				// Repops' order: per parameter, each slot.
+				let mut slots: Vec<_> = self
+					.opt
+					.iter()
+					.map(|t| self.split(t).collect::<Vec<_>>().into_iter())
+					.collect();
+				let mut opt = Vec::with_capacity(self.spans.len() * slots.len());
+				for _ in &self.spans {
+					opt.extend(slots.iter_mut().map(|s| s.next().expect("one per parameter")));
+				}
+				opt
+			},
 		}
+	}
+
+	/// A flat tensor laid out as `flat`, copied to host memory at once, cut into one
+	/// vector per parameter.
+	fn split<'a>(&'a self, t: &Tensor) -> impl Iterator<Item = Vec<f32>> + 'a {
+		let all = to_vec(t);
+		self.spans.iter().map(move |&(offset, len)| all[offset..offset + len].to_vec())
 	}
 
 	/// Share of `data`'s samples whose largest logit is their label.

@@ -213,6 +213,8 @@ pub trait StakeInterface<AccountId, Balance> {
 	fn is_active(who: &AccountId, role: Role) -> bool;
 	/// The capability `who` claims, if it has a profile.
 	fn capability(who: &AccountId) -> Option<Capability>;
+	/// The proof-store base URL `who` published (empty without a profile).
+	fn endpoint(who: &AccountId) -> Vec<u8>;
 	/// The active workers of `role` with their capabilities (bounded by the pallet).
 	fn active(role: Role) -> Vec<(AccountId, Capability)>;
 	/// The bond `who` holds for `role` (zero when not registered).
@@ -743,6 +745,10 @@ pub mod pallet {
 
 		fn capability(who: &T::AccountId) -> Option<Capability> {
 			Profiles::<T>::get(who).map(|p| p.capability)
+		}
+
+		fn endpoint(who: &T::AccountId) -> Vec<u8> {
+			Profiles::<T>::get(who).map(|p| p.endpoint.into_inner()).unwrap_or_default()
 		}
 
 		fn active(role: Role) -> Vec<(T::AccountId, Capability)> {

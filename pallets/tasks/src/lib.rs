@@ -319,6 +319,31 @@ pub enum Duty<BlockNumber> {
 		/// The segment.
 		segment: u32,
 	},
+	/// The verifier has no standing forced-error commitment: it cannot be drawn until
+	/// it commits one (`jackpot.commit`).
+	Commit,
+	/// Reveal the forced-error secret bound to the task (`jackpot.reveal`) before its
+	/// challenge window ends.
+	Reveal {
+		/// The task.
+		task: TaskId,
+		/// Deadline: the end of the challenge window.
+		by: BlockNumber,
+	},
+}
+
+/// A task's committed result, for the runtime API.
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub struct ResultView {
+	/// Hash of the final checkpoint.
+	pub final_hash: Hash32,
+	/// Merkle root over the checkpoint state hashes (initial state first).
+	pub checkpoint_root: Hash32,
+	/// Number of checkpoints, initial state included.
+	pub checkpoints: u32,
+	/// Where the run's proof store answers: the solver's endpoint followed by the
+	/// location it committed.
+	pub url: Vec<u8>,
 }
 
 /// What a task looks like to a client, for the runtime API.
@@ -338,6 +363,12 @@ pub struct TaskView<AccountId, Balance, BlockNumber> {
 	pub audits: Vec<Audit<AccountId>>,
 	/// The SCALE-encoded spec.
 	pub spec: Vec<u8>,
+	/// Data-order randomness (zero until the solver accepts).
+	pub order_randomness: Hash32,
+	/// The profiled distance threshold (f32 bits), once posted.
+	pub threshold: Option<u32>,
+	/// The committed result, once submitted.
+	pub result: Option<ResultView>,
 }
 
 sp_api::decl_runtime_apis! {
@@ -1688,6 +1719,11 @@ pub mod pallet {
 		/// What `who` must do now (runtime API).
 		pub fn duties(who: &T::AccountId) -> Vec<Duty<BlockNumberFor<T>>> {
 			let mut out = Vec::new();
+			if !T::Stake::bond(who, Role::Verifier).is_zero()
+				&& !T::ForcedErrors::has_commitment(who)
+			{
+				out.push(Duty::Commit);
+			}
 			for (id, _) in WorkerTasks::<T>::iter_prefix(who) {
 				let Some(t) = Tasks::<T>::get(id) else { continue };
 				let is_solver = t.solver.as_ref() == Some(who);
@@ -1714,8 +1750,16 @@ pub mod pallet {
 							}
 						}
 					}
-					Phase::Disputed => {
-						for a in Audits::<T>::get(id) {
+					Phase::Challenge | Phase::Disputed => {
+						let audits = Audits::<T>::get(id);
+						let unrevealed = audits.iter().any(|a| {
+							a.verifier == *who
+								&& T::ForcedErrors::forced(who, id, a.segment).is_none()
+						});
+						if unrevealed {
+							out.push(Duty::Reveal { task: id, by: t.window_end });
+						}
+						for a in audits {
 							if let Some(c) = &a.challenger {
 								if c == who || a.verifier == *who {
 									out.push(Duty::Dispute { task: id, segment: a.segment });
@@ -1737,9 +1781,21 @@ pub mod pallet {
 				phase: t.phase,
 				deadline: t.deadline,
 				escrow: t.escrow,
-				solver: t.solver,
+				solver: t.solver.clone(),
 				audits: Audits::<T>::get(id).into_inner(),
 				spec: Specs::<T>::get(id).map(|s| s.encode()).unwrap_or_default(),
+				order_randomness: t.order_randomness,
+				threshold: t.threshold,
+				result: t.result.map(|r| {
+					let mut url = t.solver.as_ref().map(T::Stake::endpoint).unwrap_or_default();
+					url.extend_from_slice(&r.location);
+					ResultView {
+						final_hash: r.final_hash,
+						checkpoint_root: r.checkpoint_root,
+						checkpoints: r.checkpoints,
+						url,
+					}
+				}),
 			})
 		}
 

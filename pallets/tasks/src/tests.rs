@@ -1381,3 +1381,35 @@ fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled()
 		assert!(pallet_gensyn_stake::Engagements::<T>::iter().next().is_none());
 	});
 }
+
+#[test]
+fn verifiers_are_told_to_commit_and_to_reveal_until_they_do() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let a = Audits::<T>::get(id)[0].clone();
+		let v = a.verifier;
+		// The draw consumed the commitment: the verifier must post a fresh one.
+		assert!(TaskPallet::duties(&v).contains(&Duty::Commit));
+		commit(v);
+		assert!(!TaskPallet::duties(&v).contains(&Duty::Commit));
+		assert!(!TaskPallet::duties(&77).contains(&Duty::Commit), "not a verifier");
+		verify_all(id, true);
+		let end = task(id).window_end;
+		assert_eq!(task(id).phase, Phase::Challenge);
+		let reveals = |who: u64| {
+			TaskPallet::duties(&who)
+				.into_iter()
+				.filter(|d| matches!(d, Duty::Reveal { .. }))
+				.collect::<Vec<_>>()
+		};
+		assert_eq!(reveals(v), vec![Duty::Reveal { task: id, by: end }]);
+		reveal(v, id);
+		assert!(reveals(v).is_empty(), "revealed");
+		// The view carries what verifiers need: randomness, threshold, result location.
+		let view = TaskPallet::view(id).unwrap();
+		let result = view.result.expect("a committed result");
+		assert_eq!(result.checkpoints, 8);
+		assert_eq!(result.checkpoint_root, merkle::root(&leaves(8)));
+		assert_eq!(view.order_randomness, task(id).order_randomness);
+	});
+}

@@ -18,7 +18,8 @@ mod transaction_payment;
 
 pub use arbitration::MOVE_TIMEOUT;
 pub use babe::EpochDuration;
+pub use jackpot::ForcedErrorRate;
 pub use stake::JackpotAccount;
 pub use staking::{BondingDuration, SessionsPerEra};
 pub use system::{BlockLength, BlockWeights};
-pub use tasks::TreasuryAccount;
+pub use tasks::{ChallengePeriod, TreasuryAccount};

@@ -6,7 +6,8 @@
 
 use super::stake::JackpotAccount;
 use crate::{
-	AccountId, Jackpot, Runtime, RuntimeHoldReason, Stake, DAYS, HOURS, MILLI_UNIT, MINUTES, UNIT,
+	AccountId, BlockNumber, Jackpot, Runtime, RuntimeHoldReason, Stake, DAYS, HOURS, MILLI_UNIT,
+	MINUTES, UNIT,
 };
 use frame_support::{
 	parameter_types,
@@ -22,6 +23,10 @@ parameter_types! {
 	pub const JackpotCut: Perbill = Perbill::from_percent(5);
 	/// Cut of the solver's pay, on top, for the treasury.
 	pub const TreasuryCut: Perbill = Perbill::from_percent(2);
+	/// How long a task's verdicts stay open to challenges: two hours by default, kept
+	/// under the well-known key `twox_128(":ChallengePeriod:")` so that governance (or
+	/// a development chain's sudo, see scripts/js/dev-timing.js) can shorten it.
+	pub storage ChallengePeriod: BlockNumber = 2 * HOURS;
 }
 
 impl pallet_gensyn_tasks::Config for Runtime {
@@ -51,7 +56,7 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type MaxTrainingPeriod = ConstU32<{ 7 * DAYS }>;
 	type RandomnessDelay = ConstU32<2>;
 	type VerifyPeriod = ConstU32<{ 2 * HOURS }>;
-	type ChallengePeriod = ConstU32<{ 2 * HOURS }>;
+	type ChallengePeriod = ChallengePeriod;
 	type DisputeTimeout = ConstU32<DAYS>;
 	type VerifiersPerTask = ConstU32<2>;
 	type MaxAuditSegments = ConstU32<16>;

@@ -1,0 +1,243 @@
+//! The loop every role runs: at each new best block, ask the runtime for the account's
+//! duties, start what is not under way yet, and submit what finished jobs produced.
+
+use std::{
+	collections::HashMap,
+	panic::{catch_unwind, AssertUnwindSafe},
+	sync::Arc,
+};
+
+use futures::{channel::mpsc, StreamExt};
+use gensyn_runtime::{BlockNumber, RuntimeCall};
+use pallet_gensyn_tasks::{Duty, TaskId};
+use sc_client_api::BlockchainEvents;
+use sp_core::H256;
+use sp_runtime::traits::Header as _;
+
+use super::{submitter::Submitter, WorkerContext};
+
+/// Blocks to wait for a submitted call to take effect before submitting it again.
+const RESUBMIT_AFTER: BlockNumber = 10;
+/// Blocks to wait before retrying a job that failed.
+const RETRY_AFTER: BlockNumber = 20;
+
+/// What a role does about one duty now.
+pub enum Plan {
+	/// Nothing (not this role's duty, or nothing can be done yet).
+	Ignore,
+	/// Submit this call.
+	Call(RuntimeCall),
+	/// Run this on a blocking thread, then submit the call it returns.
+	Job(Job),
+}
+
+/// Heavy work: returns the call to submit, or why it could not.
+pub type Job = Box<dyn FnOnce() -> Result<RuntimeCall, String> + Send>;
+
+/// One worker role.
+pub trait Role: Send {
+	/// Its name in logs and metrics (`solver`, `verifier`).
+	fn name(&self) -> &'static str;
+	/// What to do about `duty`, read at block `at`.
+	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan;
+	/// Called once per new best block, before the duties (bookkeeping, metrics).
+	fn on_block(&mut self, _at: H256, _account: &gensyn_runtime::AccountId) {}
+}
+
+/// Identifies a duty across blocks (deadlines left out).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum DutyKey {
+	/// Profile a task.
+	Profile(TaskId),
+	/// Accept a task.
+	Accept(TaskId),
+	/// Train a task.
+	Train(TaskId),
+	/// Verify a segment.
+	Verify(TaskId, u32),
+	/// A dispute.
+	Dispute(TaskId, u32),
+	/// Post a forced-error commitment.
+	Commit,
+	/// Reveal a forced-error secret.
+	Reveal(TaskId),
+}
+
+impl DutyKey {
+	/// The key of `duty`.
+	pub fn of(duty: &Duty<BlockNumber>) -> Self {
+		match *duty {
+			Duty::Profile { task, .. } => DutyKey::Profile(task),
+			Duty::Accept { task, .. } => DutyKey::Accept(task),
+			Duty::Train { task, .. } => DutyKey::Train(task),
+			Duty::Verify { task, segment, .. } => DutyKey::Verify(task, segment),
+			Duty::Dispute { task, segment } => DutyKey::Dispute(task, segment),
+			Duty::Commit => DutyKey::Commit,
+			Duty::Reveal { task, .. } => DutyKey::Reveal(task),
+		}
+	}
+
+	/// A short name for metrics.
+	pub fn kind(&self) -> &'static str {
+		match self {
+			DutyKey::Profile(_) => "profile",
+			DutyKey::Accept(_) => "accept",
+			DutyKey::Train(_) => "train",
+			DutyKey::Verify(..) => "verify",
+			DutyKey::Dispute(..) => "dispute",
+			DutyKey::Commit => "commit",
+			DutyKey::Reveal(_) => "reveal",
+		}
+	}
+}
+
+/// Where a duty stands on this node.
+#[derive(Clone, Copy, Debug)]
+enum Progress {
+	/// Its job runs.
+	Running,
+	/// Its call went to the pool at this block.
+	Sent(BlockNumber),
+	/// Its job failed at this block.
+	Failed(BlockNumber),
+	/// Nothing to do about it (ignored): looked at again when it changes.
+	Idle,
+}
+
+/// A finished job.
+struct Finished {
+	key: DutyKey,
+	result: Result<RuntimeCall, String>,
+}
+
+/// Runs `role` for the account of `submitter` until the node stops.
+pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dyn Role>) {
+	let name = role.name();
+	let mut blocks = ctx.client.import_notification_stream().fuse();
+	let (done_tx, done_rx) = mpsc::unbounded::<Finished>();
+	let mut done_rx = done_rx.fuse();
+	let mut progress: HashMap<DutyKey, Progress> = HashMap::new();
+	let mut best: BlockNumber = 0;
+	loop {
+		futures::select! {
+			block = blocks.next() => {
+				let Some(block) = block else { break };
+				if !block.is_new_best {
+					continue;
+				}
+				best = *block.header.number();
+				role.on_block(block.hash, submitter.account());
+				let duties = match super::chain::duties(&ctx.client, block.hash, submitter.account()) {
+					Ok(d) => d,
+					Err(e) => {
+						log::warn!(target: "gensyn-worker", "{name}: cannot read duties: {e}");
+						continue;
+					}
+				};
+				let keys: Vec<DutyKey> = duties.iter().map(DutyKey::of).collect();
+				progress.retain(|k, p| matches!(p, Progress::Running) || keys.contains(k));
+				for (duty, key) in duties.iter().zip(keys) {
+					let due = match progress.get(&key) {
+						None => true,
+						Some(Progress::Running) | Some(Progress::Idle) => false,
+						Some(Progress::Sent(at)) => best >= at.saturating_add(RESUBMIT_AFTER),
+						Some(Progress::Failed(at)) => best >= at.saturating_add(RETRY_AFTER),
+					};
+					if !due {
+						continue;
+					}
+					match role.plan(duty, block.hash) {
+						Plan::Ignore => {
+							progress.insert(key, Progress::Idle);
+						}
+						Plan::Call(call) => {
+							let sent = send(&submitter, name, key, call, &ctx).await;
+							progress.insert(key, if sent { Progress::Sent(best) } else { Progress::Failed(best) });
+						}
+						Plan::Job(job) => {
+							log::info!(target: "gensyn-worker", "{name}: starting {key:?}");
+							let state = if spawn_job(name, key, job, &ctx, done_tx.clone()) {
+								Progress::Running
+							} else {
+								Progress::Failed(best)
+							};
+							progress.insert(key, state);
+						}
+					}
+				}
+			}
+			finished = done_rx.next() => {
+				let Some(Finished { key, result }) = finished else { continue };
+				let state = match result {
+					Ok(call) => {
+						if send(&submitter, name, key, call, &ctx).await {
+							Progress::Sent(best)
+						} else {
+							Progress::Failed(best)
+						}
+					}
+					Err(e) => {
+						log::warn!(target: "gensyn-worker", "{name}: {key:?} failed (retrying in {RETRY_AFTER} blocks): {e}");
+						ctx.metrics.job_failed(name);
+						Progress::Failed(best)
+					}
+				};
+				progress.insert(key, state);
+			}
+		}
+	}
+}
+
+/// Submits `call`; whether the pool took it.
+async fn send(
+	submitter: &Submitter,
+	role: &str,
+	key: DutyKey,
+	call: RuntimeCall,
+	ctx: &WorkerContext,
+) -> bool {
+	match submitter.submit(call).await {
+		Ok(hash) => {
+			log::info!(target: "gensyn-worker", "{role}: submitted {key:?} ({hash:?})");
+			ctx.metrics.submitted(role, key.kind());
+			true
+		}
+		Err(e) => {
+			log::warn!(target: "gensyn-worker", "{role}: submitting {key:?} failed: {e}");
+			false
+		}
+	}
+}
+
+/// Runs `job` on its own thread (one heavy job at a time per node); a panic in it is
+/// reported as a failure. `false` when no thread could be started.
+fn spawn_job(
+	role: &'static str,
+	key: DutyKey,
+	job: Job,
+	ctx: &Arc<WorkerContext>,
+	done: mpsc::UnboundedSender<Finished>,
+) -> bool {
+	let ctx = ctx.clone();
+	let spawned = std::thread::Builder::new().name(format!("gensyn-{role}-job")).spawn(move || {
+		let result = {
+			let _heavy = ctx.heavy.lock().unwrap_or_else(|e| e.into_inner());
+			catch_unwind(AssertUnwindSafe(job)).unwrap_or_else(|panic| {
+				let what = panic
+					.downcast_ref::<String>()
+					.cloned()
+					.or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+					.unwrap_or_else(|| "a panic".into());
+				Err(format!("the job panicked: {what}"))
+			})
+		};
+		let _ = done.unbounded_send(Finished { key, result });
+	});
+	match spawned {
+		Ok(_) => true,
+		Err(e) => {
+			log::warn!(target: "gensyn-worker", "{role}: cannot start a thread for {key:?}: {e}");
+			false
+		}
+	}
+}

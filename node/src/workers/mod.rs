@@ -1,0 +1,198 @@
+//! The protocol workers embedded in the node: `--solver` trains the tasks it is
+//! assigned and commits their proofs of learning, `--verifier` profiles Threshold
+//! tasks, replays the segments it is drawn for and keeps its forced-error commitment.
+//!
+//! Each role follows the best block, asks the runtime (`TasksApi::duties`) what its
+//! account must do, runs heavy work (training, replay) on its own thread, and submits
+//! the resulting call through the account's [`submitter::Submitter`]. A failing job is
+//! logged and retried a little later; it never stops the node.
+
+mod chain;
+mod duties;
+mod metrics;
+mod secrets;
+mod solver;
+mod submitter;
+mod verifier;
+
+use std::{path::PathBuf, sync::Arc};
+
+use gensyn_workers::proof_store::ProofStore;
+use sc_service::SpawnTaskHandle;
+use sp_core::sr25519;
+use sp_keystore::KeystorePtr;
+use sp_runtime::KeyTypeId;
+
+use crate::service::{FullClient, FullPool};
+
+/// Keystore key type of the solver account (sr25519).
+pub const SOLVER_KEY: KeyTypeId = KeyTypeId(*b"gsol");
+/// Keystore key type of the verifier account (sr25519).
+pub const VERIFIER_KEY: KeyTypeId = KeyTypeId(*b"gver");
+
+/// Command-line flags of the embedded workers.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WorkerArgs {
+	/// Run the solver: train the tasks assigned to the keystore's `gsol` account.
+	#[arg(long)]
+	pub solver: bool,
+
+	/// Run the verifier: profile and replay for the keystore's `gver` account.
+	#[arg(long)]
+	pub verifier: bool,
+
+	/// Where the workers keep checkpoints, downloaded data and secrets
+	/// (default: `workers/` under the node's base path).
+	#[arg(long, value_name = "DIR")]
+	pub worker_dir: Option<PathBuf>,
+
+	/// Address the solver's proof store listens on (HTTP, read-only).
+	#[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8700")]
+	pub proof_store_listen: String,
+
+	/// CPU threads for training and replay (0: all cores but one).
+	#[arg(long, value_name = "N", default_value_t = 0)]
+	pub worker_threads: usize,
+
+	/// Train on the CPU even when a CUDA GPU is present.
+	#[arg(long)]
+	pub worker_cpu: bool,
+}
+
+impl WorkerArgs {
+	/// Whether any worker role is asked for.
+	pub fn any(&self) -> bool {
+		self.solver || self.verifier
+	}
+}
+
+/// What the workers need from the node.
+pub struct WorkerDeps {
+	/// The client (runtime API, block notifications).
+	pub client: Arc<FullClient>,
+	/// The transaction pool.
+	pub pool: Arc<FullPool>,
+	/// The node's keystore.
+	pub keystore: KeystorePtr,
+	/// Where to spawn the role loops.
+	pub spawn: SpawnTaskHandle,
+	/// The node's base path (default parent of the worker directory).
+	pub base_path: PathBuf,
+	/// A development chain: missing worker keys are filled with dev accounts.
+	pub dev: bool,
+	/// The node's Prometheus registry, when metrics are on.
+	pub registry: Option<prometheus_endpoint::Registry>,
+}
+
+/// Shared by the role loops and their jobs.
+pub struct WorkerContext {
+	/// The client.
+	pub client: Arc<FullClient>,
+	/// Checkpoints (served over HTTP by the solver; fetched ones for the verifier).
+	pub store: ProofStore,
+	/// Downloaded data files.
+	pub cache: PathBuf,
+	/// CPU threads for heavy work.
+	pub threads: usize,
+	/// Train on the CPU only.
+	pub cpu_only: bool,
+	/// Metrics.
+	pub metrics: metrics::Metrics,
+	/// Held by a heavy job while it runs: one at a time per node.
+	pub heavy: std::sync::Mutex<()>,
+}
+
+/// Starts the roles `args` asks for. Errors are configuration problems worth stopping
+/// for (no key, an unusable directory or address).
+pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
+	if !args.any() {
+		return Ok(());
+	}
+	let dir = args.worker_dir.clone().unwrap_or_else(|| deps.base_path.join("workers"));
+	let store = ProofStore::open(dir.join("proof-store"))
+		.map_err(|e| format!("proof store in {}: {e}", dir.display()))?;
+	let threads = match args.worker_threads {
+		0 => std::thread::available_parallelism().map(|n| n.get().saturating_sub(1)).unwrap_or(1),
+		n => n,
+	}
+	.max(1);
+	let metrics = metrics::Metrics::register(deps.registry.as_ref())
+		.map_err(|e| format!("worker metrics: {e}"))?;
+	let ctx = Arc::new(WorkerContext {
+		client: deps.client.clone(),
+		store: store.clone(),
+		cache: dir.join("data"),
+		threads,
+		cpu_only: args.worker_cpu,
+		metrics,
+		heavy: std::sync::Mutex::new(()),
+	});
+	if args.solver {
+		let public = worker_key(&deps, SOLVER_KEY, "//Bob")?;
+		let server = gensyn_workers::proof_store::serve::serve(store, &args.proof_store_listen)
+			.map_err(|e| format!("proof store server on {}: {e}", args.proof_store_listen))?;
+		// It serves for the life of the process; the handle only tells the address.
+		let url = server.url();
+		let submitter = submitter::Submitter::new(
+			deps.client.clone(),
+			deps.pool.clone(),
+			deps.keystore.clone(),
+			SOLVER_KEY,
+			public,
+		);
+		log::info!(
+			target: "gensyn-worker",
+			"solver {} serves its proof store at {url} (register this endpoint)",
+			submitter.account()
+		);
+		let role = solver::Solver::new(ctx.clone(), url);
+		deps.spawn.spawn(
+			"gensyn-solver",
+			Some("gensyn-workers"),
+			duties::run(ctx.clone(), submitter, Box::new(role)),
+		);
+	}
+	if args.verifier {
+		let public = worker_key(&deps, VERIFIER_KEY, "//Charlie")?;
+		let submitter = submitter::Submitter::new(
+			deps.client.clone(),
+			deps.pool.clone(),
+			deps.keystore.clone(),
+			VERIFIER_KEY,
+			public,
+		);
+		log::info!(target: "gensyn-worker", "verifier {} started", submitter.account());
+		let secrets = secrets::Secrets::open(dir.join("forced-secrets"))
+			.map_err(|e| format!("secrets in {}: {e}", dir.display()))?;
+		let role = verifier::Verifier::new(ctx.clone(), secrets);
+		deps.spawn.spawn(
+			"gensyn-verifier",
+			Some("gensyn-workers"),
+			duties::run(ctx, submitter, Box::new(role)),
+		);
+	}
+	Ok(())
+}
+
+/// The role's sr25519 key from the keystore; on a development chain a missing one is
+/// created from `dev_seed`.
+fn worker_key(
+	deps: &WorkerDeps,
+	key_type: KeyTypeId,
+	dev_seed: &str,
+) -> Result<sr25519::Public, String> {
+	if let Some(key) = deps.keystore.sr25519_public_keys(key_type).first() {
+		return Ok(*key);
+	}
+	let name = String::from_utf8_lossy(&key_type.0).into_owned();
+	if !deps.dev {
+		return Err(format!(
+			"no `{name}` key in the keystore: insert one with `gensyn-node key insert --key-type \
+			 {name} --scheme sr25519 --suri <secret>` (or author_insertKey)"
+		));
+	}
+	log::info!(target: "gensyn-worker", "development chain: `{name}` key is {dev_seed}");
+	deps.keystore
+		.sr25519_generate_new(key_type, Some(dev_seed))
+		.map_err(|e| format!("inserting the development `{name}` key: {e}"))
+}

@@ -1,0 +1,140 @@
+//! The solver role: accepts the tasks it is offered and trains them, with libtorch (GPU
+//! when present) for Threshold tasks and repops for Exact ones; the result it commits
+//! points verifiers at its proof store.
+
+use std::sync::Arc;
+
+use gensyn_primitives::VerificationMode;
+use gensyn_runtime::{AccountId, BlockNumber, RuntimeCall};
+use gensyn_workers::{
+	dataset,
+	jobs::{self, BackendKind, TrainJob},
+};
+use pallet_gensyn_stake::Role as StakeRole;
+use pallet_gensyn_tasks::{Call as TasksCall, Duty, TaskId};
+use sp_core::H256;
+use sp_runtime::BoundedVec;
+
+use super::{
+	chain,
+	duties::{Plan, Role},
+	WorkerContext,
+};
+
+/// The solver's state.
+pub struct Solver {
+	ctx: Arc<WorkerContext>,
+	/// Base URL of this node's proof store (what the on-chain endpoint should be).
+	url: String,
+}
+
+impl Solver {
+	/// A solver whose proof store answers at `url`.
+	pub fn new(ctx: Arc<WorkerContext>, url: String) -> Self {
+		Solver { ctx, url }
+	}
+}
+
+impl Role for Solver {
+	fn name(&self) -> &'static str {
+		"solver"
+	}
+
+	fn on_block(&mut self, at: H256, account: &AccountId) {
+		let earned = chain::earned(&self.ctx.client, at, account, StakeRole::Solver);
+		self.ctx.metrics.earned("solver", earned);
+	}
+
+	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
+		match *duty {
+			Duty::Accept { task, .. } => {
+				Plan::Call(RuntimeCall::Tasks(TasksCall::accept_task { id: task }))
+			}
+			Duty::Train { task, order_randomness, .. } => {
+				let view = match chain::task(&self.ctx.client, at, task) {
+					Ok(v) => v,
+					Err(e) => return failing(e),
+				};
+				let ctx = self.ctx.clone();
+				let url = self.url.clone();
+				Plan::Job(Box::new(move || train(&ctx, task, &view, order_randomness, &url)))
+			}
+			_ => Plan::Ignore,
+		}
+	}
+}
+
+/// A plan that reports `why` as a failed job (retried later).
+fn failing(why: String) -> Plan {
+	Plan::Job(Box::new(move || Err(why)))
+}
+
+/// Trains (or resumes) the task and returns its `submit_result`.
+fn train(
+	ctx: &WorkerContext,
+	id: TaskId,
+	view: &chain::Task,
+	randomness: [u8; 32],
+	url: &str,
+) -> Result<RuntimeCall, String> {
+	let spec = chain::spec(view)?;
+	let data = dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?;
+	let backend = match spec.verification.mode {
+		VerificationMode::Exact => BackendKind::Repops,
+		VerificationMode::Threshold => BackendKind::Tch,
+	};
+	let device = if ctx.cpu_only || backend == BackendKind::Repops {
+		tch::Device::Cpu
+	} else {
+		gensyn_workers::tch_backend::best_device()
+	};
+	if backend == BackendKind::Tch {
+		tch::set_num_threads(ctx.threads as i32);
+	}
+	log::info!(
+		target: "gensyn-worker",
+		"solver: training task {id}: {} steps with {} on {device:?}",
+		spec.total_steps(),
+		backend.name()
+	);
+	let job = TrainJob {
+		spec: &spec,
+		randomness,
+		data: Arc::new(data),
+		store: &ctx.store,
+		backend,
+		device,
+		threads: ctx.threads,
+		stop_after: None,
+	};
+	let trained = jobs::train(&job, None).map_err(|e| e.to_string())?;
+	let r = trained.result;
+	let seconds = r.total_time.as_secs_f64();
+	let steps = spec.total_steps().saturating_sub(trained.resumed_from);
+	if seconds > 0.0 {
+		ctx.metrics.trained(steps as f64 / seconds);
+	}
+	log::info!(
+		target: "gensyn-worker",
+		"solver: task {id} trained ({steps} steps in {seconds:.1} s, resumed from step {}); \
+		 {} checkpoints, root 0x{}",
+		trained.resumed_from,
+		r.checkpoints,
+		gensyn_workers::hash::to_hex(&r.checkpoint_root)
+	);
+	let location = format!("/run/{}", r.run_id);
+	let location: BoundedVec<u8, _> = location
+		.into_bytes()
+		.try_into()
+		.map_err(|_| format!("the proof-store location of task {id} is too long"))?;
+	let checkpoints =
+		u32::try_from(r.checkpoints).map_err(|_| format!("task {id} has too many checkpoints"))?;
+	log::debug!(target: "gensyn-worker", "solver: run of task {id} served at {url}");
+	Ok(RuntimeCall::Tasks(TasksCall::submit_result {
+		id,
+		final_hash: r.final_hash,
+		checkpoint_root: r.checkpoint_root,
+		checkpoints,
+		location,
+	}))
+}

@@ -1,0 +1,170 @@
+//! Signs calls with a key from the node's keystore and submits them to the local
+//! transaction pool: one submitter per account, which keeps its own next nonce so that
+//! several extrinsics can be in flight in one block, and resyncs it from the chain when
+//! the pool refuses one.
+
+use std::sync::{Arc, Mutex};
+
+use codec::Encode;
+use frame_system_rpc_runtime_api::AccountNonceApi;
+use gensyn_runtime::{
+	AccountId, Nonce, RuntimeCall, SignedPayload, TxExtension, UncheckedExtrinsic,
+};
+use sc_client_api::HeaderBackend;
+use sc_transaction_pool_api::{TransactionPool, TransactionSource};
+use sp_api::{Core, ProvideRuntimeApi};
+use sp_core::{sr25519, H256};
+use sp_keystore::KeystorePtr;
+use sp_runtime::{
+	generic::Era, traits::IdentifyAccount, KeyTypeId, MultiAddress, MultiSignature, MultiSigner,
+	OpaqueExtrinsic,
+};
+
+use crate::service::{FullClient, FullPool};
+
+/// Mortality of worker transactions, in blocks: a refused or lost one stops being
+/// valid after this long, so a re-submission can never double-apply.
+const MORTALITY: u64 = 64;
+
+/// Why a call could not be submitted.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+	/// The keystore lacks the key or refused to sign.
+	#[error("the keystore cannot sign for {0}")]
+	Keystore(String),
+	/// The runtime could not be asked (nonce, version).
+	#[error("runtime API: {0}")]
+	Runtime(String),
+	/// The pool refused the extrinsic twice (after a nonce resync).
+	#[error("transaction pool refused it: {0}")]
+	Pool(String),
+}
+
+/// The signer and nonce keeper of one worker account.
+pub struct Submitter {
+	client: Arc<FullClient>,
+	pool: Arc<FullPool>,
+	keystore: KeystorePtr,
+	key_type: KeyTypeId,
+	public: sr25519::Public,
+	account: AccountId,
+	next_nonce: Mutex<Option<Nonce>>,
+}
+
+impl Submitter {
+	/// A submitter signing with `public` (of `key_type`, sr25519) from `keystore`.
+	pub fn new(
+		client: Arc<FullClient>,
+		pool: Arc<FullPool>,
+		keystore: KeystorePtr,
+		key_type: KeyTypeId,
+		public: sr25519::Public,
+	) -> Self {
+		let account = MultiSigner::from(public).into_account();
+		Submitter {
+			client,
+			pool,
+			keystore,
+			key_type,
+			public,
+			account,
+			next_nonce: Mutex::new(None),
+		}
+	}
+
+	/// The account it signs for.
+	pub fn account(&self) -> &AccountId {
+		&self.account
+	}
+
+	/// Signs `call` and submits it at the best block; returns the transaction hash.
+	/// A refusal resyncs the nonce from the chain and tries once more.
+	pub async fn submit(&self, call: RuntimeCall) -> Result<H256, SubmitError> {
+		match self.submit_once(&call).await {
+			Ok(hash) => Ok(hash),
+			Err(SubmitError::Pool(first)) => {
+				log::debug!(target: "gensyn-worker", "pool refused ({first}); resyncing the nonce");
+				*self.next_nonce.lock().unwrap_or_else(|e| e.into_inner()) = None;
+				self.submit_once(&call).await
+			}
+			Err(e) => Err(e),
+		}
+	}
+
+	async fn submit_once(&self, call: &RuntimeCall) -> Result<H256, SubmitError> {
+		let info = self.client.info();
+		let (best_hash, best_number) = (info.best_hash, info.best_number);
+		let chain_nonce = self
+			.client
+			.runtime_api()
+			.account_nonce(best_hash, self.account.clone())
+			.map_err(|e| SubmitError::Runtime(e.to_string()))?;
+		let nonce = {
+			let mut next = self.next_nonce.lock().unwrap_or_else(|e| e.into_inner());
+			let nonce = next.map_or(chain_nonce, |n| n.max(chain_nonce));
+			*next = Some(nonce.saturating_add(1));
+			nonce
+		};
+		let xt =
+			self.sign(call.clone(), nonce, best_hash, best_number.into(), info.genesis_hash)?;
+		let opaque = OpaqueExtrinsic::from(xt);
+		match self.pool.submit_one(best_hash, TransactionSource::Local, opaque).await {
+			Ok(hash) => Ok(hash),
+			Err(e) => {
+				// The nonce was not used: let the next call pick it again.
+				*self.next_nonce.lock().unwrap_or_else(|e| e.into_inner()) = None;
+				Err(SubmitError::Pool(format!("{e}")))
+			}
+		}
+	}
+
+	/// Builds the signed extrinsic the runtime expects (its `TxExtension`, mortal from
+	/// the best block).
+	fn sign(
+		&self,
+		call: RuntimeCall,
+		nonce: Nonce,
+		best_hash: H256,
+		best_number: u64,
+		genesis_hash: H256,
+	) -> Result<UncheckedExtrinsic, SubmitError> {
+		let version = self
+			.client
+			.runtime_api()
+			.version(best_hash)
+			.map_err(|e| SubmitError::Runtime(e.to_string()))?;
+		let extension: TxExtension = (
+			frame_system::CheckNonZeroSender::new(),
+			frame_system::CheckSpecVersion::new(),
+			frame_system::CheckTxVersion::new(),
+			frame_system::CheckGenesis::new(),
+			frame_system::CheckEra::from(Era::mortal(MORTALITY, best_number)),
+			frame_system::CheckNonce::from(nonce),
+			frame_system::CheckWeight::new(),
+			pallet_transaction_payment::ChargeTransactionPayment::from(0),
+		);
+		// With a period this short the era's birth block is the best block itself.
+		let implicit = (
+			(),
+			version.spec_version,
+			version.transaction_version,
+			genesis_hash,
+			best_hash,
+			(),
+			(),
+			(),
+		);
+		let payload = SignedPayload::from_raw(call.clone(), extension.clone(), implicit);
+		let signature = payload
+			.using_encoded(|bytes| self.keystore.sr25519_sign(self.key_type, &self.public, bytes))
+			.ok()
+			.flatten()
+			.ok_or_else(|| SubmitError::Keystore(format!("{}", self.account)))?;
+		Ok(UncheckedExtrinsic::new_signed(
+			call,
+			MultiAddress::Id(self.account.clone()),
+			MultiSignature::Sr25519(signature),
+			extension,
+		))
+	}
+}

@@ -1,0 +1,268 @@
+//! The verifier role: keeps a forced-error commitment standing, profiles Threshold
+//! tasks, replays the segments it is drawn for with repops against the solver's
+//! checkpoints (fetched from the solver's proof store and hash-checked), applies its
+//! forced errors, and reveals its secret in the challenge window.
+
+use std::sync::Arc;
+
+use gensyn_runtime::{AccountId, BlockNumber, RuntimeCall};
+use gensyn_workers::{
+	dataset, hash,
+	jobs::{self, VerifyJob},
+	profile,
+	proof_store::remote,
+	train,
+};
+use pallet_gensyn_jackpot::Call as JackpotCall;
+use pallet_gensyn_stake::Role as StakeRole;
+use pallet_gensyn_tasks::{Call as TasksCall, CheckpointProof, Duty, TaskId};
+use sp_core::{Get, H256};
+
+use super::{
+	chain,
+	duties::{Plan, Role},
+	secrets::Secrets,
+	WorkerContext,
+};
+
+/// Segments a profiler runs from the start of a task (libtorch against repops).
+const PROFILE_SEGMENTS: usize = 2;
+
+/// The verifier's state.
+pub struct Verifier {
+	ctx: Arc<WorkerContext>,
+	secrets: Secrets,
+	account: Option<AccountId>,
+	warned_disputes: Vec<(TaskId, u32)>,
+}
+
+impl Verifier {
+	/// A verifier keeping its secrets in `secrets`.
+	pub fn new(ctx: Arc<WorkerContext>, secrets: Secrets) -> Self {
+		Verifier { ctx, secrets, account: None, warned_disputes: Vec::new() }
+	}
+
+	/// The secret bound to `task` for this verifier, when it is bound and known here.
+	fn bound_secret(&self, at: H256, task: TaskId) -> Result<Option<[u8; 32]>, String> {
+		let who = self.account.as_ref().ok_or("no account yet")?;
+		let Some(commitment) = chain::bound_commitment(&self.ctx.client, at, who, task)? else {
+			return Ok(None);
+		};
+		self.secrets.get(&commitment).map(Some).ok_or_else(|| {
+			format!(
+				"the secret of commitment 0x{} (task {task}) is not in this node's secrets",
+				hash::to_hex(&commitment)
+			)
+		})
+	}
+}
+
+impl Role for Verifier {
+	fn name(&self) -> &'static str {
+		"verifier"
+	}
+
+	fn on_block(&mut self, at: H256, account: &AccountId) {
+		self.account = Some(account.clone());
+		let earned = chain::earned(&self.ctx.client, at, account, StakeRole::Verifier);
+		self.ctx.metrics.earned("verifier", earned);
+	}
+
+	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
+		match *duty {
+			Duty::Commit => match self.secrets.fresh() {
+				Ok((_, commitment)) => {
+					Plan::Call(RuntimeCall::Jackpot(JackpotCall::commit { commitment }))
+				}
+				Err(e) => failing(format!("cannot store a new secret: {e}")),
+			},
+			Duty::Reveal { task, .. } => match self.bound_secret(at, task) {
+				Ok(Some(secret)) => {
+					Plan::Call(RuntimeCall::Jackpot(JackpotCall::reveal { task, secret }))
+				}
+				Ok(None) => Plan::Ignore,
+				Err(e) => failing(e),
+			},
+			Duty::Profile { task, .. } => match chain::task(&self.ctx.client, at, task) {
+				Ok(view) => {
+					let ctx = self.ctx.clone();
+					Plan::Job(Box::new(move || profile_task(&ctx, task, &view)))
+				}
+				Err(e) => failing(e),
+			},
+			Duty::Verify { task, segment, .. } => {
+				let view = match chain::task(&self.ctx.client, at, task) {
+					Ok(v) => v,
+					Err(e) => return failing(e),
+				};
+				let forced = match self.bound_secret(at, task) {
+					Ok(Some(secret)) => pallet_gensyn_jackpot::is_forced(
+						&secret,
+						task,
+						segment,
+						gensyn_runtime::configs::ForcedErrorRate::get(),
+					),
+					Ok(None) => false,
+					Err(e) => return failing(e),
+				};
+				let ctx = self.ctx.clone();
+				Plan::Job(Box::new(move || verify_segment(&ctx, task, segment, &view, forced)))
+			}
+			Duty::Dispute { task, segment } => {
+				if !self.warned_disputes.contains(&(task, segment)) {
+					self.warned_disputes.push((task, segment));
+					log::warn!(
+						target: "gensyn-worker",
+						"verifier: segment {segment} of task {task} is disputed; this node does \
+						 not play the pinpoint game yet (answer with polkadot.js before the move \
+						 deadline)"
+					);
+				}
+				Plan::Ignore
+			}
+			_ => Plan::Ignore,
+		}
+	}
+}
+
+/// A plan that reports `why` as a failed job (retried later).
+fn failing(why: String) -> Plan {
+	Plan::Job(Box::new(move || Err(why)))
+}
+
+/// Profiles a Threshold task: its first segments with libtorch and with repops; the
+/// threshold it proposes covers their distance with a margin.
+fn profile_task(
+	ctx: &WorkerContext,
+	id: TaskId,
+	view: &chain::Task,
+) -> Result<RuntimeCall, String> {
+	let spec = chain::spec(view)?;
+	let data = Arc::new(dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?);
+	let device =
+		if ctx.cpu_only { tch::Device::Cpu } else { gensyn_workers::tch_backend::best_device() };
+	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)
+		.map_err(|e| e.to_string())?;
+	let threshold = profile::suggest_threshold(&profiles) as f32;
+	log::info!(target: "gensyn-worker", "verifier: task {id} profiled: threshold {threshold:e}");
+	Ok(RuntimeCall::Tasks(TasksCall::submit_profile { id, threshold: threshold.to_bits() }))
+}
+
+/// Splits a result URL `<base>/run/<run id>` into the base and the run id.
+fn split_run_url(url: &str) -> Option<(&str, &str)> {
+	let at = url.rfind("/run/")?;
+	let (base, run) = (&url[..at], &url[at + "/run/".len()..]);
+	(!base.is_empty() && run.len() == 64 && run.bytes().all(|b| b.is_ascii_hexdigit()))
+		.then_some((base, run))
+}
+
+/// Replays `segment` of the task's committed run and returns the verdict to post.
+fn verify_segment(
+	ctx: &WorkerContext,
+	id: TaskId,
+	segment: u32,
+	view: &chain::Task,
+	forced: bool,
+) -> Result<RuntimeCall, String> {
+	let spec = chain::spec(view)?;
+	let result = view.result.as_ref().ok_or_else(|| format!("task {id} has no result"))?;
+	let url = String::from_utf8(result.url.clone())
+		.map_err(|_| format!("task {id}: the result's location is not UTF-8"))?;
+	let (base, run_id) = split_run_url(&url)
+		.ok_or_else(|| format!("task {id}: cannot read the result's location {url:?}"))?;
+	let journal = remote::fetch_journal(base, run_id).map_err(|e| e.to_string())?;
+	if journal.checkpoints.len() != result.checkpoints as usize
+		|| train::checkpoint_root(&journal.checkpoints) != result.checkpoint_root
+	{
+		return Err(format!(
+			"task {id}: the journal at {url} does not match the committed checkpoint root"
+		));
+	}
+	let leaves: Vec<[u8; 32]> = journal
+		.checkpoints
+		.iter()
+		.map(|e| hash::from_hex(&e.state_hash).unwrap_or([0; 32]))
+		.collect();
+	let leaf = segment as usize + 1;
+	let checkpoint_hash =
+		*leaves.get(leaf).ok_or_else(|| format!("task {id}: no checkpoint {leaf}"))?;
+	let proof = gensyn_primitives::merkle::proof(&leaves, leaf)
+		.ok_or_else(|| format!("task {id}: no Merkle proof for checkpoint {leaf}"))?;
+	let siblings =
+		proof.siblings.try_into().map_err(|_| format!("task {id}: Merkle proof too deep"))?;
+
+	// A checkpoint that cannot be fetched or read is itself a failed proof.
+	let replay = jobs::fetch_segments(base, &journal, &[segment as usize], &ctx.store)
+		.map_err(|e| e.to_string())
+		.and_then(|()| {
+			let data = Arc::new(
+				dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?,
+			);
+			let threshold = view
+				.threshold
+				.map(f32::from_bits)
+				.unwrap_or_else(|| f32::from_bits(default_threshold()));
+			let job = VerifyJob {
+				spec: &spec,
+				randomness: view.order_randomness,
+				data: &data,
+				store: &ctx.store,
+				journal: &journal,
+				threshold: threshold as f64,
+				threads: ctx.threads,
+			};
+			jobs::verify(&job, &[segment as usize])
+				.pop()
+				.ok_or_else(|| "no report".to_string())?
+				.map_err(|e| e.to_string())
+		});
+	let (mut distance, mut replay_hash, passed) = match replay {
+		Ok(report) => (
+			report.distances.l2 as f32,
+			hash::from_hex(&report.replayed_hash).unwrap_or([0; 32]),
+			report.passed,
+		),
+		Err(e) => {
+			log::warn!(target: "gensyn-worker", "verifier: task {id} segment {segment}: {e}");
+			(f32::MAX, [0; 32], false)
+		}
+	};
+	ctx.metrics.replayed(passed);
+	log::info!(
+		target: "gensyn-worker",
+		"verifier: task {id} segment {segment}: l2 {distance:e}, {}{}",
+		if passed { "passed" } else { "FAILED" },
+		if forced { " (forced error: posting a failing verdict)" } else { "" }
+	);
+	if forced {
+		distance = f32::MAX;
+		replay_hash = hash::blake2_256(&[&b"gensyn/forced-error"[..], &replay_hash[..]].concat());
+	}
+	Ok(RuntimeCall::Tasks(TasksCall::submit_verification {
+		id,
+		segment,
+		distance: distance.to_bits(),
+		replay_hash,
+		proof: CheckpointProof { checkpoint_hash, siblings },
+	}))
+}
+
+/// The runtime's default distance threshold (f32 bits) for tasks never profiled.
+fn default_threshold() -> u32 {
+	<gensyn_runtime::Runtime as pallet_gensyn_tasks::Config>::DefaultThreshold::get()
+}
+
+#[cfg(test)]
+mod tests {
+	use super::split_run_url;
+
+	#[test]
+	fn result_urls_split_into_base_and_run() {
+		let run = "ab".repeat(32);
+		let url = format!("http://127.0.0.1:8700/run/{run}");
+		assert_eq!(split_run_url(&url), Some(("http://127.0.0.1:8700", run.as_str())));
+		assert_eq!(split_run_url(&format!("/run/{run}")), None, "no base");
+		assert_eq!(split_run_url("http://x/run/abc"), None, "short run id");
+		assert_eq!(split_run_url(&format!("http://x/runs/{run}")), None);
+	}
+}
