@@ -24,7 +24,7 @@ pub fn node_bin() -> PathBuf {
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {
-	Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+	PathBuf::from(manifest_dir()).join("..")
 }
 
 /// A TCP port that was free a moment ago on 127.0.0.1.
@@ -243,4 +243,11 @@ pub fn run_js(script: &str, args: &[&str]) -> (bool, String, String) {
 		String::from_utf8_lossy(&out.stdout).into_owned(),
 		String::from_utf8_lossy(&out.stderr).into_owned(),
 	)
+}
+
+/// The package directory of this checkout: cargo's variable at run time (a build reused
+/// from another checkout through a shared target directory keeps the old compile-time
+/// path), the compile-time one otherwise.
+fn manifest_dir() -> String {
+	std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string())
 }

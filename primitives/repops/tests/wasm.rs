@@ -6,7 +6,8 @@ use std::process::Command;
 #[test]
 fn wasm32_build_gives_the_same_bits_as_native() {
 	let native = gensyn_repops::selftest::probe().unwrap();
-	let dir = env!("CARGO_MANIFEST_DIR");
+	let dir = manifest_dir();
+	let dir = dir.as_str();
 	let target = std::env::var("CARGO_TARGET_DIR")
 		.map(|t| format!("{t}/wasm-probe"))
 		.unwrap_or_else(|_| format!("{dir}/../../target/wasm-probe"));
@@ -40,4 +41,11 @@ fn wasm32_build_gives_the_same_bits_as_native() {
 	memory.read(&store, ptr as usize, &mut out).unwrap();
 	assert_eq!(out[0], 1, "the probe failed inside wasm");
 	assert_eq!(&out[1..], &native[..], "wasm32 and native bits differ");
+}
+
+/// The package directory of this checkout: cargo's variable at run time (a build reused
+/// from another checkout through a shared target directory keeps the old compile-time
+/// path), the compile-time one otherwise.
+fn manifest_dir() -> String {
+	std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string())
 }

@@ -2,7 +2,7 @@ use codec::{Decode, Encode, MaxEncodedLen};
 use gensyn_primitives::{validate::infer_shapes, *};
 
 fn load(name: &str) -> TaskSpec {
-	let path = format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"));
+	let path = format!("{}/../../examples/{name}", manifest_dir());
 	let text = std::fs::read_to_string(&path).expect("example file");
 	serde_json::from_str(&text).expect("example parses")
 }
@@ -260,4 +260,11 @@ fn data_order_is_a_seeded_permutation() {
 	assert_eq!(last.len(), 8_004 - 125 * 64);
 	assert_eq!(order::step_batch(&s, &r, 126).unwrap().len(), 64);
 	assert!(order::step_batch(&s, &r, 252).is_none());
+}
+
+/// The package directory of this checkout: cargo's variable at run time (a build reused
+/// from another checkout through a shared target directory keeps the old compile-time
+/// path), the compile-time one otherwise.
+fn manifest_dir() -> String {
+	std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string())
 }

@@ -3,7 +3,7 @@ use gensyn_primitives::*;
 use gensyn_repops::model::Dataset;
 
 pub fn base_spec() -> TaskSpec {
-	let path = format!("{}/../../examples/mnist-mlp.json", env!("CARGO_MANIFEST_DIR"));
+	let path = format!("{}/../../examples/mnist-mlp.json", manifest_dir());
 	serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -83,4 +83,11 @@ impl Dataset for Synthetic {
 
 pub fn data_for(spec: &TaskSpec) -> Synthetic {
 	Synthetic { shape: spec.data.input, classes: spec.data.classes }
+}
+
+/// The package directory of this checkout: cargo's variable at run time (a build reused
+/// from another checkout through a shared target directory keeps the old compile-time
+/// path), the compile-time one otherwise.
+fn manifest_dir() -> String {
+	std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string())
 }
