@@ -12,7 +12,6 @@ use gensyn_workers::replay;
 use gensyn_workers::tch_backend::TchTrainer;
 use gensyn_workers::train::{self, Backend, RunOptions};
 use gensyn_workers::{cli, hash};
-use std::path::Path;
 use std::sync::Arc;
 
 /// Test accuracy the run must reach (measured: about 92%).

@@ -6,7 +6,7 @@
 use std::{
 	io::{BufRead, BufReader, Read, Write},
 	net::{TcpListener, TcpStream},
-	path::{Path, PathBuf},
+	path::PathBuf,
 	process::{Child, Command, Stdio},
 	sync::{
 		atomic::{AtomicBool, Ordering},
