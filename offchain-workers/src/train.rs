@@ -79,11 +79,15 @@ pub fn run_id(spec: &TaskSpec, randomness: &[u8; 32], backend: &str) -> String {
 	hash::to_hex(&hash::blake2_256(&buf))
 }
 
+/// The checkpoint hashes of journal entries (stored as hex; an unreadable one is zero,
+/// which no honest root contains): the leaves of the checkpoint Merkle tree.
+pub fn checkpoint_leaves(entries: &[CheckpointEntry]) -> Vec<Hash> {
+	entries.iter().map(|e| hash::from_hex(&e.state_hash).unwrap_or([0; 32])).collect()
+}
+
 /// Merkle root over checkpoint hashes given as hex (as the journal stores them).
 pub fn checkpoint_root(entries: &[CheckpointEntry]) -> Hash {
-	let leaves: Vec<Hash> =
-		entries.iter().map(|e| hash::from_hex(&e.state_hash).unwrap_or([0; 32])).collect();
-	merkle::root(&leaves)
+	merkle::root(&checkpoint_leaves(entries))
 }
 
 /// Where a run starts: the state of its last stored checkpoint when its journal exists

@@ -31,6 +31,13 @@ pub enum Plan {
 	Job(Job),
 }
 
+impl Plan {
+	/// A plan that reports `why` as a failed job (retried later).
+	pub fn failed(why: String) -> Plan {
+		Plan::Job(Box::new(move || Err(why)))
+	}
+}
+
 /// Heavy work: returns the call to submit, or why it could not.
 pub type Job = Box<dyn FnOnce() -> Result<RuntimeCall, String> + Send>;
 

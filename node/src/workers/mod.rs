@@ -133,13 +133,7 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 			.map_err(|e| format!("proof store server on {}: {e}", args.proof_store_listen))?;
 		// It serves for the life of the process; the handle only tells the address.
 		let url = server.url();
-		let submitter = submitter::Submitter::new(
-			deps.client.clone(),
-			deps.pool.clone(),
-			deps.keystore.clone(),
-			SOLVER_KEY,
-			public,
-		);
+		let submitter = signer(&deps, SOLVER_KEY, public);
 		log::info!(
 			target: "gensyn-worker",
 			"solver {} serves its proof store at {url} (register this endpoint)",
@@ -154,13 +148,7 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 	}
 	if args.verifier {
 		let public = worker_key(&deps, VERIFIER_KEY, "//Charlie")?;
-		let submitter = submitter::Submitter::new(
-			deps.client.clone(),
-			deps.pool.clone(),
-			deps.keystore.clone(),
-			VERIFIER_KEY,
-			public,
-		);
+		let submitter = signer(&deps, VERIFIER_KEY, public);
 		log::info!(target: "gensyn-worker", "verifier {} started", submitter.account());
 		let secrets = secrets::Secrets::open(dir.join("forced-secrets"))
 			.map_err(|e| format!("secrets in {}: {e}", dir.display()))?;
@@ -172,6 +160,12 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		);
 	}
 	Ok(())
+}
+
+/// The submitter signing with `public` of `key_type`.
+fn signer(deps: &WorkerDeps, key_type: KeyTypeId, public: sr25519::Public) -> submitter::Submitter {
+	let (client, pool, keystore) = (deps.client.clone(), deps.pool.clone(), deps.keystore.clone());
+	submitter::Submitter::new(client, pool, keystore, key_type, public)
 }
 
 /// The role's sr25519 key from the keystore; on a development chain a missing one is

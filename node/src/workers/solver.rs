@@ -53,7 +53,7 @@ impl Role for Solver {
 			Duty::Train { task, order_randomness, .. } => {
 				let view = match chain::task(&self.ctx.client, at, task) {
 					Ok(v) => v,
-					Err(e) => return failing(e),
+					Err(e) => return Plan::failed(e),
 				};
 				let ctx = self.ctx.clone();
 				let url = self.url.clone();
@@ -62,11 +62,6 @@ impl Role for Solver {
 			_ => Plan::Ignore,
 		}
 	}
-}
-
-/// A plan that reports `why` as a failed job (retried later).
-fn failing(why: String) -> Plan {
-	Plan::Job(Box::new(move || Err(why)))
 }
 
 /// Trains (or resumes) the task and returns its `submit_result`.

@@ -74,26 +74,26 @@ impl Role for Verifier {
 				Ok((_, commitment)) => {
 					Plan::Call(RuntimeCall::Jackpot(JackpotCall::commit { commitment }))
 				}
-				Err(e) => failing(format!("cannot store a new secret: {e}")),
+				Err(e) => Plan::failed(format!("cannot store a new secret: {e}")),
 			},
 			Duty::Reveal { task, .. } => match self.bound_secret(at, task) {
 				Ok(Some(secret)) => {
 					Plan::Call(RuntimeCall::Jackpot(JackpotCall::reveal { task, secret }))
 				}
 				Ok(None) => Plan::Ignore,
-				Err(e) => failing(e),
+				Err(e) => Plan::failed(e),
 			},
 			Duty::Profile { task, .. } => match chain::task(&self.ctx.client, at, task) {
 				Ok(view) => {
 					let ctx = self.ctx.clone();
 					Plan::Job(Box::new(move || profile_task(&ctx, task, &view)))
 				}
-				Err(e) => failing(e),
+				Err(e) => Plan::failed(e),
 			},
 			Duty::Verify { task, segment, .. } => {
 				let view = match chain::task(&self.ctx.client, at, task) {
 					Ok(v) => v,
-					Err(e) => return failing(e),
+					Err(e) => return Plan::failed(e),
 				};
 				let forced = match self.bound_secret(at, task) {
 					Ok(Some(secret)) => pallet_gensyn_jackpot::is_forced(
@@ -103,7 +103,7 @@ impl Role for Verifier {
 						gensyn_runtime::configs::ForcedErrorRate::get(),
 					),
 					Ok(None) => false,
-					Err(e) => return failing(e),
+					Err(e) => return Plan::failed(e),
 				};
 				let ctx = self.ctx.clone();
 				Plan::Job(Box::new(move || verify_segment(&ctx, task, segment, &view, forced)))
@@ -123,11 +123,6 @@ impl Role for Verifier {
 			_ => Plan::Ignore,
 		}
 	}
-}
-
-/// A plan that reports `why` as a failed job (retried later).
-fn failing(why: String) -> Plan {
-	Plan::Job(Box::new(move || Err(why)))
 }
 
 /// Profiles a Threshold task: its first segments with libtorch and with repops; the
