@@ -33,13 +33,12 @@ pub struct Verifier {
 	ctx: Arc<WorkerContext>,
 	secrets: Secrets,
 	account: Option<AccountId>,
-	warned_disputes: Vec<(TaskId, u32)>,
 }
 
 impl Verifier {
 	/// A verifier keeping its secrets in `secrets`.
 	pub fn new(ctx: Arc<WorkerContext>, secrets: Secrets) -> Self {
-		Verifier { ctx, secrets, account: None, warned_disputes: Vec::new() }
+		Verifier { ctx, secrets, account: None }
 	}
 
 	/// The secret bound to `task` for this verifier, when it is bound and known here.
@@ -109,15 +108,12 @@ impl Role for Verifier {
 				Plan::Job(Box::new(move || verify_segment(&ctx, task, segment, &view, forced)))
 			}
 			Duty::Dispute { task, segment } => {
-				if !self.warned_disputes.contains(&(task, segment)) {
-					self.warned_disputes.push((task, segment));
-					log::warn!(
-						target: "gensyn-worker",
-						"verifier: segment {segment} of task {task} is disputed; this node does \
-						 not play the pinpoint game yet (answer with polkadot.js before the move \
-						 deadline)"
-					);
-				}
+				// Planned once while the duty lasts (the duty loop keeps ignored duties idle).
+				log::warn!(
+					target: "gensyn-worker",
+					"verifier: segment {segment} of task {task} is disputed; this node does not \
+					 play the pinpoint game yet (answer with polkadot.js before the move deadline)"
+				);
 				Plan::Ignore
 			}
 			_ => Plan::Ignore,
