@@ -30,7 +30,7 @@ fn run() -> Run {
 }
 
 fn context(run: &Run) -> DisputeContext {
-	let leaves = run.checkpoint_leaves();
+	let leaves = run.checkpoint_leaves().unwrap();
 	DisputeContext {
 		spec: run.spec.clone(),
 		order_randomness: run.randomness,
@@ -38,7 +38,7 @@ fn context(run: &Run) -> DisputeContext {
 		steps: u64::from(K),
 		checkpoint_root: merkle::root(&leaves),
 		checkpoints: leaves.len() as u32,
-		claimed_root: run.root(u64::from((SEG + 1) * K)),
+		claimed_root: run.root(u64::from((SEG + 1) * K)).unwrap(),
 	}
 }
 
@@ -67,7 +67,7 @@ fn game_at<T: Config>(
 
 /// The largest op output of the fixture's step and its leaf count.
 fn largest_tensor(run: &Run, step: u64) -> (u32, u64) {
-	let t = run.step_trace(step);
+	let t = run.step_trace(step).unwrap();
 	t.graph
 		.ops
 		.iter()
@@ -78,7 +78,7 @@ fn largest_tensor(run: &Run, step: u64) -> (u32, u64) {
 }
 
 fn step_roots<T: Config>(run: &Run, step: u64) {
-	let roots = run.tensor_roots(step);
+	let roots = run.tensor_roots(step).unwrap();
 	StepRoots::<T>::insert((TASK, SEG), BoundedVec::truncate_from(roots));
 }
 
@@ -91,7 +91,7 @@ mod benches {
 		let run = run();
 		let (_, d) =
 			game_at::<T>(SEG, context(&run), Stage::Start, Posted::Nothing, Party::Defendant);
-		let leaves = run.checkpoint_leaves();
+		let leaves = run.checkpoint_leaves().unwrap();
 		let proof = merkle::proof(&leaves, SEG as usize).expect("leaf in range");
 		#[extrinsic_call]
 		_(
@@ -154,10 +154,13 @@ mod benches {
 		let run = run();
 		let step = 3u64;
 		let global = u64::from(SEG * K) + step;
-		let stage =
-			Stage::OpenStep { step, lo_root: run.root(global), hi_root: run.root(global + 1) };
+		let stage = Stage::OpenStep {
+			step,
+			lo_root: run.root(global).unwrap(),
+			hi_root: run.root(global + 1).unwrap(),
+		};
 		let (_, d) = game_at::<T>(SEG, context(&run), stage, Posted::Nothing, Party::Defendant);
-		let roots = BoundedVec::truncate_from(run.tensor_roots(global));
+		let roots = BoundedVec::truncate_from(run.tensor_roots(global).unwrap());
 		#[extrinsic_call]
 		_(RawOrigin::Signed(d), TASK, SEG, roots);
 		assert!(!StepRoots::<T>::get((TASK, SEG)).is_empty());
@@ -190,10 +193,10 @@ mod benches {
 		let global = u64::from(SEG * K);
 		let (tensor, leaves) = largest_tensor(&run, global);
 		let height = gensyn_repops::dispute::tree_height(leaves);
-		let node = run.tensor_roots(global)[tensor as usize];
+		let node = run.tensor_roots(global).unwrap()[tensor as usize];
 		let stage = Stage::Descend { step: 0, tensor, height, index: 0, node };
 		let (_, d) = game_at::<T>(SEG, context(&run), stage, Posted::Nothing, Party::Defendant);
-		let nodes = BoundedVec::truncate_from(run.descent(global, tensor, height, 0));
+		let nodes = BoundedVec::truncate_from(run.descent(global, tensor, height, 0).unwrap());
 		#[extrinsic_call]
 		_(RawOrigin::Signed(d), TASK, SEG, nodes);
 		assert_eq!(Disputes::<T>::get((TASK, SEG)).map(|g| g.turn), Some(Party::Challenger));
@@ -204,7 +207,7 @@ mod benches {
 		let run = run();
 		let global = u64::from(SEG * K);
 		let (tensor, _) = largest_tensor(&run, global);
-		let values = run.chunk(global, tensor, 0);
+		let values = run.chunk(global, tensor, 0).unwrap();
 		let floats: alloc::vec::Vec<f32> = values.iter().map(|b| f32::from_bits(*b)).collect();
 		let node = merkle::tensor_leaf(&floats);
 		let stage = Stage::Descend { step: 0, tensor, height: 0, index: 0, node };
@@ -276,7 +279,7 @@ mod benches {
 	fn open_term() {
 		let run = run();
 		let global = u64::from(SEG * K);
-		let t = run.step_trace(global);
+		let t = run.step_trace(global).unwrap();
 		let op = t
 			.graph
 			.ops
@@ -284,11 +287,12 @@ mod benches {
 			.find(|o| matches!(o.kind, gensyn_repops::graph::OpKind::LinearFwd { .. }))
 			.expect("a linear layer");
 		let tensor = op.output;
-		let hi_acc = run.partials(global, tensor, 0, 0, 2).first().copied().unwrap_or_default();
+		let hi_acc =
+			run.partials(global, tensor, 0, 0, 2).unwrap().first().copied().unwrap_or_default();
 		let stage = Stage::Reduction { step: 0, tensor, elem: 0, lo: 0, hi: 1, lo_acc: 0, hi_acc };
 		let (_, d) = game_at::<T>(SEG, context(&run), stage, Posted::Nothing, Party::Defendant);
 		step_roots::<T>(&run, global);
-		let operands = run.term(global, tensor, 0, 0);
+		let operands = run.term(global, tensor, 0, 0).unwrap();
 		#[extrinsic_call]
 		_(RawOrigin::Signed(d), TASK, SEG, operands);
 		assert!(Disputes::<T>::get((TASK, SEG)).is_none());

@@ -44,8 +44,8 @@ pub use pallet::*;
 mod benchmarking;
 #[cfg(test)]
 mod mock;
-#[cfg(any(test, feature = "runtime-benchmarks"))]
-mod prover;
+#[cfg(any(feature = "std", feature = "runtime-benchmarks", test))]
+pub mod prover;
 #[cfg(test)]
 mod tests;
 pub mod types;
@@ -139,6 +139,8 @@ pub struct GameView<BlockNumber> {
 	pub to_move: bool,
 	/// The deadline of the current move.
 	pub deadline: BlockNumber,
+	/// Moves made so far (identifies the move to make).
+	pub moves: u32,
 }
 
 sp_api::decl_runtime_apis! {
@@ -992,6 +994,7 @@ pub mod pallet {
 						posted: d.posted,
 						to_move: d.turn == side,
 						deadline: d.deadline,
+						moves: d.moves,
 					})
 				})
 				.collect()

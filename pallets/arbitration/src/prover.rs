@@ -1,11 +1,13 @@
-//! Players of the pinpoint game, built on repops, for tests and benchmarks: a run of a
-//! small task (optionally with one injected fault) that answers every question of the
-//! game from its own values, and an honest challenger's choices against it.
+//! Players of the pinpoint game, built on repops: a replay of a segment (or of a whole
+//! small task, optionally with one injected fault) that answers every question of the
+//! game from its own values, and the honest moves of both sides ([`defend`],
+//! [`challenge`]). The node's workers play with it; tests and benchmarks use the
+//! fixture task below.
 
-#![cfg_attr(not(test), allow(dead_code))]
-
-use crate::{ElementAnswer, Hash32, TensorOpening, MAX_OPENINGS, MAX_POINTS};
-use alloc::{vec, vec::Vec};
+use crate::{
+	Call, Config, ElementAnswer, Hash32, Posted, Stage, TensorOpening, MAX_OPENINGS, MAX_POINTS,
+};
+use alloc::{boxed::Box, vec, vec::Vec};
 use core::cell::RefCell;
 use frame_support::BoundedVec;
 use gensyn_primitives::{
@@ -20,6 +22,9 @@ use gensyn_repops::{
 	state::TrainState,
 	ReproError,
 };
+use pallet_gensyn_tasks::TaskId;
+
+type Result<T> = core::result::Result<T, ReproError>;
 
 /// Image side of the fixture's samples.
 pub const SIDE: u32 = 8;
@@ -134,55 +139,108 @@ pub struct Fault {
 	pub value: f32,
 }
 
-/// A full training run of a task, as one player computed it.
+/// A dataset a run reads its batches from, when the data file is not a plain MNIST
+/// IDX bundle (whose samples the run reads from the file itself).
+pub type Samples = Box<dyn Dataset + Send + Sync>;
+
+/// A run of consecutive training steps of a task, as one player computed it.
 pub struct Run {
 	/// The task.
 	pub spec: TaskSpec,
-	/// The data file.
+	/// The data file (batch values are opened from it).
 	pub file: Vec<u8>,
+	/// Where samples are read from, when not from `file`.
+	samples: Option<Samples>,
 	/// The data-order randomness.
 	pub randomness: [u8; 32],
-	/// The state after each global step (`states[0]` is the initial state).
+	/// `states[i]` is the state after `states[0].step + i` global steps.
 	pub states: Vec<TrainState>,
 	/// The injected fault, if any.
 	pub fault: Option<Fault>,
 }
 
 impl Run {
-	/// Trains the whole task, applying `fault` on the way.
+	/// Trains the whole task from its initial state, applying `fault` on the way.
 	pub fn new(spec: TaskSpec, file: Vec<u8>, randomness: [u8; 32], fault: Option<Fault>) -> Self {
-		let mut run = Run { spec, file, randomness, states: Vec::new(), fault };
-		let mut state = model::init_state(&run.spec).expect("fixture spec is valid");
-		run.states.push(state.clone());
-		for step in 0..run.spec.total_steps() {
-			let t = run.trace(&state, step);
-			state = t.next;
-			run.states.push(state.clone());
-		}
-		run
+		let start = model::init_state(&spec).expect("fixture spec is valid");
+		let steps = spec.total_steps();
+		Self::replay(spec, file, None, randomness, start, steps, fault).expect("fixture run")
 	}
 
-	fn data(&self) -> Bundle<'_> {
-		let per = self.spec.data.input.numel() as usize;
-		Bundle { file: &self.file, n: self.spec.data.samples as usize, per }
+	/// Replays `steps` steps from `start` (at global step `start.step`), reading samples
+	/// from `samples` or, when `None`, from `file` as an MNIST IDX bundle.
+	pub fn replay(
+		spec: TaskSpec,
+		file: Vec<u8>,
+		samples: Option<Samples>,
+		randomness: [u8; 32],
+		start: TrainState,
+		steps: u64,
+		fault: Option<Fault>,
+	) -> Result<Self> {
+		model::check_state(&spec, &start)?;
+		let last = start.step.checked_add(steps).ok_or(ReproError::OutOfRange)?;
+		if last > spec.total_steps() {
+			return Err(ReproError::OutOfRange);
+		}
+		let mut run = Run { spec, file, samples, randomness, states: vec![start], fault };
+		for _ in 0..steps {
+			let state = run.states.last().ok_or(ReproError::OutOfRange)?;
+			let next = if run.fault.is_some_and(|f| f.step == state.step) {
+				run.trace(state, state.step)?.next
+			} else {
+				let mut next = state.clone();
+				let (x, y) = run.batch(next.step)?;
+				model::train_step(&run.spec, &mut next, &x, &y, 1)?;
+				next
+			};
+			run.states.push(next);
+		}
+		Ok(run)
+	}
+
+	fn batch(&self, step: u64) -> Result<(Vec<f32>, Vec<u32>)> {
+		match &self.samples {
+			Some(data) => model::load_batch(&self.spec, data.as_ref(), &self.randomness, step),
+			None => {
+				let per = self.spec.data.input.numel() as usize;
+				let bundle = Bundle { file: &self.file, n: self.spec.data.samples as usize, per };
+				model::load_batch(&self.spec, &bundle, &self.randomness, step)
+			}
+		}
+	}
+
+	/// The state after `step` global steps.
+	fn state(&self, step: u64) -> Result<&TrainState> {
+		let first = self.states.first().ok_or(ReproError::OutOfRange)?.step;
+		let i = step.checked_sub(first).ok_or(ReproError::OutOfRange)?;
+		self.states
+			.get(usize::try_from(i).map_err(|_| ReproError::OutOfRange)?)
+			.ok_or(ReproError::OutOfRange)
 	}
 
 	/// The trace of global step `step` from `state`, with the fault applied when it is
 	/// in this step (every later op recomputed from the wrong value).
-	fn trace(&self, state: &TrainState, step: u64) -> StepTrace {
-		let (x, y) = model::load_batch(&self.spec, &self.data(), &self.randomness, step)
-			.expect("fixture data");
-		let mut t = model::trace_step(&self.spec, state, &x, &y, 1).expect("fixture step");
+	fn trace(&self, state: &TrainState, step: u64) -> Result<StepTrace> {
+		let (x, y) = self.batch(step)?;
+		let mut t = model::trace_step(&self.spec, state, &x, &y, 1)?;
 		if let Some(f) = self.fault.filter(|f| f.step == step) {
-			t.values[f.tensor as usize][f.elem] = f.value;
+			let slot = t
+				.values
+				.get_mut(f.tensor as usize)
+				.and_then(|v| v.get_mut(f.elem))
+				.ok_or(ReproError::OutOfRange)?;
+			*slot = f.value;
 			let first = t.graph.ops.iter().position(|o| o.output == f.tensor).map_or(0, |i| i + 1);
 			for i in first..t.graph.ops.len() {
-				let out = model::run_op(&t.graph, i, &t.values, 1).expect("fixture op");
+				let out = model::run_op(&t.graph, i, &t.values, 1)?;
 				let id = t.graph.ops[i].output as usize;
-				t.values[id] = out;
+				*t.values.get_mut(id).ok_or(ReproError::OutOfRange)? = out;
 			}
 			let take = |ids: &[u32]| -> Vec<Vec<f32>> {
-				ids.iter().map(|id| t.values[*id as usize].clone()).collect()
+				ids.iter()
+					.map(|id| t.values.get(*id as usize).cloned().unwrap_or_default())
+					.collect()
 			};
 			t.next = TrainState {
 				step: step + 1,
@@ -190,22 +248,23 @@ impl Run {
 				opt: take(&t.graph.new_opt_state),
 			};
 		}
-		t
+		Ok(t)
 	}
 
 	/// The trace of global step `step`.
-	pub fn step_trace(&self, step: u64) -> StepTrace {
-		self.trace(&self.states[step as usize], step)
+	pub fn step_trace(&self, step: u64) -> Result<StepTrace> {
+		self.trace(self.state(step)?, step)
 	}
 
 	/// The state root after `step` global steps.
-	pub fn root(&self, step: u64) -> Hash32 {
-		self.states[step as usize].root()
+	pub fn root(&self, step: u64) -> Result<Hash32> {
+		Ok(self.state(step)?.root())
 	}
 
-	/// Checkpoint roots: every `k` steps and the final state.
-	pub fn checkpoint_leaves(&self) -> Vec<Hash32> {
-		let k = u64::from(self.spec.training.checkpoint_interval);
+	/// Checkpoint roots: every `k` steps and the final state (a run from step 0 to the
+	/// end of the task).
+	pub fn checkpoint_leaves(&self) -> Result<Vec<Hash32>> {
+		let k = u64::from(self.spec.training.checkpoint_interval.max(1));
 		let total = self.spec.total_steps();
 		let mut steps: Vec<u64> = (0..total).step_by(k as usize).collect();
 		steps.push(total);
@@ -213,36 +272,45 @@ impl Run {
 	}
 
 	/// The roots of every tensor of global step `step`.
-	pub fn tensor_roots(&self, step: u64) -> Vec<Hash32> {
-		self.step_trace(step).values.iter().map(|v| merkle::tensor_root(v)).collect()
+	pub fn tensor_roots(&self, step: u64) -> Result<Vec<Hash32>> {
+		Ok(self.step_trace(step)?.values.iter().map(|v| merkle::tensor_root(v)).collect())
+	}
+
+	fn values_of(t: &StepTrace, tensor: u32) -> Result<&Vec<f32>> {
+		t.values.get(tensor as usize).ok_or(ReproError::OutOfRange)
 	}
 
 	/// The nodes a descent reveals below node `index` at `height` of `tensor`'s tree.
-	pub fn descent(&self, step: u64, tensor: u32, height: u32, index: u64) -> Vec<Hash32> {
-		let t = self.step_trace(step);
-		let values = &t.values[tensor as usize];
+	pub fn descent(&self, step: u64, tensor: u32, height: u32, index: u64) -> Result<Vec<Hash32>> {
+		let t = self.step_trace(step)?;
+		let values = Self::values_of(&t, tensor)?;
 		let levels = geo::tree_levels(geo::tensor_leaves(values));
 		let span = geo::descent_span(height);
 		let (first, count) =
 			geo::descent_children(values.len().div_ceil(64) as u64, height, index, span)
-				.expect("descent in range");
-		levels[(height - span) as usize][first as usize..(first + count) as usize].to_vec()
+				.ok_or(ReproError::OutOfRange)?;
+		levels
+			.get(height.checked_sub(span).ok_or(ReproError::OutOfRange)? as usize)
+			.and_then(|level| level.get(first as usize..(first + count) as usize))
+			.map(|nodes| nodes.to_vec())
+			.ok_or(ReproError::OutOfRange)
 	}
 
 	/// The values (f32 bits) of chunk `chunk` of `tensor`.
-	pub fn chunk(&self, step: u64, tensor: u32, chunk: u64) -> Vec<u32> {
-		let t = self.step_trace(step);
-		let v = &t.values[tensor as usize];
-		let start = chunk as usize * 64;
-		v[start..(start + 64).min(v.len())].iter().map(|x| x.to_bits()).collect()
+	pub fn chunk(&self, step: u64, tensor: u32, chunk: u64) -> Result<Vec<u32>> {
+		let t = self.step_trace(step)?;
+		let v = Self::values_of(&t, tensor)?;
+		let start = usize::try_from(chunk).map_err(|_| ReproError::OutOfRange)?.saturating_mul(64);
+		let values =
+			v.get(start..start.saturating_add(64).min(v.len())).ok_or(ReproError::OutOfRange)?;
+		Ok(values.iter().map(|x| x.to_bits()).collect())
 	}
 
 	/// Openings of the chunks holding every value `touch` reads from `values`.
 	fn openings_for(
-		&self,
 		values: &[Vec<f32>],
 		touch: impl Fn(&dyn Fn(u32, u64) -> Option<f32>),
-	) -> BoundedVec<TensorOpening, frame_support::traits::ConstU32<MAX_OPENINGS>> {
+	) -> Result<BoundedVec<TensorOpening, frame_support::traits::ConstU32<MAX_OPENINGS>>> {
 		let seen: RefCell<Vec<(u32, u64)>> = RefCell::new(Vec::new());
 		let fetch = |t: u32, i: u64| {
 			let key = (t, i / 64);
@@ -252,65 +320,77 @@ impl Run {
 			values.get(t as usize).and_then(|v| v.get(i as usize)).copied()
 		};
 		touch(&fetch);
-		let out: Vec<TensorOpening> = seen
-			.into_inner()
-			.into_iter()
-			.map(|(t, c)| {
-				let (vals, proof) = geo::open_tensor(&values[t as usize], c).expect("chunk");
-				TensorOpening {
-					tensor: t,
-					chunk: c as u32,
-					values: BoundedVec::truncate_from(vals.iter().map(|x| x.to_bits()).collect()),
-					siblings: BoundedVec::truncate_from(proof.siblings),
-				}
-			})
-			.collect();
-		BoundedVec::truncate_from(out)
+		let mut out = Vec::new();
+		for (t, c) in seen.into_inner() {
+			let tensor = values.get(t as usize).ok_or(ReproError::OutOfRange)?;
+			let (vals, proof) = geo::open_tensor(tensor, c).ok_or(ReproError::OutOfRange)?;
+			out.push(TensorOpening {
+				tensor: t,
+				chunk: u32::try_from(c).map_err(|_| ReproError::OutOfRange)?,
+				values: BoundedVec::try_from(vals.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+					.map_err(|_| ReproError::OutOfRange)?,
+				siblings: BoundedVec::try_from(proof.siblings)
+					.map_err(|_| ReproError::OutOfRange)?,
+			});
+		}
+		BoundedVec::try_from(out).map_err(|_| ReproError::OutOfRange)
+	}
+
+	/// The index of the op producing `tensor` in `t`'s graph.
+	fn op_of(t: &StepTrace, tensor: u32) -> Result<usize> {
+		t.graph.ops.iter().position(|o| o.output == tensor).ok_or(ReproError::OutOfRange)
 	}
 
 	/// The answer for element `elem` of `tensor` in global step `step`.
-	pub fn answer(&self, step: u64, tensor: u32, elem: u64) -> ElementAnswer {
-		let t = self.step_trace(step);
+	pub fn answer(&self, step: u64, tensor: u32, elem: u64) -> Result<ElementAnswer> {
+		let t = self.step_trace(step)?;
 		if tensor == INPUT || tensor == LABELS {
-			let loc = geo::data_location(&self.spec, &self.randomness, step, tensor, elem)
-				.expect("data location");
-			let (bytes, proof) = geo::open_data(&self.file, loc.chunk()).expect("data chunk");
-			return ElementAnswer::Data(crate::DataOpening {
-				bytes: BoundedVec::truncate_from(bytes),
-				siblings: BoundedVec::truncate_from(proof.siblings),
-			});
+			let loc = geo::data_location(&self.spec, &self.randomness, step, tensor, elem)?;
+			let (bytes, proof) = geo::open_data(&self.file, loc.chunk()).ok_or(ReproError::Data)?;
+			return Ok(ElementAnswer::Data(crate::DataOpening {
+				bytes: BoundedVec::try_from(bytes).map_err(|_| ReproError::Data)?,
+				siblings: BoundedVec::try_from(proof.siblings).map_err(|_| ReproError::Data)?,
+			}));
 		}
 		let g = &t.graph;
-		let op = g.ops.iter().position(|o| o.output == tensor).expect("op output");
+		let op = Self::op_of(&t, tensor)?;
 		let fetch =
 			|id: u32, i: u64| t.values.get(id as usize).and_then(|v| v.get(i as usize)).copied();
-		match element::reduction(g, op, elem).expect("element") {
+		match element::reduction(g, op, elem)? {
 			Some(red) if red.len > 0 => {
-				let acc = element::partial(g, op, elem, red.len, &fetch).expect("partial");
-				let value = t.values[tensor as usize][elem as usize];
+				let acc = element::partial(g, op, elem, red.len, &fetch)?;
+				let value = *Self::values_of(&t, tensor)?
+					.get(elem as usize)
+					.ok_or(ReproError::OutOfRange)?;
 				let acc = if element::finish(&red, acc).to_bits() == value.to_bits() {
 					acc
 				} else {
 					value
 				};
-				ElementAnswer::Reduction(acc.to_bits())
+				Ok(ElementAnswer::Reduction(acc.to_bits()))
 			}
-			_ => ElementAnswer::Operands(self.openings_for(&t.values, |f| {
+			_ => Ok(ElementAnswer::Operands(Self::openings_for(&t.values, |f| {
 				let _ = element::eval_element(g, op, elem, f);
-			})),
+			})?)),
 		}
 	}
 
 	/// Accumulators at the dissection points of `lo..hi` of an element's reduction.
-	pub fn partials(&self, step: u64, tensor: u32, elem: u64, lo: u64, hi: u64) -> Vec<u32> {
-		let t = self.step_trace(step);
-		let g = &t.graph;
-		let op = g.ops.iter().position(|o| o.output == tensor).expect("op output");
+	pub fn partials(
+		&self,
+		step: u64,
+		tensor: u32,
+		elem: u64,
+		lo: u64,
+		hi: u64,
+	) -> Result<Vec<u32>> {
+		let t = self.step_trace(step)?;
+		let op = Self::op_of(&t, tensor)?;
 		let fetch =
 			|id: u32, i: u64| t.values.get(id as usize).and_then(|v| v.get(i as usize)).copied();
 		geo::dissection_points(lo, hi, MAX_POINTS)
 			.iter()
-			.map(|j| element::partial(g, op, elem, *j, &fetch).expect("partial").to_bits())
+			.map(|j| Ok(element::partial(&t.graph, op, elem, *j, &fetch)?.to_bits()))
 			.collect()
 	}
 
@@ -321,11 +401,11 @@ impl Run {
 		tensor: u32,
 		elem: u64,
 		j: u64,
-	) -> BoundedVec<TensorOpening, frame_support::traits::ConstU32<MAX_OPENINGS>> {
-		let t = self.step_trace(step);
+	) -> Result<BoundedVec<TensorOpening, frame_support::traits::ConstU32<MAX_OPENINGS>>> {
+		let t = self.step_trace(step)?;
 		let g = &t.graph;
-		let op = g.ops.iter().position(|o| o.output == tensor).expect("op output");
-		self.openings_for(&t.values, |f| {
+		let op = Self::op_of(&t, tensor)?;
+		Self::openings_for(&t.values, |f| {
 			if let Ok(Some(red)) = element::reduction(g, op, elem) {
 				let acc = if j == 0 { element::value(red.init, f).unwrap_or(0.0) } else { 0.0 };
 				let _ = element::reduction_step(g, op, elem, j, acc, f);
@@ -338,4 +418,129 @@ impl Run {
 /// points), or `posted.len()` when all agree: an honest challenger's pick.
 pub fn first_difference<V: PartialEq>(posted: &[V], truth: &[V]) -> u32 {
 	posted.iter().zip(truth).position(|(a, b)| a != b).unwrap_or(posted.len()) as u32
+}
+
+/// What a player sees of one game, besides its own run.
+pub struct Table<'a> {
+	/// The task.
+	pub task: TaskId,
+	/// The disputed segment.
+	pub segment: u32,
+	/// Global index of the segment's first step (stage steps are relative to it).
+	pub first_step: u64,
+	/// Where the game stands.
+	pub stage: Stage,
+	/// What the defendant posted for the challenger to pick from.
+	pub posted: &'a Posted,
+	/// The tensor roots the defendant opened (`StepRoots`), once past `OpenStep`.
+	pub step_roots: &'a [Hash32],
+	/// The chunk the defendant opened (`OpenedChunks`), at `PickElement`.
+	pub opened: &'a [u32],
+}
+
+fn bounded<V, S: frame_support::traits::Get<u32>>(v: Vec<V>) -> Result<BoundedVec<V, S>> {
+	BoundedVec::try_from(v).map_err(|_| ReproError::OutOfRange)
+}
+
+/// The honest defendant's move: answers from `run` (the segment's replay); `leaves` are
+/// the solver's checkpoint roots (the start proof). Concedes when its own values cannot
+/// back its claim (a claimed root its replay does not reach).
+pub fn defend<T: Config>(run: &Run, leaves: &[Hash32], table: &Table) -> Result<Call<T>> {
+	let (task, segment, first) = (table.task, table.segment, table.first_step);
+	let at = |step: u64| first.checked_add(step).ok_or(ReproError::OutOfRange);
+	let call = match table.stage {
+		Stage::Start => {
+			let start_root = *leaves.get(segment as usize).ok_or(ReproError::OutOfRange)?;
+			let proof = merkle::proof(leaves, segment as usize).ok_or(ReproError::OutOfRange)?;
+			Call::prove_start { task, segment, start_root, siblings: bounded(proof.siblings)? }
+		}
+		Stage::Steps { lo, hi, .. } => {
+			let points = geo::dissection_points(lo, hi, MAX_POINTS);
+			let roots = points.iter().map(|p| run.root(at(*p)?)).collect::<Result<Vec<_>>>()?;
+			Call::bisect_steps { task, segment, roots: bounded(roots)? }
+		}
+		Stage::OpenStep { step, lo_root, hi_root } => {
+			let roots = run.tensor_roots(at(step)?)?;
+			if run.root(at(step)?)? != lo_root || run.root(at(step + 1)?)? != hi_root {
+				return Ok(Call::concede { task, segment });
+			}
+			Call::open_step { task, segment, roots: bounded(roots)? }
+		}
+		Stage::Descend { step, tensor, height: 0, index, .. } => Call::open_chunk {
+			task,
+			segment,
+			values: bounded(run.chunk(at(step)?, tensor, index)?)?,
+		},
+		Stage::Descend { step, tensor, height, index, .. } => {
+			let nodes = run.descent(at(step)?, tensor, height, index)?;
+			Call::descend { task, segment, nodes: bounded(nodes)? }
+		}
+		Stage::Element { step, tensor, elem, value } => {
+			let mine = run.chunk(at(step)?, tensor, elem / 64)?;
+			if tensor != INPUT && tensor != LABELS && mine.get((elem % 64) as usize) != Some(&value)
+			{
+				return Ok(Call::concede { task, segment });
+			}
+			let answer = run.answer(at(step)?, tensor, elem)?;
+			Call::answer_element { task, segment, answer, data_samples: run.spec.data.samples }
+		}
+		Stage::Reduction { step, tensor, elem, lo, hi, .. } if hi == lo.saturating_add(1) => {
+			Call::open_term { task, segment, operands: run.term(at(step)?, tensor, elem, lo)? }
+		}
+		Stage::Reduction { step, tensor, elem, lo, hi, .. } => {
+			let accs = run.partials(at(step)?, tensor, elem, lo, hi)?;
+			Call::bisect_reduction { task, segment, accs: bounded(accs)? }
+		}
+		Stage::PickTensor { .. } | Stage::PickElement { .. } => return Err(ReproError::OutOfRange),
+	};
+	Ok(call)
+}
+
+/// The honest challenger's move: names the first posted value its own `run` disagrees
+/// with. Concedes when it finds nothing to dispute.
+pub fn challenge<T: Config>(run: &Run, table: &Table) -> Result<Call<T>> {
+	let (task, segment, first) = (table.task, table.segment, table.first_step);
+	let at = |step: u64| first.checked_add(step).ok_or(ReproError::OutOfRange);
+	let pick = |index: u32| Call::pick { task, segment, index };
+	let call = match (table.stage, table.posted) {
+		(Stage::Steps { lo, hi, .. }, Posted::Roots(posted)) => {
+			let points = geo::dissection_points(lo, hi, MAX_POINTS);
+			let truth = points.iter().map(|p| run.root(at(*p)?)).collect::<Result<Vec<_>>>()?;
+			pick(first_difference(posted, &truth))
+		}
+		(Stage::Descend { step, tensor, height, index, .. }, Posted::Roots(kids)) => {
+			let truth = run.descent(at(step)?, tensor, height, index)?;
+			match first_difference(kids, &truth) {
+				i if (i as usize) < kids.len() => pick(i),
+				_ => Call::concede { task, segment },
+			}
+		}
+		(Stage::Reduction { step, tensor, elem, lo, hi, .. }, Posted::Accs(posted)) => {
+			let truth = run.partials(at(step)?, tensor, elem, lo, hi)?;
+			pick(first_difference(posted, &truth))
+		}
+		(Stage::PickTensor { step }, _) => {
+			let t = run.step_trace(at(step)?)?;
+			let order = [INPUT, LABELS].into_iter().chain(t.graph.ops.iter().map(|o| o.output));
+			let differs = |id: u32| {
+				let mine = t.values.get(id as usize).map(|v| merkle::tensor_root(v));
+				mine.is_some() && table.step_roots.get(id as usize).copied() != mine
+			};
+			match order.into_iter().find(|id| differs(*id)) {
+				Some(tensor) => Call::pick_tensor { task, segment, tensor },
+				None => Call::concede { task, segment },
+			}
+		}
+		(Stage::PickElement { step, tensor, chunk }, _) => {
+			let truth = run.chunk(at(step)?, tensor, chunk)?;
+			match first_difference(table.opened, &truth) {
+				i if (i as usize) < table.opened.len() => {
+					Call::pick_element { task, segment, within: i }
+				}
+				_ => Call::concede { task, segment },
+			}
+		}
+		_ => return Err(ReproError::OutOfRange),
+	};
+	Ok(call)
 }

@@ -5,7 +5,7 @@
 use crate::{mock::*, prover::*, *};
 use frame_support::{
 	assert_noop, assert_ok,
-	traits::{fungible::InspectHold, Hooks},
+	traits::{fungible::InspectHold, Hooks, UnfilteredDispatchable},
 };
 use gensyn_repops::graph::{step_graph, OpKind};
 use pallet_gensyn_tasks::DisputeArbiter;
@@ -54,7 +54,7 @@ fn setup(fault: Option<Fault>) -> Game {
 		None => honest_run(),
 		Some(f) => Run::new(truth.spec.clone(), truth.file.clone(), randomness(), Some(f)),
 	};
-	let leaves = truth.checkpoint_leaves();
+	let leaves = truth.checkpoint_leaves().unwrap();
 	let end = u64::from(SEG + 1) * u64::from(K);
 	let ctx = pallet_gensyn_tasks::DisputeContext {
 		spec: truth.spec.clone(),
@@ -63,7 +63,7 @@ fn setup(fault: Option<Fault>) -> Game {
 		steps: u64::from(K),
 		checkpoint_root: gensyn_primitives::merkle::root(&leaves),
 		checkpoints: leaves.len() as u32,
-		claimed_root: defendant.root(end),
+		claimed_root: defendant.root(end).unwrap(),
 	};
 	CONTEXTS.with(|c| c.borrow_mut().insert(KEY, ctx));
 	Game { truth, defendant }
@@ -78,7 +78,7 @@ fn game() -> Dispute<Test> {
 }
 
 /// How the challenger plays.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Challenger {
 	/// Names the first value that differs from the truth.
 	Honest,
@@ -126,12 +126,33 @@ fn origin(who: u64) -> RuntimeOrigin {
 	RuntimeOrigin::signed(who)
 }
 
-/// One move of the party to move, played by the given strategies.
+/// What a player sees of the game in `state` (for `prover::challenge` / `defend`).
+fn table(state: &Dispute<Test>) -> Table<'static> {
+	let roots: &'static [Hash32] = StepRoots::<Test>::get(KEY).into_inner().leak();
+	let opened: &'static [u32] = OpenedChunks::<Test>::get(KEY).into_inner().leak();
+	let posted: &'static Posted = Box::leak(Box::new(state.posted.clone()));
+	Table {
+		task: TASK,
+		segment: SEG,
+		first_step: u64::from(SEG) * u64::from(K),
+		stage: state.stage,
+		posted,
+		step_roots: roots,
+		opened,
+	}
+}
+
+/// One move of the party to move, played by the given strategies (the honest
+/// challenger is `prover::challenge`; the match below plays the others).
 fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> DispatchResult {
 	let first = u64::from(SEG) * u64::from(K);
+	if c == Challenger::Honest && state.turn == Party::Challenger {
+		let call = challenge::<Test>(&g.truth, &table(&state)).unwrap();
+		return call.dispatch_bypass_filter(origin(C)).map(|_| ()).map_err(|e| e.error);
+	}
 	match (state.stage, state.turn, &state.posted) {
 		(Stage::Start, Party::Defendant, _) => {
-			let leaves = g.truth.checkpoint_leaves();
+			let leaves = g.truth.checkpoint_leaves().unwrap();
 			let proof = gensyn_primitives::merkle::proof(&leaves, SEG as usize).unwrap();
 			Arbitration::prove_start(
 				origin(D),
@@ -146,16 +167,13 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 			let roots: Vec<Hash32> = if d == Defendant::GarbageRoots {
 				points.iter().map(|p| [*p as u8; 32]).collect()
 			} else {
-				points.iter().map(|p| g.defendant.root(first + p)).collect()
+				points.iter().map(|p| g.defendant.root(first + p).unwrap()).collect()
 			};
 			Arbitration::bisect_steps(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
 		}
-		(Stage::Steps { lo, hi, .. }, Party::Challenger, Posted::Roots(posted)) => {
-			let points = gensyn_repops::dispute::dissection_points(lo, hi, MAX_POINTS);
-			let truth: Vec<Hash32> = points.iter().map(|p| g.truth.root(first + p)).collect();
+		(Stage::Steps { .. }, Party::Challenger, Posted::Roots(posted)) => {
 			let pick = match c {
-				Challenger::Honest => first_difference(posted, &truth),
-				Challenger::False { .. } => 0,
+				Challenger::Honest | Challenger::False { .. } => 0,
 				Challenger::Random { seed } => {
 					random_below(seed, state.moves, posted.len() as u64 + 1) as u32
 				}
@@ -163,66 +181,45 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 			Arbitration::pick(origin(C), TASK, SEG, pick)
 		}
 		(Stage::OpenStep { step, .. }, Party::Defendant, _) => {
-			let roots = g.defendant.tensor_roots(first + step);
+			let roots = g.defendant.tensor_roots(first + step).unwrap();
 			Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots))
 		}
 		(Stage::PickTensor { step }, Party::Challenger, _) => {
 			let tensor = match c {
 				Challenger::False { target } => target,
 				Challenger::Random { seed } => {
-					let trace = g.truth.step_trace(first + step);
+					let trace = g.truth.step_trace(first + step).unwrap();
 					let mut options =
 						vec![gensyn_repops::graph::INPUT, gensyn_repops::graph::LABELS];
 					options.extend(trace.graph.ops.iter().map(|o| o.output));
 					options[random_below(seed, state.moves, options.len() as u64) as usize]
 				}
-				Challenger::Honest => {
-					let posted = StepRoots::<Test>::get(KEY);
-					let truth = g.truth.tensor_roots(first + step);
-					let trace = g.truth.step_trace(first + step);
-					let order = [gensyn_repops::graph::INPUT, gensyn_repops::graph::LABELS]
-						.into_iter()
-						.chain(trace.graph.ops.iter().map(|o| o.output));
-					order
-						.into_iter()
-						.find(|t| posted[*t as usize] != truth[*t as usize])
-						.expect("a differing tensor")
-				}
+				Challenger::Honest => unreachable!("played above"),
 			};
 			Arbitration::pick_tensor(origin(C), TASK, SEG, tensor)
 		}
 		(Stage::Descend { step, tensor, height, index, .. }, Party::Defendant, Posted::Nothing) => {
 			if height == 0 {
-				let values = g.defendant.chunk(first + step, tensor, index);
+				let values = g.defendant.chunk(first + step, tensor, index).unwrap();
 				Arbitration::open_chunk(origin(D), TASK, SEG, BoundedVec::truncate_from(values))
 			} else {
-				let nodes = g.defendant.descent(first + step, tensor, height, index);
+				let nodes = g.defendant.descent(first + step, tensor, height, index).unwrap();
 				Arbitration::descend(origin(D), TASK, SEG, BoundedVec::truncate_from(nodes))
 			}
 		}
-		(
-			Stage::Descend { step, tensor, height, index, .. },
-			Party::Challenger,
-			Posted::Roots(kids),
-		) => {
+		(Stage::Descend { .. }, Party::Challenger, Posted::Roots(kids)) => {
 			let pick = match c {
-				Challenger::Honest => {
-					first_difference(kids, &g.truth.descent(first + step, tensor, height, index))
-				}
-				Challenger::False { .. } => 0,
+				Challenger::Honest | Challenger::False { .. } => 0,
 				Challenger::Random { seed } => {
 					random_below(seed, state.moves, kids.len() as u64) as u32
 				}
 			};
 			Arbitration::pick(origin(C), TASK, SEG, pick)
 		}
-		(Stage::PickElement { step, tensor, chunk }, Party::Challenger, _) => {
+		(Stage::PickElement { .. }, Party::Challenger, _) => {
 			let opened = OpenedChunks::<Test>::get(KEY);
 			let within = match c {
-				Challenger::Honest => {
-					first_difference(&opened, &g.truth.chunk(first + step, tensor, chunk))
-				}
-				Challenger::False { .. } => 0,
+				Challenger::Honest | Challenger::False { .. } => 0,
 				Challenger::Random { seed } => {
 					random_below(seed, state.moves, opened.len() as u64) as u32
 				}
@@ -230,7 +227,7 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 			Arbitration::pick_element(origin(C), TASK, SEG, within)
 		}
 		(Stage::Element { step, tensor, elem, .. }, Party::Defendant, _) => {
-			let answer = g.defendant.answer(first + step, tensor, elem);
+			let answer = g.defendant.answer(first + step, tensor, elem).unwrap();
 			Arbitration::answer_element(origin(D), TASK, SEG, answer, SAMPLES)
 		}
 		(
@@ -239,24 +236,16 @@ fn make_move(g: &Game, c: Challenger, d: Defendant, state: Dispute<Test>) -> Dis
 			Posted::Nothing,
 		) => {
 			if hi == lo + 1 {
-				let ops = g.defendant.term(first + step, tensor, elem, lo);
+				let ops = g.defendant.term(first + step, tensor, elem, lo).unwrap();
 				Arbitration::open_term(origin(D), TASK, SEG, ops)
 			} else {
-				let accs = g.defendant.partials(first + step, tensor, elem, lo, hi);
+				let accs = g.defendant.partials(first + step, tensor, elem, lo, hi).unwrap();
 				Arbitration::bisect_reduction(origin(D), TASK, SEG, BoundedVec::truncate_from(accs))
 			}
 		}
-		(
-			Stage::Reduction { step, tensor, elem, lo, hi, .. },
-			Party::Challenger,
-			Posted::Accs(posted),
-		) => {
+		(Stage::Reduction { .. }, Party::Challenger, Posted::Accs(posted)) => {
 			let pick = match c {
-				Challenger::Honest => {
-					let truth = g.truth.partials(first + step, tensor, elem, lo, hi);
-					first_difference(posted, &truth)
-				}
-				Challenger::False { .. } => posted.len() as u32,
+				Challenger::Honest | Challenger::False { .. } => posted.len() as u32,
 				Challenger::Random { seed } => {
 					random_below(seed, state.moves, posted.len() as u64 + 1) as u32
 				}
@@ -492,7 +481,7 @@ fn every_move_checks_turn_stage_and_proofs() {
 		let g = setup(None);
 		open();
 		let first = u64::from(SEG) * u64::from(K);
-		let leaves = g.truth.checkpoint_leaves();
+		let leaves = g.truth.checkpoint_leaves().unwrap();
 		let proof = gensyn_primitives::merkle::proof(&leaves, SEG as usize).unwrap();
 		let sibs = || BoundedVec::truncate_from(proof.siblings.clone());
 		// Outsider, wrong party, wrong stage, bad proof.
@@ -539,7 +528,7 @@ fn every_move_checks_turn_stage_and_proofs() {
 			}
 		}
 		let Stage::OpenStep { step, .. } = game().stage else { unreachable!() };
-		let mut roots = g.truth.tensor_roots(first + step);
+		let mut roots = g.truth.tensor_roots(first + step).unwrap();
 		assert_noop!(
 			Arbitration::open_step(
 				origin(D),
@@ -549,7 +538,8 @@ fn every_move_checks_turn_stage_and_proofs() {
 			),
 			Error::<Test>::WrongTensorCount
 		);
-		let param = *g.truth.step_trace(first + step).graph.params.first().unwrap() as usize;
+		let param =
+			*g.truth.step_trace(first + step).unwrap().graph.params.first().unwrap() as usize;
 		let saved = roots[param];
 		roots[param] = [1u8; 32];
 		assert_noop!(
@@ -558,7 +548,7 @@ fn every_move_checks_turn_stage_and_proofs() {
 		);
 		roots[param] = saved;
 		let new_param =
-			*g.truth.step_trace(first + step).graph.new_params.first().unwrap() as usize;
+			*g.truth.step_trace(first + step).unwrap().graph.new_params.first().unwrap() as usize;
 		roots[new_param] = [1u8; 32];
 		assert_noop!(
 			Arbitration::open_step(origin(D), TASK, SEG, BoundedVec::truncate_from(roots)),
@@ -578,7 +568,7 @@ fn every_move_checks_turn_stage_and_proofs() {
 		assert_ok!(Arbitration::pick_tensor(origin(C), TASK, SEG, linear));
 		// Descent: the node count and the fold must match.
 		let Stage::Descend { height, index, .. } = game().stage else { unreachable!() };
-		let mut nodes = g.truth.descent(first + step, linear, height, index);
+		let mut nodes = g.truth.descent(first + step, linear, height, index).unwrap();
 		assert_noop!(
 			Arbitration::descend(
 				origin(D),
@@ -601,7 +591,7 @@ fn every_move_checks_turn_stage_and_proofs() {
 			let s = game();
 			match (s.stage, s.turn) {
 				(Stage::Descend { height: 0, index, .. }, Party::Defendant) => {
-					let mut v = g.truth.chunk(first + step, linear, index);
+					let mut v = g.truth.chunk(first + step, linear, index).unwrap();
 					v[0] ^= 1;
 					assert_noop!(
 						Arbitration::open_chunk(
@@ -621,7 +611,7 @@ fn every_move_checks_turn_stage_and_proofs() {
 					));
 				}
 				(Stage::Descend { height, index, .. }, Party::Defendant) => {
-					let n = g.truth.descent(first + step, linear, height, index);
+					let n = g.truth.descent(first + step, linear, height, index).unwrap();
 					assert_ok!(Arbitration::descend(
 						origin(D),
 						TASK,
@@ -662,7 +652,7 @@ fn every_move_checks_turn_stage_and_proofs() {
 			),
 			Error::<Test>::AccumulatorMismatch
 		);
-		let answer = g.truth.answer(first + step, linear, elem);
+		let answer = g.truth.answer(first + step, linear, elem).unwrap();
 		assert_ok!(Arbitration::answer_element(origin(D), TASK, SEG, answer, SAMPLES));
 		assert_noop!(
 			Arbitration::open_term(origin(D), TASK, SEG, BoundedVec::new()),
@@ -694,7 +684,7 @@ fn data_answers_need_a_valid_chunk_and_a_sample_witness() {
 			let s = game();
 			match (s.stage, s.turn) {
 				(Stage::Descend { step, height: 0, index, .. }, Party::Defendant) => {
-					let v = g.truth.chunk(first + step, input, index);
+					let v = g.truth.chunk(first + step, input, index).unwrap();
 					assert_ok!(Arbitration::open_chunk(
 						origin(D),
 						TASK,
@@ -703,7 +693,7 @@ fn data_answers_need_a_valid_chunk_and_a_sample_witness() {
 					));
 				}
 				(Stage::Descend { step, height, index, .. }, Party::Defendant) => {
-					let n = g.truth.descent(first + step, input, height, index);
+					let n = g.truth.descent(first + step, input, height, index).unwrap();
 					assert_ok!(Arbitration::descend(
 						origin(D),
 						TASK,
@@ -721,7 +711,8 @@ fn data_answers_need_a_valid_chunk_and_a_sample_witness() {
 			}
 		}
 		let Stage::Element { step, elem, .. } = game().stage else { unreachable!() };
-		let ElementAnswer::Data(mut data) = g.truth.answer(first + step, input, elem) else {
+		let ElementAnswer::Data(mut data) = g.truth.answer(first + step, input, elem).unwrap()
+		else {
 			panic!("data answer")
 		};
 		assert_noop!(
@@ -825,11 +816,13 @@ fn games_tell_each_player_when_to_move() {
 		let d = Arbitration::games(&D);
 		assert_eq!(d.len(), 1);
 		assert!(d[0].to_move && d[0].side == Party::Defendant && d[0].stage == Stage::Start);
+		assert_eq!(d[0].moves, 0);
 		assert!(!Arbitration::games(&C)[0].to_move);
 		assert!(Arbitration::games(&3).is_empty());
 		assert_ok!(step_once(&g, game()));
 		assert_ok!(step_once(&g, game()));
 		assert!(Arbitration::games(&C)[0].to_move);
+		assert_eq!(Arbitration::games(&C)[0].moves, 2);
 		assert!(matches!(Arbitration::games(&C)[0].posted, Posted::Roots(_)));
 	});
 }
@@ -893,6 +886,73 @@ fn random_games_end_in_time_conserve_funds_and_the_truth_wins() {
 				(None, Some(_), Challenger::Honest) => assert!(won, "seed {seed}: a liar won"),
 				_ => {}
 			}
+		});
+	}
+}
+
+/// The node's players (`prover::defend` and `prover::challenge`) against each other, on
+/// replays of the segment alone (as workers have them): a defendant whose replay went
+/// wrong concedes or is refuted, an honest defendant beats a challenger whose replay went
+/// wrong, and a challenger that finds nothing to dispute concedes.
+#[test]
+fn node_players_play_whole_games_from_segment_replays() {
+	let (linear, relu, _) = targets();
+	let first = u64::from(SEG) * u64::from(K);
+	let segment_run = |fault: Option<Fault>| {
+		let full = honest_run();
+		let start = full.states[first as usize].clone();
+		Run::replay(
+			full.spec.clone(),
+			full.file.clone(),
+			None,
+			randomness(),
+			start,
+			K.into(),
+			fault,
+		)
+		.unwrap()
+	};
+	let bad = |tensor| Fault { step: FAULT_STEP, tensor, elem: 3, value: 7.5 };
+	// (defendant's fault, challenger's fault, whether the challenger should win)
+	let cases = [
+		(Some(bad(linear)), None, true),
+		(Some(bad(relu)), None, true),
+		(None, Some(bad(linear)), false),
+		(None, None, false),
+	];
+	for (d_fault, c_fault, challenger_should_win) in cases {
+		new_test_ext().execute_with(|| {
+			let g = setup(d_fault);
+			open();
+			let defendant = segment_run(d_fault);
+			let challenger = segment_run(c_fault);
+			assert_eq!(
+				defendant.root(first + u64::from(K)).unwrap(),
+				g.defendant.root(first + u64::from(K)).unwrap()
+			);
+			let leaves = g.truth.checkpoint_leaves().unwrap();
+			let mut moves = 0;
+			while let Some(state) = Disputes::<Test>::get(KEY) {
+				let t = table(&state);
+				let (call, who) = match state.turn {
+					Party::Defendant => (defend::<Test>(&defendant, &leaves, &t).unwrap(), D),
+					Party::Challenger => (challenge::<Test>(&challenger, &t).unwrap(), C),
+				};
+				assert_ok!(call.dispatch_bypass_filter(origin(who)));
+				Arbitration::do_try_state().unwrap();
+				moves += 1;
+				assert!(moves < 60, "the game did not end");
+			}
+			let won = System::events()
+				.into_iter()
+				.find_map(|r| match r.event {
+					RuntimeEvent::Arbitration(Event::Resolved { challenger_won, .. }) => {
+						Some(challenger_won)
+					}
+					_ => None,
+				})
+				.expect("resolved");
+			assert_eq!(won, challenger_should_win, "case {d_fault:?} / {c_fault:?}");
 		});
 	}
 }

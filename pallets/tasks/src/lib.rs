@@ -330,7 +330,20 @@ pub enum Duty<BlockNumber> {
 		/// Deadline: the end of the challenge window.
 		by: BlockNumber,
 	},
+	/// An active whistleblower may check the verdict on `segment` of the task (replay
+	/// it) and challenge it before the window ends.
+	Watch {
+		/// The task.
+		task: TaskId,
+		/// The segment.
+		segment: u32,
+		/// Deadline: the end of the challenge window.
+		by: BlockNumber,
+	},
 }
+
+/// Most `Duty::Watch` one whistleblower is shown at once.
+pub const MAX_WATCHED: usize = 256;
 
 /// A task's committed result, for the runtime API.
 #[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
@@ -1770,7 +1783,32 @@ pub mod pallet {
 					_ => {}
 				}
 			}
+			if T::Stake::is_active(who, Role::Whistleblower) {
+				Self::watch_duties(who, &mut out);
+			}
 			out
+		}
+
+		/// The unchallenged verdicts in challenge windows a whistleblower may check: not
+		/// its own verdicts, not on its own tasks as solver; at most [`MAX_WATCHED`].
+		fn watch_duties(who: &T::AccountId, out: &mut Vec<Duty<BlockNumberFor<T>>>) {
+			let mut watched = 0usize;
+			for (id, t) in Tasks::<T>::iter() {
+				if !matches!(t.phase, Phase::Challenge | Phase::Disputed)
+					|| t.solver.as_ref() == Some(who)
+				{
+					continue;
+				}
+				for a in Audits::<T>::get(id) {
+					if watched >= MAX_WATCHED {
+						return;
+					}
+					if a.verdict.is_some() && a.challenger.is_none() && a.verifier != *who {
+						out.push(Duty::Watch { task: id, segment: a.segment, by: t.window_end });
+						watched += 1;
+					}
+				}
+			}
 		}
 
 		/// A live task as clients see it (runtime API).

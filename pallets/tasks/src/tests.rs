@@ -759,6 +759,40 @@ fn partial_verdicts_open_the_window_with_what_was_verified() {
 }
 
 #[test]
+fn whistleblowers_watch_unchallenged_verdicts_in_the_window() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		reg(13, Role::Whistleblower);
+		let watched = |who: u64| {
+			TaskPallet::duties(&who)
+				.into_iter()
+				.filter_map(|d| match d {
+					Duty::Watch { task, segment, by } => Some((task, segment, by)),
+					_ => None,
+				})
+				.collect::<Vec<_>>()
+		};
+		assert!(watched(13).is_empty(), "no verdict yet");
+		verify_all(id, true);
+		let audits = Audits::<T>::get(id);
+		let end = task(id).window_end;
+		let all: Vec<_> = audits.iter().map(|a| (id, a.segment, end)).collect();
+		assert_eq!(watched(13), all);
+		assert!(watched(14).is_empty(), "not a whistleblower");
+		// A verifier that is also a whistleblower does not watch its own verdicts.
+		let a = audits[0].clone();
+		reg(a.verifier, Role::Whistleblower);
+		assert!(watched(a.verifier).iter().all(|(_, s, _)| {
+			audits.iter().any(|b| b.segment == *s && b.verifier != a.verifier)
+		}));
+		// A challenged verdict is no longer watched.
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert!(!watched(13).iter().any(|(_, s, _)| *s == a.segment));
+		assert_eq!(watched(13).len(), all.len() - 1);
+	});
+}
+
+#[test]
 fn challenge_errors() {
 	new_test_ext().execute_with(|| {
 		let id = verifying();
