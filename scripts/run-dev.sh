@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The main job: sets everything up, builds gensyn-node and runs a development chain on
 # 127.0.0.1 with every role embedded in one node (Alice authors with BABE and finalizes
-# with GRANDPA; the node's solver is Bob, its verifier Charlie), then trains a real
-# task end to end through polkadot.js:
+# with GRANDPA; the node's solver is Bob, its verifier Charlie, its whistleblower Dave),
+# then trains a real task end to end through polkadot.js:
 #
-#   1. shortens the challenge window (sudo) and registers Bob and Charlie (bonds held);
+#   1. shortens the challenge window (sudo) and registers Bob, Charlie and Dave (bonds
+#      held);
 #   2. Alice submits examples/mnist-mlp.json (real MNIST digits), escrowing its fee;
 #   3. Charlie profiles it, Bob accepts and trains it with libtorch, checkpointing every
 #      k steps into his proof store, and commits the checkpoint root;
 #   4. Charlie fetches the drawn segments from Bob's proof store, replays them with
 #      repops, posts verdicts and reveals his forced-error secret;
-#   5. the task completes: payouts are printed, and the final model's test accuracy.
+#   5. Dave replays the verdicts in their challenge window (and would challenge a wrong
+#      one and play the pinpoint game);
+#   6. the task completes: payouts are printed, and the final model's test accuracy.
 #
 # Every task event is printed as its block is finalized. Then the chain keeps running
 # until Ctrl-C (GENSYN_DEV_EXIT=1: stop once the task is done).
@@ -34,9 +37,9 @@ WS=ws://127.0.0.1:9944
 STORE=127.0.0.1:8700
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/gensyn-dev.XXXXXX")"
 
-say "starting the dev chain with the solver and the verifier; log in $WORK/node.log"
+say "starting the dev chain with the solver, the verifier and the whistleblower; log in $WORK/node.log"
 "$NODE" --dev --base-path "$WORK/chain" --rpc-port 9944 --no-prometheus \
-	--solver --verifier --worker-dir "$WORK/workers" --proof-store-listen "$STORE" "$@" \
+	--solver --verifier --whistleblower --worker-dir "$WORK/workers" --proof-store-listen "$STORE" "$@" \
 	>"$WORK/node.log" 2>&1 &
 NODE_PID=$!
 trap 'kill "$NODE_PID" 2>/dev/null; wait "$NODE_PID" 2>/dev/null' EXIT INT TERM
@@ -55,9 +58,10 @@ done
 
 say "shortening the challenge window to 10 blocks (sudo)"
 js dev-timing.js --ws "$WS" --challenge-period 10
-say "registering Bob as the solver and Charlie as the verifier (proof store http://$STORE)"
+say "registering Bob (solver), Charlie (verifier) and Dave (whistleblower); proof store http://$STORE"
 js register.js --ws "$WS" --seed //Bob --role solver --bond 100 --endpoint "http://$STORE"
 js register.js --ws "$WS" --seed //Charlie --role verifier --bond 100 --endpoint "http://$STORE"
+js register.js --ws "$WS" --seed //Dave --role whistleblower --bond 100 --endpoint "http://$STORE"
 
 "$ML" data-ref --file .data/mnist/train.idx --spec examples/mnist-mlp.json --out "$WORK/mnist-mlp.json" >/dev/null
 say "Alice submits the MNIST MLP task; following it block by block"

@@ -1,9 +1,12 @@
-//! The embedded workers end to end: one development node runs the solver (Bob) and the
-//! verifier (Charlie); Alice submits the MNIST MLP example from polkadot.js. The
-//! verifier commits a forced-error secret and profiles the task, Bob trains it with
-//! libtorch and serves its checkpoints, Charlie fetches and replays the drawn segments
-//! with repops, posts verdicts and reveals, and the task completes. Every planck is
-//! accounted for.
+//! The embedded workers end to end on a development node: the solver (Bob), the verifier
+//! (Charlie) and the whistleblower (Dave); Alice submits the MNIST MLP example from
+//! polkadot.js. The verifier commits a forced-error secret and profiles the task, Bob
+//! trains it with libtorch and serves its checkpoints, Charlie fetches and replays the
+//! drawn segments with repops and posts verdicts, Dave replays them again, and the task
+//! settles. Three runs: everyone honest (every planck accounted for, nothing
+//! challenged); a lazy verifier (challenged by Dave, loses the pinpoint game played by
+//! the two nodes' workers, slashed, its verdict void); every verdict a forced error
+//! (caught by Dave, paid from the jackpot, the honest solver paid in full).
 
 mod common;
 
@@ -34,35 +37,49 @@ fn planck(v: &Value) -> i128 {
 	v.as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("an amount: {v}"))
 }
 
-#[test]
-fn workers_train_verify_and_settle_a_task() {
+/// A development node running all three workers, with short challenge windows and the
+/// workers registered; `fault` makes its workers misbehave, `forced_percent` sets the
+/// forced-error rate.
+struct Setup {
+	node: Node,
+	ws: String,
+	/// The finalized block after registration (where ledgers start).
+	from: u64,
+}
+
+fn setup(fault: Option<&str>, forced_percent: Option<&str>) -> Setup {
 	let data = repo_root().join(".data/mnist/train.idx");
 	assert!(data.exists(), "run scripts/fetch-mnist.sh first");
-	let store_port = free_port();
-	let listen = format!("127.0.0.1:{store_port}");
-	let node = Node::start(
-		"dev",
-		&[
-			"--dev",
-			"--tmp",
-			"--solver",
-			"--verifier",
-			"--worker-threads",
-			"1",
-			"--worker-cpu",
-			"--proof-store-listen",
-			&listen,
-		],
-	);
+	let listen = format!("127.0.0.1:{}", free_port());
+	let mut args = vec![
+		"--dev",
+		"--tmp",
+		"--solver",
+		"--verifier",
+		"--whistleblower",
+		"--worker-threads",
+		"1",
+		"--worker-cpu",
+		"--proof-store-listen",
+		&listen,
+	];
+	if let Some(f) = fault {
+		args.extend(["--worker-fault", f]);
+	}
+	let node = Node::start("dev", &args);
 	node.wait_until("block #1 finalized", Duration::from_secs(120), |n| {
 		n.finalized_number().is_some_and(|f| f >= 1)
 	});
 	let ws = node.ws_url();
-
-	// Short challenge windows (sudo), then the two workers register.
-	run_ok("dev-timing.js", &["--ws", &ws, "--challenge-period", "6"]);
+	let mut timing = vec!["--ws", ws.as_str(), "--challenge-period", "12"];
+	if let Some(p) = forced_percent {
+		timing.extend(["--forced-error-rate", p]);
+	}
+	run_ok("dev-timing.js", &timing);
 	let endpoint = format!("http://{listen}");
-	for (seed, role) in [("//Bob", "solver"), ("//Charlie", "verifier")] {
+	for (seed, role) in
+		[("//Bob", "solver"), ("//Charlie", "verifier"), ("//Dave", "whistleblower")]
+	{
 		let (reg, _) = run_ok(
 			"register.js",
 			&[
@@ -85,7 +102,13 @@ fn workers_train_verify_and_settle_a_task() {
 		assert_eq!(reg["active"], true, "{reg}");
 	}
 	let from = node.finalized_number().expect("finalized head");
+	Setup { node, ws, from }
+}
 
+/// Alice submits the MNIST MLP example and follows it to its end: the submission's
+/// `RESULT`, the `OUTCOME`, and everything printed.
+fn submit_and_follow(s: &Setup) -> (Value, Value, String) {
+	let data = repo_root().join(".data/mnist/train.idx");
 	// The example spec with the data at its absolute path (the node runs elsewhere).
 	let mut spec: Value = serde_json::from_str(
 		&std::fs::read_to_string(repo_root().join("examples/mnist-mlp.json")).expect("example"),
@@ -93,15 +116,17 @@ fn workers_train_verify_and_settle_a_task() {
 	.expect("JSON");
 	let uri = format!("file://{}", data.canonicalize().expect("path").display());
 	spec["data"]["uri"] = Value::String(uri);
-	let spec_file =
-		std::env::temp_dir().join(format!("gensyn-workers-{}.json", std::process::id()));
+	let spec_file = std::env::temp_dir().join(format!(
+		"gensyn-workers-{}-{}.json",
+		std::process::id(),
+		free_port()
+	));
 	std::fs::write(&spec_file, spec.to_string()).expect("write spec");
-
 	let (ok, stdout, stderr) = run_js(
 		"submit-task.js",
 		&[
 			"--ws",
-			&ws,
+			&s.ws,
 			"--seed",
 			"//Alice",
 			"--spec",
@@ -112,33 +137,44 @@ fn workers_train_verify_and_settle_a_task() {
 		],
 	);
 	let _ = std::fs::remove_file(&spec_file);
-	let log = node.log();
-	assert!(ok, "the task did not complete:\n{stdout}\n{stderr}\nnode log tail:\n{}", tail(&log));
-	let submitted = tagged_json(&stdout, "RESULT ");
-	let outcome = tagged_json(&stdout, "OUTCOME ");
+	let log = s.node.log();
+	assert!(ok, "the task did not end:\n{stdout}\n{stderr}\nnode log tail:\n{}", tail(&log));
+	(tagged_json(&stdout, "RESULT "), tagged_json(&stdout, "OUTCOME "), stdout)
+}
+
+/// Balance changes and fees of `who` (comma-separated) between `from` and `to`.
+fn ledger(s: &Setup, to: u64, who: &str) -> Value {
+	run_ok(
+		"ledger.js",
+		&["--ws", &s.ws, "--from", &s.from.to_string(), "--to", &to.to_string(), "--who", who],
+	)
+	.0
+}
+
+/// (balance change, fees paid) of account `i` of a ledger.
+fn account(ledger: &Value, i: usize) -> (i128, i128) {
+	let a = &ledger["accounts"][i];
+	(planck(&a["to"]) - planck(&a["from"]), planck(&a["fees"]))
+}
+
+#[test]
+fn workers_train_verify_and_settle_a_task() {
+	let s = setup(None, None);
+	let (submitted, outcome, stdout) = submit_and_follow(&s);
+	let log = s.node.log();
 	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}");
 	for step in ["Profiled", "TaskAccepted", "ResultSubmitted", "VerifiersDrawn", "VerdictPosted"] {
 		assert!(stdout.contains(&format!("tasks.{step}")), "no {step} event:\n{stdout}");
 	}
+	assert!(!stdout.contains("tasks.Challenged"), "an honest verdict was challenged:\n{stdout}");
 	assert!(log.contains("solver: task 0 trained"), "{}", tail(&log));
 	assert!(log.contains("verifier: task 0 segment"), "{}", tail(&log));
+	assert!(log.contains("replay checks out"), "the whistleblower checked: {}", tail(&log));
 
 	// Money: Alice paid the task and every fee (and, as the only block author, received
 	// every fee); Bob got the solver pay, Charlie the profiling segment and each verdict.
 	let to = outcome["blockNumber"].as_u64().expect("block");
-	let (ledger, _) = run_ok(
-		"ledger.js",
-		&[
-			"--ws",
-			&ws,
-			"--from",
-			&from.to_string(),
-			"--to",
-			&to.to_string(),
-			"--who",
-			"//Alice,//Bob,//Charlie",
-		],
-	);
+	let ledger = ledger(&s, to, "//Alice,//Bob,//Charlie,//Dave");
 	let data = &outcome["data"];
 	let (solver_paid, verifiers_paid, refunded) =
 		(planck(&data["solverPaid"]), planck(&data["verifiersPaid"]), planck(&data["refunded"]));
@@ -151,14 +187,11 @@ fn workers_train_verify_and_settle_a_task() {
 		solver_paid + verifiers_paid + profile_pay + jackpot + treasury,
 		"the escrow paid exactly the solver, the verifier (profile and verdicts) and the cuts"
 	);
-	let account = |i: usize| -> (i128, i128) {
-		let a = &ledger["accounts"][i];
-		(planck(&a["to"]) - planck(&a["from"]), planck(&a["fees"]))
-	};
 	let fees_total = planck(&ledger["feesTotal"]);
-	let (d_alice, fee_alice) = account(0);
-	let (d_bob, fee_bob) = account(1);
-	let (d_charlie, fee_charlie) = account(2);
+	let (d_alice, fee_alice) = account(&ledger, 0);
+	let (d_bob, fee_bob) = account(&ledger, 1);
+	let (d_charlie, fee_charlie) = account(&ledger, 2);
+	assert_eq!(account(&ledger, 3), (0, 0), "Dave found nothing to challenge");
 	assert!(fee_bob > 0 && fee_charlie > 0, "the workers paid their own fees: {ledger}");
 	assert_eq!(d_bob, solver_paid - fee_bob, "Bob: {ledger}");
 	assert_eq!(d_charlie, verifiers_paid + profile_pay - fee_charlie, "Charlie: {ledger}");
@@ -168,6 +201,54 @@ fn workers_train_verify_and_settle_a_task() {
 		planck(&ledger["issuanceTo"]),
 		"no planck minted or burnt"
 	);
+}
+
+#[test]
+fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
+	let s = setup(Some("lazy-verifier"), Some("0"));
+	let (_, outcome, stdout) = submit_and_follow(&s);
+	let log = s.node.log();
+	// The void verdict leaves the honest solver's proof standing.
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", tail(&log));
+	assert!(log.contains("lazy pass"), "{}", tail(&log));
+	assert!(stdout.contains("tasks.Challenged"), "Dave did not challenge:\n{stdout}");
+	let resolved = stdout
+		.lines()
+		.find(|l| l.contains("tasks.DisputeResolved"))
+		.unwrap_or_else(|| panic!("no DisputeResolved:\n{stdout}"));
+	assert!(resolved.contains("\"challengerWon\":true"), "{resolved}");
+	assert!(log.contains("game on segment"), "the workers played: {}", tail(&log));
+	assert!(log.contains("conceding"), "the lazy verifier gave up: {}", tail(&log));
+	// Dave is paid from Charlie's slash (more than his fees); Bob is paid in full.
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Charlie,//Dave");
+	let (d_dave, fee_dave) = account(&ledger, 2);
+	assert!(fee_dave > 0 && d_dave > 0, "Dave: {ledger}");
+	let (d_bob, fee_bob) = account(&ledger, 0);
+	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
+}
+
+#[test]
+fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
+	let s = setup(None, Some("100"));
+	// Something in the pot to pay from (a fresh chain's pot holds only its deposit).
+	run_ok("transfer.js", &["--ws", &s.ws, "--to", "jackpot", "--amount", "1000000000000000"]);
+	let (_, outcome, stdout) = submit_and_follow(&s);
+	let log = s.node.log();
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", tail(&log));
+	assert!(log.contains("forced error: posting a failing verdict"), "{}", tail(&log));
+	assert!(stdout.contains("tasks.Challenged"), "Dave did not challenge:\n{stdout}");
+	assert!(stdout.contains("\"challengerWon\":true"), "{stdout}");
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Charlie,//Dave,jackpot");
+	// The catch: a tenth of the pot's spendable balance, to Dave.
+	let (d_dave, fee_dave) = account(&ledger, 2);
+	let (d_pot, _) = account(&ledger, 3);
+	assert!(d_dave + fee_dave >= 99_000_000_000_000, "Dave caught ~100 GSN: {ledger}");
+	assert!(d_pot < 0, "paid from the pot: {ledger}");
+	// The honest solver is paid in full; the forced verifier is not slashed for it.
+	let (d_bob, fee_bob) = account(&ledger, 0);
+	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
 }
 
 /// The last lines of a log.

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Development and test chains only: shortens the challenge window of new task verdicts
-// (two hours by default) through sudo, so a task settles within minutes. The runtime
-// reads the window from the well-known storage key `twox_128(":ChallengePeriod:")`.
+// (two hours by default) through sudo, so a task settles within minutes, and optionally
+// sets the share of audited segments verifiers must get wrong on purpose (1% by default)
+// so that forced errors and their jackpot payouts can be watched. The runtime reads both
+// from well-known storage keys: `twox_128(":ChallengePeriod:")` (u32 blocks) and
+// `twox_128(":ForcedErrorRate:")` (Perbill, u32 parts per billion).
 //
 //   node dev-timing.js [--ws ws://127.0.0.1:9944] [--seed //Alice] [--challenge-period 10]
+//                      [--forced-error-rate PERCENT]
 //
 // --challenge-period is in blocks (3 s each). The last line is `RESULT <json>`.
 import { xxhashAsHex } from '@polkadot/util-crypto';
@@ -11,7 +15,15 @@ import { connect, parseArgs, sendAndFinalize, signerFrom } from './lib.js';
 
 const OPTIONS = {
   ws: 'ws://127.0.0.1:9944', seed: '//Alice', 'challenge-period': '10', timeout: '120000',
+  'forced-error-rate': '',
 };
+
+/// SCALE u32: four bytes, little-endian, as hex.
+function u32Hex(n) {
+  const le = Buffer.alloc(4);
+  le.writeUInt32LE(n);
+  return `0x${le.toString('hex')}`;
+}
 
 async function main() {
   const args = parseArgs(process.argv.slice(2), OPTIONS);
@@ -19,14 +31,18 @@ async function main() {
   if (!/^\d+$/.test(blocks) || Number(blocks) < 1 || Number(blocks) > 0xffffffff) {
     throw new Error(`--challenge-period must be a whole number of blocks from 1, got '${blocks}'`);
   }
+  const items = [[xxhashAsHex(':ChallengePeriod:', 128), u32Hex(Number(blocks))]];
+  const rate = args['forced-error-rate'];
+  if (rate !== '') {
+    const percent = Number(rate);
+    if (!/^\d+(\.\d+)?$/.test(rate) || percent > 100) {
+      throw new Error(`--forced-error-rate must be a percentage from 0 to 100, got '${rate}'`);
+    }
+    items.push([xxhashAsHex(':ForcedErrorRate:', 128), u32Hex(Math.round(percent * 1e7))]);
+  }
   const api = await connect(args.ws);
   const signer = await signerFrom(api, args.seed);
-  const key = xxhashAsHex(':ChallengePeriod:', 128);
-  // SCALE u32: four bytes, little-endian.
-  const le = Buffer.alloc(4);
-  le.writeUInt32LE(Number(blocks));
-  const value = `0x${le.toString('hex')}`;
-  const tx = api.tx.sudo.sudo(api.tx.system.setStorage([[key, value]]));
+  const tx = api.tx.sudo.sudo(api.tx.system.setStorage(items));
   const sent = await sendAndFinalize(api, tx, signer, Number(args.timeout), () => {});
   if (sent.error) throw new Error(sent.error);
   // sudo reports the inner call's failure in an event, not as the extrinsic's error.
@@ -35,10 +51,15 @@ async function main() {
   if (!inner || inner.isErr) {
     throw new Error(`sudo refused: ${inner ? inner.asErr.toString() : 'no Sudid event'}`);
   }
-  const stored = await api.rpc.state.getStorage(key, sent.block);
-  if (stored.toHex() !== value) throw new Error(`stored ${stored.toHex()}, expected ${value}`);
-  console.log(`challenge period set to ${blocks} blocks (${key} = ${stored.toHex()})`);
-  console.log(`RESULT ${JSON.stringify({ challengePeriod: Number(blocks), block: sent.block })}`);
+  for (const [key, value] of items) {
+    const stored = await api.rpc.state.getStorage(key, sent.block);
+    if (stored.toHex() !== value) throw new Error(`${key}: stored ${stored.toHex()}, expected ${value}`);
+  }
+  console.log(`challenge period set to ${blocks} blocks`);
+  if (rate !== '') console.log(`forced-error rate set to ${rate}%`);
+  const result = { challengePeriod: Number(blocks), block: sent.block };
+  if (rate !== '') result.forcedErrorRate = Number(rate);
+  console.log(`RESULT ${JSON.stringify(result)}`);
   await api.disconnect();
 }
 

@@ -3,7 +3,7 @@
 // spec written in the project's serde JSON form.
 import { ApiPromise, WsProvider } from '@polkadot/api';
 import { Keyring } from '@polkadot/keyring';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
+import { cryptoWaitReady, encodeAddress } from '@polkadot/util-crypto';
 
 /** Parses `--name value` pairs (and `--flag` for names in `flags`) into an object. */
 export function parseArgs(argv, defaults, flags = []) {
@@ -46,9 +46,19 @@ export async function signerFrom(api, seed) {
   return keyring.addFromUri(seed);
 }
 
-/** An address from a dev seed (`//Bob`) or an SS58 address as given. */
+/** The protocol's pot accounts by name: `modl` + the runtime's 8-byte pallet id, zero-padded. */
+const POTS = { jackpot: 'gsn/jkpt', treasury: 'gsn/trsy' };
+
+/** An address from a dev seed (`//Bob`), a pot's name (`jackpot`, `treasury`), or an SS58 address as given. */
 export async function addressFrom(api, text) {
-  return text.startsWith('//') ? (await signerFrom(api, text)).address : text;
+  if (text.startsWith('//')) return (await signerFrom(api, text)).address;
+  const pot = POTS[text];
+  if (pot) {
+    const raw = new Uint8Array(32);
+    raw.set(Buffer.from(`modl${pot}`, 'utf8'));
+    return encodeAddress(raw, api.registry.chainSS58 ?? 42);
+  }
+  return text;
 }
 
 /** The chain's token decimals (12 here: one token is 10^12 planck). */

@@ -2,12 +2,14 @@
 // Connects to a node, prints the chain and its finalized head, then makes a signed
 // transfer and waits until the block that holds it is finalized.
 //
-//   node transfer.js [--ws ws://127.0.0.1:9944] [--from //Alice] [--to //Bob] [--amount 1000000000000]
+//   node transfer.js [--ws ws://127.0.0.1:9944] [--from //Alice] [--to //Bob|jackpot|ADDRESS] [--amount 1000000000000]
+//
+// `--to jackpot` tops up the protocol's jackpot (what caught forced errors are paid from).
 //
 // The last line printed is `RESULT <json>` for scripts and tests.
 import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
-import { connect, parseArgs } from './lib.js';
+import { addressFrom, connect, parseArgs } from './lib.js';
 
 const args = parseArgs(process.argv.slice(2), {
   ws: 'ws://127.0.0.1:9944', from: '//Alice', to: '//Bob', amount: '1000000000000', timeout: '120000',
@@ -18,7 +20,7 @@ async function main() {
   const api = await connect(args.ws);
   const keyring = new Keyring({ type: 'sr25519', ss58Format: api.registry.chainSS58 ?? 42 });
   const from = keyring.addFromUri(args.from);
-  const to = args.to.startsWith('//') ? keyring.addFromUri(args.to).address : args.to;
+  const to = await addressFrom(api, args.to);
 
   const [chain, version] = await Promise.all([api.rpc.system.chain(), api.rpc.system.version()]);
   const finalizedHash = await api.rpc.chain.getFinalizedHead();

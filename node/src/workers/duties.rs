@@ -27,8 +27,12 @@ pub enum Plan {
 	Ignore,
 	/// Submit this call.
 	Call(RuntimeCall),
-	/// Run this on a blocking thread, then submit the call it returns.
+	/// Run this on a blocking thread, one heavy job at a time per node (training,
+	/// replay), then submit the call it returns.
 	Job(Job),
+	/// Run this on its own thread at once, beside any heavy job (a game move: small,
+	/// and late at a cost).
+	Quick(Job),
 }
 
 impl Plan {
@@ -38,8 +42,9 @@ impl Plan {
 	}
 }
 
-/// Heavy work: returns the call to submit, or why it could not.
-pub type Job = Box<dyn FnOnce() -> Result<RuntimeCall, String> + Send>;
+/// Work off the async loop: returns the call to submit (`None`: nothing to submit, the
+/// duty is done), or why it could not.
+pub type Job = Box<dyn FnOnce() -> Result<Option<RuntimeCall>, String> + Send>;
 
 /// One worker role.
 pub trait Role: Send {
@@ -49,6 +54,11 @@ pub trait Role: Send {
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan;
 	/// Called once per new best block, before the duties (bookkeeping, metrics).
 	fn on_block(&mut self, _at: H256, _account: &gensyn_runtime::AccountId) {}
+	/// The key `duty` is tracked under, read at block `at` (a game's duty changes key
+	/// with every move).
+	fn key(&self, duty: &Duty<BlockNumber>, _at: H256) -> DutyKey {
+		DutyKey::of(duty)
+	}
 }
 
 /// Identifies a duty across blocks (deadlines left out).
@@ -62,8 +72,12 @@ pub enum DutyKey {
 	Train(TaskId),
 	/// Verify a segment.
 	Verify(TaskId, u32),
-	/// A dispute.
+	/// A dispute (not played by this role).
 	Dispute(TaskId, u32),
+	/// The move after `.2` moves of the game over a segment.
+	Move(TaskId, u32, u32),
+	/// Check a verdict (whistleblower).
+	Watch(TaskId, u32),
 	/// Post a forced-error commitment.
 	Commit,
 	/// Reveal a forced-error secret.
@@ -81,6 +95,7 @@ impl DutyKey {
 			Duty::Dispute { task, segment } => DutyKey::Dispute(task, segment),
 			Duty::Commit => DutyKey::Commit,
 			Duty::Reveal { task, .. } => DutyKey::Reveal(task),
+			Duty::Watch { task, segment, .. } => DutyKey::Watch(task, segment),
 		}
 	}
 
@@ -92,6 +107,8 @@ impl DutyKey {
 			DutyKey::Train(_) => "train",
 			DutyKey::Verify(..) => "verify",
 			DutyKey::Dispute(..) => "dispute",
+			DutyKey::Move(..) => "move",
+			DutyKey::Watch(..) => "watch",
 			DutyKey::Commit => "commit",
 			DutyKey::Reveal(_) => "reveal",
 		}
@@ -114,7 +131,7 @@ enum Progress {
 /// A finished job.
 struct Finished {
 	key: DutyKey,
-	result: Result<RuntimeCall, String>,
+	result: Result<Option<RuntimeCall>, String>,
 }
 
 /// Runs `role` for the account of `submitter` until the node stops.
@@ -141,7 +158,7 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 						continue;
 					}
 				};
-				let keys: Vec<DutyKey> = duties.iter().map(DutyKey::of).collect();
+				let keys: Vec<DutyKey> = duties.iter().map(|d| role.key(d, block.hash)).collect();
 				progress.retain(|k, p| matches!(p, Progress::Running) || keys.contains(k));
 				for (duty, key) in duties.iter().zip(keys) {
 					let due = match progress.get(&key) {
@@ -153,36 +170,39 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 					if !due {
 						continue;
 					}
-					match role.plan(duty, block.hash) {
+					let (job, heavy) = match role.plan(duty, block.hash) {
 						Plan::Ignore => {
 							progress.insert(key, Progress::Idle);
+							continue;
 						}
 						Plan::Call(call) => {
 							let sent = send(&submitter, name, key, call, &ctx).await;
 							progress.insert(key, if sent { Progress::Sent(best) } else { Progress::Failed(best) });
+							continue;
 						}
-						Plan::Job(job) => {
-							log::info!(target: "gensyn-worker", "{name}: starting {key:?}");
-							let state = if spawn_job(name, key, job, &ctx, done_tx.clone()) {
-								Progress::Running
-							} else {
-								Progress::Failed(best)
-							};
-							progress.insert(key, state);
-						}
-					}
+						Plan::Job(job) => (job, true),
+						Plan::Quick(job) => (job, false),
+					};
+					log::info!(target: "gensyn-worker", "{name}: starting {key:?}");
+					let state = if spawn_job(name, key, job, heavy, &ctx, done_tx.clone()) {
+						Progress::Running
+					} else {
+						Progress::Failed(best)
+					};
+					progress.insert(key, state);
 				}
 			}
 			finished = done_rx.next() => {
 				let Some(Finished { key, result }) = finished else { continue };
 				let state = match result {
-					Ok(call) => {
+					Ok(Some(call)) => {
 						if send(&submitter, name, key, call, &ctx).await {
 							Progress::Sent(best)
 						} else {
 							Progress::Failed(best)
 						}
 					}
+					Ok(None) => Progress::Idle,
 					Err(e) => {
 						log::warn!(target: "gensyn-worker", "{name}: {key:?} failed (retrying in {RETRY_AFTER} blocks): {e}");
 						ctx.metrics.job_failed(name);
@@ -216,19 +236,20 @@ async fn send(
 	}
 }
 
-/// Runs `job` on its own thread (one heavy job at a time per node); a panic in it is
+/// Runs `job` on its own thread (one `heavy` job at a time per node); a panic in it is
 /// reported as a failure. `false` when no thread could be started.
 fn spawn_job(
 	role: &'static str,
 	key: DutyKey,
 	job: Job,
+	heavy: bool,
 	ctx: &Arc<WorkerContext>,
 	done: mpsc::UnboundedSender<Finished>,
 ) -> bool {
 	let ctx = ctx.clone();
 	let spawned = std::thread::Builder::new().name(format!("gensyn-{role}-job")).spawn(move || {
 		let result = {
-			let _heavy = ctx.heavy.lock().unwrap_or_else(|e| e.into_inner());
+			let _heavy = heavy.then(|| ctx.heavy.lock().unwrap_or_else(|e| e.into_inner()));
 			catch_unwind(AssertUnwindSafe(job)).unwrap_or_else(|panic| {
 				let what = panic
 					.downcast_ref::<String>()

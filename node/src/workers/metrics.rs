@@ -1,7 +1,7 @@
 //! Prometheus metrics of the workers, in the node's registry (`--prometheus-port`).
 
 use prometheus_endpoint::{
-	register, CounterVec, Gauge, GaugeVec, Opts, PrometheusError, Registry, F64, U64,
+	register, Counter, CounterVec, Gauge, GaugeVec, Opts, PrometheusError, Registry, F64, U64,
 };
 
 /// The workers' metrics; inert when the node runs without Prometheus.
@@ -12,6 +12,7 @@ struct Inner {
 	failed: CounterVec<U64>,
 	steps_per_second: Gauge<F64>,
 	segments: CounterVec<U64>,
+	challenges: Counter<U64>,
 	earned: GaugeVec<F64>,
 }
 
@@ -48,9 +49,16 @@ impl Metrics {
 				CounterVec::new(
 					Opts::new(
 						"gensyn_worker_segments_replayed_total",
-						"Segments the verifier replayed, by verdict (pass, fail)",
+						"Segments replayed (verifier, whistleblower), by outcome (pass, fail)",
 					),
 					&["verdict"],
+				)?,
+				r,
+			)?,
+			challenges: register(
+				Counter::new(
+					"gensyn_worker_challenges_total",
+					"Verdicts the whistleblower found wrong and challenged",
 				)?,
 				r,
 			)?,
@@ -92,6 +100,13 @@ impl Metrics {
 	pub fn replayed(&self, passed: bool) {
 		if let Some(m) = &self.0 {
 			m.segments.with_label_values(&[if passed { "pass" } else { "fail" }]).inc();
+		}
+	}
+
+	/// A verdict was challenged.
+	pub fn challenged(&self) {
+		if let Some(m) = &self.0 {
+			m.challenges.inc();
 		}
 	}
 

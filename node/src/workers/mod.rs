@@ -1,6 +1,8 @@
 //! The protocol workers embedded in the node: `--solver` trains the tasks it is
 //! assigned and commits their proofs of learning, `--verifier` profiles Threshold
-//! tasks, replays the segments it is drawn for and keeps its forced-error commitment.
+//! tasks, replays the segments it is drawn for, keeps its forced-error commitment and
+//! defends its verdicts, `--whistleblower` replays verdicts in their challenge window
+//! and challenges (and plays the pinpoint game over) those it finds wrong.
 //!
 //! Each role follows the best block, asks the runtime (`TasksApi::duties`) what its
 //! account must do, runs heavy work (training, replay) on its own thread, and submits
@@ -8,12 +10,15 @@
 //! logged and retried a little later; it never stops the node.
 
 mod chain;
+mod dispute;
 mod duties;
 mod metrics;
 mod secrets;
+mod segment;
 mod solver;
 mod submitter;
 mod verifier;
+mod whistleblower;
 
 use std::{path::PathBuf, sync::Arc};
 
@@ -29,6 +34,15 @@ use crate::service::{FullClient, FullPool};
 pub const SOLVER_KEY: KeyTypeId = KeyTypeId(*b"gsol");
 /// Keystore key type of the verifier account (sr25519).
 pub const VERIFIER_KEY: KeyTypeId = KeyTypeId(*b"gver");
+/// Keystore key type of the whistleblower account (sr25519).
+pub const WHISTLEBLOWER_KEY: KeyTypeId = KeyTypeId(*b"gwhb");
+
+/// A misbehaviour a worker can be told to show, for the protocol's tests (hidden flag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WorkerFault {
+	/// The verifier posts passing verdicts without replaying.
+	LazyVerifier,
+}
 
 /// Command-line flags of the embedded workers.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,6 +54,11 @@ pub struct WorkerArgs {
 	/// Run the verifier: profile and replay for the keystore's `gver` account.
 	#[arg(long)]
 	pub verifier: bool,
+
+	/// Run the whistleblower: check verdicts and challenge wrong ones for the
+	/// keystore's `gwhb` account.
+	#[arg(long)]
+	pub whistleblower: bool,
 
 	/// Where the workers keep checkpoints, downloaded data and secrets
 	/// (default: `workers/` under the node's base path).
@@ -57,12 +76,16 @@ pub struct WorkerArgs {
 	/// Train on the CPU even when a CUDA GPU is present.
 	#[arg(long)]
 	pub worker_cpu: bool,
+
+	/// Misbehave on purpose (the protocol's own tests).
+	#[arg(long, value_enum, hide = true)]
+	pub worker_fault: Option<WorkerFault>,
 }
 
 impl WorkerArgs {
 	/// Whether any worker role is asked for.
 	pub fn any(&self) -> bool {
-		self.solver || self.verifier
+		self.solver || self.verifier || self.whistleblower
 	}
 }
 
@@ -100,6 +123,8 @@ pub struct WorkerContext {
 	pub metrics: metrics::Metrics,
 	/// Held by a heavy job while it runs: one at a time per node.
 	pub heavy: std::sync::Mutex<()>,
+	/// The misbehaviour asked for, if any (tests only).
+	pub fault: Option<WorkerFault>,
 }
 
 /// Starts the roles `args` asks for. Errors are configuration problems worth stopping
@@ -126,7 +151,11 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		cpu_only: args.worker_cpu,
 		metrics,
 		heavy: std::sync::Mutex::new(()),
+		fault: args.worker_fault,
 	});
+	if let Some(fault) = args.worker_fault {
+		log::warn!(target: "gensyn-worker", "this node's workers misbehave on purpose: {fault:?}");
+	}
 	if args.solver {
 		let public = worker_key(&deps, SOLVER_KEY, "//Bob")?;
 		let server = gensyn_workers::proof_store::serve::serve(store, &args.proof_store_listen)
@@ -155,6 +184,17 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		let role = verifier::Verifier::new(ctx.clone(), secrets);
 		deps.spawn.spawn(
 			"gensyn-verifier",
+			Some("gensyn-workers"),
+			duties::run(ctx.clone(), submitter, Box::new(role)),
+		);
+	}
+	if args.whistleblower {
+		let public = worker_key(&deps, WHISTLEBLOWER_KEY, "//Dave")?;
+		let submitter = signer(&deps, WHISTLEBLOWER_KEY, public);
+		log::info!(target: "gensyn-worker", "whistleblower {} started", submitter.account());
+		let role = whistleblower::Whistleblower::new(ctx.clone());
+		deps.spawn.spawn(
+			"gensyn-whistleblower",
 			Some("gensyn-workers"),
 			duties::run(ctx, submitter, Box::new(role)),
 		);

@@ -57,7 +57,9 @@ impl Role for Solver {
 				};
 				let ctx = self.ctx.clone();
 				let url = self.url.clone();
-				Plan::Job(Box::new(move || train(&ctx, task, &view, order_randomness, &url)))
+				Plan::Job(Box::new(move || {
+					train(&ctx, task, &view, order_randomness, &url).map(Some)
+				}))
 			}
 			_ => Plan::Ignore,
 		}

@@ -1,7 +1,8 @@
 //! The verifier role: keeps a forced-error commitment standing, profiles Threshold
 //! tasks, replays the segments it is drawn for with repops against the solver's
 //! checkpoints (fetched from the solver's proof store and hash-checked), applies its
-//! forced errors, and reveals its secret in the challenge window.
+//! forced errors, reveals its secret in the challenge window, and defends its verdicts
+//! in the pinpoint game.
 
 use std::sync::Arc;
 
@@ -10,8 +11,6 @@ use gensyn_workers::{
 	dataset, hash,
 	jobs::{self, VerifyJob},
 	profile,
-	proof_store::remote,
-	train,
 };
 use pallet_gensyn_jackpot::Call as JackpotCall;
 use pallet_gensyn_stake::Role as StakeRole;
@@ -20,9 +19,11 @@ use sp_core::{Get, H256};
 
 use super::{
 	chain,
-	duties::{Plan, Role},
+	dispute::Player,
+	duties::{DutyKey, Plan, Role},
 	secrets::Secrets,
-	WorkerContext,
+	segment::{self, Replays},
+	WorkerContext, WorkerFault,
 };
 
 /// Segments a profiler runs from the start of a task (libtorch against repops).
@@ -32,13 +33,15 @@ const PROFILE_SEGMENTS: usize = 2;
 pub struct Verifier {
 	ctx: Arc<WorkerContext>,
 	secrets: Secrets,
+	player: Player,
 	account: Option<AccountId>,
 }
 
 impl Verifier {
 	/// A verifier keeping its secrets in `secrets`.
 	pub fn new(ctx: Arc<WorkerContext>, secrets: Secrets) -> Self {
-		Verifier { ctx, secrets, account: None }
+		let player = Player::new(ctx.clone(), Replays::default());
+		Verifier { ctx, secrets, player, account: None }
 	}
 
 	/// The secret bound to `task` for this verifier, when it is bound and known here.
@@ -67,6 +70,15 @@ impl Role for Verifier {
 		self.ctx.metrics.earned("verifier", earned);
 	}
 
+	fn key(&self, duty: &Duty<BlockNumber>, at: H256) -> DutyKey {
+		match (duty, &self.account) {
+			(Duty::Dispute { task, segment }, Some(who)) => {
+				self.player.key(at, who, *task, *segment)
+			}
+			_ => DutyKey::of(duty),
+		}
+	}
+
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
 		match *duty {
 			Duty::Commit => match self.secrets.fresh() {
@@ -85,7 +97,7 @@ impl Role for Verifier {
 			Duty::Profile { task, .. } => match chain::task(&self.ctx.client, at, task) {
 				Ok(view) => {
 					let ctx = self.ctx.clone();
-					Plan::Job(Box::new(move || profile_task(&ctx, task, &view)))
+					Plan::Job(Box::new(move || profile_task(&ctx, task, &view).map(Some)))
 				}
 				Err(e) => Plan::failed(e),
 			},
@@ -94,28 +106,26 @@ impl Role for Verifier {
 					Ok(v) => v,
 					Err(e) => return Plan::failed(e),
 				};
+				let rate = match chain::forced_error_rate(&self.ctx.client, at) {
+					Ok(r) => r,
+					Err(e) => return Plan::failed(e),
+				};
 				let forced = match self.bound_secret(at, task) {
-					Ok(Some(secret)) => pallet_gensyn_jackpot::is_forced(
-						&secret,
-						task,
-						segment,
-						gensyn_runtime::configs::ForcedErrorRate::get(),
-					),
+					Ok(Some(secret)) => {
+						pallet_gensyn_jackpot::is_forced(&secret, task, segment, rate)
+					}
 					Ok(None) => false,
 					Err(e) => return Plan::failed(e),
 				};
 				let ctx = self.ctx.clone();
-				Plan::Job(Box::new(move || verify_segment(&ctx, task, segment, &view, forced)))
+				Plan::Job(Box::new(move || {
+					verify_segment(&ctx, task, segment, &view, forced).map(Some)
+				}))
 			}
-			Duty::Dispute { task, segment } => {
-				// Planned once while the duty lasts (the duty loop keeps ignored duties idle).
-				log::warn!(
-					target: "gensyn-worker",
-					"verifier: segment {segment} of task {task} is disputed; this node does not \
-					 play the pinpoint game yet (answer with polkadot.js before the move deadline)"
-				);
-				Plan::Ignore
-			}
+			Duty::Dispute { task, segment } => match self.account.clone() {
+				Some(who) => self.player.plan(at, &who, task, segment),
+				None => Plan::Ignore,
+			},
 			_ => Plan::Ignore,
 		}
 	}
@@ -139,14 +149,6 @@ fn profile_task(
 	Ok(RuntimeCall::Tasks(TasksCall::submit_profile { id, threshold: threshold.to_bits() }))
 }
 
-/// Splits a result URL `<base>/run/<run id>` into the base and the run id.
-fn split_run_url(url: &str) -> Option<(&str, &str)> {
-	let at = url.rfind("/run/")?;
-	let (base, run) = (&url[..at], &url[at + "/run/".len()..]);
-	(!base.is_empty() && run.len() == 64 && run.bytes().all(|b| b.is_ascii_hexdigit()))
-		.then_some((base, run))
-}
-
 /// Replays `segment` of the task's committed run and returns the verdict to post.
 fn verify_segment(
 	ctx: &WorkerContext,
@@ -156,24 +158,7 @@ fn verify_segment(
 	forced: bool,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let result = view.result.as_ref().ok_or_else(|| format!("task {id} has no result"))?;
-	let url = String::from_utf8(result.url.clone())
-		.map_err(|_| format!("task {id}: the result's location is not UTF-8"))?;
-	let (base, run_id) = split_run_url(&url)
-		.ok_or_else(|| format!("task {id}: cannot read the result's location {url:?}"))?;
-	let journal = remote::fetch_journal(base, run_id).map_err(|e| e.to_string())?;
-	if journal.checkpoints.len() != result.checkpoints as usize
-		|| train::checkpoint_root(&journal.checkpoints) != result.checkpoint_root
-	{
-		return Err(format!(
-			"task {id}: the journal at {url} does not match the committed checkpoint root"
-		));
-	}
-	let leaves: Vec<[u8; 32]> = journal
-		.checkpoints
-		.iter()
-		.map(|e| hash::from_hex(&e.state_hash).unwrap_or([0; 32]))
-		.collect();
+	let segment::Committed { base, journal, leaves } = segment::committed(id, view)?;
 	let leaf = segment as usize + 1;
 	let checkpoint_hash =
 		*leaves.get(leaf).ok_or_else(|| format!("task {id}: no checkpoint {leaf}"))?;
@@ -181,9 +166,22 @@ fn verify_segment(
 		.ok_or_else(|| format!("task {id}: no Merkle proof for checkpoint {leaf}"))?;
 	let siblings =
 		proof.siblings.try_into().map_err(|_| format!("task {id}: Merkle proof too deep"))?;
+	let proof = CheckpointProof { checkpoint_hash, siblings };
+	if ctx.fault == Some(WorkerFault::LazyVerifier) {
+		// Test fault: a pass claimed without replaying (the solver's own checkpoint
+		// posted as the replay's end).
+		log::warn!(target: "gensyn-worker", "verifier: task {id} segment {segment}: lazy pass");
+		return Ok(RuntimeCall::Tasks(TasksCall::submit_verification {
+			id,
+			segment,
+			distance: 0f32.to_bits(),
+			replay_hash: checkpoint_hash,
+			proof,
+		}));
+	}
 
 	// A checkpoint that cannot be fetched or read is itself a failed proof.
-	let replay = jobs::fetch_segments(base, &journal, &[segment as usize], &ctx.store)
+	let replay = jobs::fetch_segments(&base, &journal, &[segment as usize], &ctx.store)
 		.map_err(|e| e.to_string())
 		.and_then(|()| {
 			let data = Arc::new(
@@ -234,26 +232,11 @@ fn verify_segment(
 		segment,
 		distance: distance.to_bits(),
 		replay_hash,
-		proof: CheckpointProof { checkpoint_hash, siblings },
+		proof,
 	}))
 }
 
 /// The runtime's default distance threshold (f32 bits) for tasks never profiled.
 fn default_threshold() -> u32 {
 	<gensyn_runtime::Runtime as pallet_gensyn_tasks::Config>::DefaultThreshold::get()
-}
-
-#[cfg(test)]
-mod tests {
-	use super::split_run_url;
-
-	#[test]
-	fn result_urls_split_into_base_and_run() {
-		let run = "ab".repeat(32);
-		let url = format!("http://127.0.0.1:8700/run/{run}");
-		assert_eq!(split_run_url(&url), Some(("http://127.0.0.1:8700", run.as_str())));
-		assert_eq!(split_run_url(&format!("/run/{run}")), None, "no base");
-		assert_eq!(split_run_url("http://x/run/abc"), None, "short run id");
-		assert_eq!(split_run_url(&format!("http://x/runs/{run}")), None);
-	}
 }

@@ -318,3 +318,17 @@ pub fn load_local(path: &Path) -> Result<Dataset, DatasetError> {
 		load_mnist_bundle(path)
 	}
 }
+
+impl gensyn_repops::model::Dataset for Dataset {
+	fn sample(&self, index: u32, input: &mut [f32]) -> gensyn_repops::Result<u32> {
+		let i = index as usize;
+		let label = *self.labels.get(i).ok_or(gensyn_repops::ReproError::Data)?;
+		let n = self.sample_len();
+		let src = self.inputs.get(i * n..(i + 1) * n).ok_or(gensyn_repops::ReproError::Data)?;
+		if src.len() != input.len() {
+			return Err(gensyn_repops::ReproError::ShapeMismatch);
+		}
+		input.copy_from_slice(src);
+		Ok(label)
+	}
+}

@@ -22,7 +22,11 @@
 //!    checkpoint at the segment's end (`submit_verification`).
 //! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
 //!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
-//!    game), which reports back through [`DisputeOutcome`].
+//!    game), which reports back through [`DisputeOutcome`]. A verdict whose replay the
+//!    game refutes slashes its verifier and pays the challenger from the slash; the
+//!    verdict is then void (the segment counts as not audited), except an Exact-mode
+//!    pass, which becomes a fail (the replay does not reach the solver's checkpoint).
+//!    A refuted forced error instead pays a whistleblower from the jackpot.
 //! 6. **Settle** when the window ends with no open dispute: all audits pass → solver
 //!    and verifiers paid, jackpot and treasury cuts taken, the rest refunded; a failing
 //!    audit → solver slashed, verifiers paid, the rest refunded.
@@ -32,8 +36,8 @@
 //! invariants (escrow equals holds, every live task scheduled in the future) are
 //! checked by [`Pallet::do_try_state`].
 //!
-//! Threshold mode's profiling step is not implemented yet: Threshold tasks are judged
-//! against [`Config::DefaultThreshold`].
+//! Threshold tasks are profiled first (a drawn verifier proposes the distance threshold);
+//! a task never profiled is judged against [`Config::DefaultThreshold`].
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -208,7 +212,8 @@ pub struct Audit<AccountId> {
 	pub verdict: Option<Verdict>,
 	/// Who challenges the verdict, while a dispute is open.
 	pub challenger: Option<AccountId>,
-	/// The verdict was overturned in a dispute (the verifier is not paid for it).
+	/// The verdict was overturned in a dispute: its verifier is not paid, and the verdict
+	/// is void (gone), except an Exact-mode pass, which becomes a fail.
 	pub overturned: bool,
 	/// The whistleblower that won a dispute over this verdict (paid from the jackpot
 	/// if the verdict turns out to be a forced error).
@@ -1225,8 +1230,14 @@ pub mod pallet {
 					T::WrongVerdictSlash::get(),
 					Some(&challenger),
 				);
-				if let Some(v) = audit.verdict.as_mut() {
-					v.pass = !v.pass;
+				// The game refuted the verdict's replay root. In Exact mode a pass claims
+				// the replay reaches the solver's checkpoint, so the segment fails; any
+				// other verdict is void (the segment counts as not audited).
+				let exact = Specs::<T>::get(id)
+					.is_some_and(|s| s.verification.mode == VerificationMode::Exact);
+				match audit.verdict.as_mut() {
+					Some(v) if exact && v.pass => v.pass = false,
+					_ => audit.verdict = None,
 				}
 				audit.overturned = true;
 			} else {

@@ -843,35 +843,69 @@ fn challenge_errors() {
 	});
 }
 
+/// A whistleblower wins the game over a passing verdict of a task in `mode`; returns
+/// the task, the verifier, and the solver's bond before settlement.
+fn overturned_pass(mode: VerificationMode) -> (TaskId, u64) {
+	let id = verifying();
+	Specs::<T>::mutate(id, |s| {
+		if let Some(s) = s {
+			s.verification.mode = mode;
+		}
+	});
+	let a = Audits::<T>::get(id)[0].clone();
+	reg(13, Role::Whistleblower);
+	verify_all(id, true);
+	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+	let vb = Stake::bond(&a.verifier, Role::Verifier);
+	let w = Balances::free_balance(13);
+	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+	assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+	assert_eq!(Balances::free_balance(13), w + 15);
+	assert!(Audits::<T>::get(id)[0].overturned);
+	assert_eq!(task(id).phase, Phase::Challenge);
+	assert_noop!(
+		<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true),
+		Error::<T>::WrongPhase
+	);
+	(id, a.verifier)
+}
+
 #[test]
-fn a_winning_whistleblower_overturns_the_verdict_and_is_paid_from_the_slash() {
+fn an_overturned_threshold_verdict_is_void_and_its_verifier_slashed_and_unpaid() {
 	new_test_ext().execute_with(|| {
-		let id = verifying();
-		let a = Audits::<T>::get(id)[0].clone();
-		reg(13, Role::Whistleblower);
-		verify_all(id, true);
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		let vb = Stake::bond(&a.verifier, Role::Verifier);
-		let w = Balances::free_balance(13);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
-		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
-		assert_eq!(Balances::free_balance(13), w + 15);
-		let au = Audits::<T>::get(id)[0].clone();
-		assert!(au.overturned && !au.verdict.unwrap().pass);
-		assert_eq!(task(id).phase, Phase::Challenge);
-		assert_noop!(
-			<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true),
-			Error::<T>::WrongPhase
-		);
-		// The overturned verdict now fails the proof: solver slashed at settlement,
-		// and the overturned verifier is not paid.
+		let (id, verifier) = overturned_pass(VerificationMode::Threshold);
+		// The refuted replay says nothing about the solver's checkpoint: void.
+		assert_eq!(Audits::<T>::get(id)[0].verdict, None);
 		let sb = Stake::bond(&10, Role::Solver);
-		let vfree = Balances::free_balance(a.verifier);
+		let vfree = Balances::free_balance(verifier);
+		let kept =
+			Audits::<T>::get(id).iter().filter(|a| a.verifier == verifier && !a.overturned).count()
+				as u64;
+		let pay = task(id).segment_pay;
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		assert_eq!(
+			Balances::free_balance(verifier) - vfree,
+			kept * pay,
+			"the overturned verdict is not paid, the verifier's others are"
+		);
+	});
+}
+
+#[test]
+fn an_overturned_exact_pass_fails_the_proof_and_slashes_the_solver() {
+	new_test_ext().execute_with(|| {
+		let (id, verifier) = overturned_pass(VerificationMode::Exact);
+		assert!(!Audits::<T>::get(id)[0].verdict.unwrap().pass, "the pass became a fail");
+		let sb = Stake::bond(&10, Role::Solver);
+		let vfree = Balances::free_balance(verifier);
 		let end = task(id).deadline;
 		run_to(end);
 		assert!(Tasks::<T>::get(id).is_none());
 		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
-		assert_eq!(Balances::free_balance(a.verifier), vfree);
+		assert_eq!(Balances::free_balance(verifier), vfree);
 	});
 }
 

@@ -1,0 +1,133 @@
+//! The workers' side of the pinpoint game: a verifier defends its verdict, a
+//! whistleblower presses its challenge, each answering from its own repops replay of the
+//! disputed segment (`pallet_gensyn_arbitration::prover`). Every move is planned once (it
+//! is keyed by the game's move count) and computed on a thread that does not wait for
+//! training, so a move is never late because the node is busy.
+
+use std::sync::Arc;
+
+use gensyn_runtime::{AccountId, BlockNumber, Runtime, RuntimeCall};
+use pallet_gensyn_arbitration::{
+	prover::{self, Table},
+	GameView, Party,
+};
+use pallet_gensyn_tasks::TaskId;
+use sp_core::H256;
+
+use super::{
+	chain,
+	duties::{DutyKey, Plan},
+	segment::{self, Replayed, Replays},
+	WorkerContext,
+};
+
+/// Plays the games of one account.
+pub struct Player {
+	ctx: Arc<WorkerContext>,
+	replays: Replays,
+}
+
+impl Player {
+	/// A player sharing `replays` with its role (a whistleblower's checks fill it).
+	pub fn new(ctx: Arc<WorkerContext>, replays: Replays) -> Self {
+		Player { ctx, replays }
+	}
+
+	fn game(
+		&self,
+		at: H256,
+		who: &AccountId,
+		task: TaskId,
+		segment: u32,
+	) -> Option<GameView<BlockNumber>> {
+		chain::games(&self.ctx.client, at, who)
+			.ok()?
+			.into_iter()
+			.find(|g| g.task == task && g.segment == segment)
+	}
+
+	/// The key of the game's next move (one duty per move).
+	pub fn key(&self, at: H256, who: &AccountId, task: TaskId, segment: u32) -> DutyKey {
+		let moves = self.game(at, who, task, segment).map_or(0, |g| g.moves);
+		DutyKey::Move(task, segment, moves)
+	}
+
+	/// What to do in the game over `segment` of `task` at block `at`: nothing when it is
+	/// the other side's turn, else a job computing the move.
+	pub fn plan(&self, at: H256, who: &AccountId, task: TaskId, segment: u32) -> Plan {
+		let Some(game) = self.game(at, who, task, segment) else { return Plan::Ignore };
+		if !game.to_move {
+			return Plan::Ignore;
+		}
+		let view = match chain::task(&self.ctx.client, at, task) {
+			Ok(v) => v,
+			Err(e) => return Plan::failed(e),
+		};
+		let key = (task, segment);
+		let step_roots = chain::step_roots(&self.ctx.client, at, key).unwrap_or_default();
+		let opened = chain::opened_chunk(&self.ctx.client, at, key).unwrap_or_default();
+		let (ctx, replays) = (self.ctx.clone(), self.replays.clone());
+		log::info!(
+			target: "gensyn-worker",
+			"game on segment {segment} of task {task}: move {} as {:?} at {:?}",
+			game.moves + 1, game.side, game.stage
+		);
+		Plan::Quick(Box::new(move || {
+			let replayed = replayed(&ctx, &replays, task, segment, &view)?;
+			let spec = chain::spec(&view)?;
+			let k = u64::from(spec.training.checkpoint_interval.max(1));
+			let table = Table {
+				task,
+				segment,
+				first_step: u64::from(segment) * k,
+				stage: game.stage,
+				posted: &game.posted,
+				step_roots: &step_roots,
+				opened: &opened,
+			};
+			let call = match game.side {
+				Party::Defendant => {
+					prover::defend::<Runtime>(&replayed.run, &replayed.committed.leaves, &table)
+				}
+				Party::Challenger => prover::challenge::<Runtime>(&replayed.run, &table),
+			}
+			.map_err(|e| format!("no move for {:?}: {e}", game.stage))?;
+			if matches!(call, pallet_gensyn_arbitration::Call::concede { .. }) {
+				log::warn!(
+					target: "gensyn-worker",
+					"game on segment {segment} of task {task}: conceding (this node's replay \
+					 cannot back its side at {:?})",
+					game.stage
+				);
+			}
+			Ok(Some(RuntimeCall::Arbitration(call)))
+		}))
+	}
+}
+
+/// The replay of `segment` of `task`: from `replays` when a job already made it, else
+/// fetched and replayed now (and kept).
+pub fn replayed(
+	ctx: &WorkerContext,
+	replays: &Replays,
+	task: TaskId,
+	segment: u32,
+	view: &chain::Task,
+) -> Result<Arc<Replayed>, String> {
+	let found = replays.lock().unwrap_or_else(|e| e.into_inner()).get(&(task, segment)).cloned();
+	if let Some(r) = found {
+		return Ok(r);
+	}
+	let spec = chain::spec(view)?;
+	let committed = segment::committed(task, view)?;
+	let run = segment::replay(ctx, &spec, view.order_randomness, &committed, segment)?;
+	let r = Arc::new(Replayed { committed, run });
+	let mut all = replays.lock().unwrap_or_else(|e| e.into_inner());
+	// Replays of tasks no longer live are dropped as new ones come (a segment's states
+	// are a few MB to a few hundred MB).
+	if all.len() >= 8 {
+		all.clear();
+	}
+	all.insert((task, segment), r.clone());
+	Ok(r)
+}

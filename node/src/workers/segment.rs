@@ -1,0 +1,118 @@
+//! A task's committed run as verifiers and whistleblowers reach it: the solver's journal
+//! fetched from its proof store and checked against the committed checkpoint root, and
+//! the replay of one segment of it with repops, step by step (what the pinpoint game's
+//! players answer from).
+
+use std::sync::Arc;
+
+use gensyn_primitives::TaskSpec;
+use gensyn_workers::{
+	dataset, hash, jobs,
+	proof_store::{remote, Journal},
+	replay, train,
+};
+use pallet_gensyn_arbitration::prover::Run;
+use pallet_gensyn_tasks::TaskId;
+
+use super::{chain, WorkerContext};
+
+/// A committed run: where its proof store answers and its journal, checked against the
+/// result on chain.
+pub struct Committed {
+	/// Base URL of the solver's proof store.
+	pub base: String,
+	/// The run's journal.
+	pub journal: Journal,
+	/// The checkpoint state roots, initial state first (the committed Merkle leaves).
+	pub leaves: Vec<[u8; 32]>,
+}
+
+/// Fetches the journal of task `id`'s committed result and checks it against the
+/// committed checkpoint root and count.
+pub fn committed(id: TaskId, view: &chain::Task) -> Result<Committed, String> {
+	let result = view.result.as_ref().ok_or_else(|| format!("task {id} has no result"))?;
+	let url = String::from_utf8(result.url.clone())
+		.map_err(|_| format!("task {id}: the result's location is not UTF-8"))?;
+	let (base, run_id) = split_run_url(&url)
+		.ok_or_else(|| format!("task {id}: cannot read the result's location {url:?}"))?;
+	let journal = remote::fetch_journal(base, run_id).map_err(|e| e.to_string())?;
+	if journal.checkpoints.len() != result.checkpoints as usize
+		|| train::checkpoint_root(&journal.checkpoints) != result.checkpoint_root
+	{
+		return Err(format!(
+			"task {id}: the journal at {url} does not match the committed checkpoint root"
+		));
+	}
+	let leaves = journal
+		.checkpoints
+		.iter()
+		.map(|e| hash::from_hex(&e.state_hash).unwrap_or([0; 32]))
+		.collect();
+	Ok(Committed { base: base.to_string(), journal, leaves })
+}
+
+/// Splits a result URL `<base>/run/<run id>` into the base and the run id.
+pub fn split_run_url(url: &str) -> Option<(&str, &str)> {
+	let at = url.rfind("/run/")?;
+	let (base, run) = (&url[..at], &url[at + "/run/".len()..]);
+	(!base.is_empty() && run.len() == 64 && run.bytes().all(|b| b.is_ascii_hexdigit()))
+		.then_some((base, run))
+}
+
+/// Replays `segment` of the committed run with repops from the solver's checkpoint
+/// `segment` (fetched and hash-checked), keeping the state after every step.
+pub fn replay(
+	ctx: &WorkerContext,
+	spec: &TaskSpec,
+	randomness: [u8; 32],
+	run: &Committed,
+	segment: u32,
+) -> Result<Run, String> {
+	let i = segment as usize;
+	let end = run
+		.journal
+		.checkpoints
+		.get(i + 1)
+		.ok_or_else(|| format!("the run has no segment {segment}"))?
+		.step;
+	jobs::fetch_segments(&run.base, &run.journal, &[i], &ctx.store).map_err(|e| e.to_string())?;
+	let start = replay::load_checkpoint(&ctx.store, &run.journal, i).map_err(|e| e.to_string())?;
+	let steps = end.checked_sub(start.step).ok_or("checkpoints out of order")?;
+	let path = dataset::fetch_verified(
+		spec.data.uri.as_str().ok_or("the data URI is not UTF-8")?,
+		&spec.data.file_hash.0,
+		&ctx.cache,
+	)
+	.map_err(|e| e.to_string())?;
+	let file = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+	let data = dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?;
+	let samples: pallet_gensyn_arbitration::prover::Samples = Box::new(data);
+	Run::replay(spec.clone(), file, Some(samples), randomness, start, steps, None)
+		.map_err(|e| format!("replaying segment {segment}: {e}"))
+}
+
+/// A replayed segment with the run it belongs to, shared between a role's jobs.
+pub struct Replayed {
+	/// The committed run.
+	pub committed: Committed,
+	/// The segment's replay.
+	pub run: Run,
+}
+
+/// Shared replays by (task, segment).
+pub type Replays = Arc<std::sync::Mutex<std::collections::HashMap<(TaskId, u32), Arc<Replayed>>>>;
+
+#[cfg(test)]
+mod tests {
+	use super::split_run_url;
+
+	#[test]
+	fn result_urls_split_into_base_and_run() {
+		let run = "ab".repeat(32);
+		let url = format!("http://127.0.0.1:8700/run/{run}");
+		assert_eq!(split_run_url(&url), Some(("http://127.0.0.1:8700", run.as_str())));
+		assert_eq!(split_run_url(&format!("/run/{run}")), None, "no base");
+		assert_eq!(split_run_url("http://x/run/abc"), None, "short run id");
+		assert_eq!(split_run_url(&format!("http://x/runs/{run}")), None);
+	}
+}
