@@ -3,10 +3,11 @@
 //! polkadot.js. The verifier commits a forced-error secret and profiles the task, Bob
 //! trains it with libtorch and serves its checkpoints, Charlie fetches and replays the
 //! drawn segments with repops and posts verdicts, Dave replays them again, and the task
-//! settles. Three runs: everyone honest (every planck accounted for, nothing
+//! settles. Four runs: everyone honest (every planck accounted for, nothing
 //! challenged); a lazy verifier (challenged by Dave, loses the pinpoint game played by
-//! the two nodes' workers, slashed, its verdict void); every verdict a forced error
-//! (caught by Dave, paid from the jackpot, the honest solver paid in full).
+//! the workers, slashed, its verdict void); a lazy solver (its proof rejected, slashed,
+//! Alice refunded); every verdict a forced error (caught by Dave, paid from the
+//! jackpot, the honest solver paid in full).
 
 mod common;
 
@@ -229,11 +230,38 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 }
 
 #[test]
+fn a_lazy_solver_is_caught_slashed_and_the_submitter_refunded() {
+	let s = setup(Some("lazy-solver"), Some("0"));
+	let (submitted, outcome, stdout) = submit_and_follow(&s);
+	let log = s.node.log();
+	assert!(log.contains("training on the wrong data order"), "{}", tail(&log));
+	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{}", tail(&log));
+	let reason = outcome["data"]["reason"].to_string().to_lowercase();
+	assert!(reason.contains("proofrejected"), "{outcome}");
+	assert!(log.contains("FAILED"), "the verifier's replay failed: {}", tail(&log));
+	// The failing verdict is right: Dave's replay agrees and nothing is challenged.
+	assert!(!stdout.contains("tasks.Challenged"), "{stdout}");
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Alice,//Bob,//Charlie");
+	const GSN: i128 = 1_000_000_000_000;
+	// Bob loses the rejected-proof slash (100 GSN) and earns nothing; Alice gets back
+	// everything but the profiling and the verdicts she paid for.
+	let (d_bob, fee_bob) = account(&ledger, 1);
+	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed: {ledger}");
+	let escrow = planck(&submitted["escrow"]);
+	let refunded = planck(&outcome["data"]["refunded"]);
+	assert!(refunded > 0 && refunded < escrow, "{outcome}");
+	let (d_alice, fee_alice) = account(&ledger, 0);
+	let fees_total = planck(&ledger["feesTotal"]);
+	assert_eq!(d_alice, -(escrow - refunded) - fee_alice + fees_total, "Alice: {ledger}");
+}
+
+#[test]
 fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
 	let s = setup(None, Some("100"));
 	// Something in the pot to pay from (a fresh chain's pot holds only its deposit).
 	run_ok("transfer.js", &["--ws", &s.ws, "--to", "jackpot", "--amount", "1000000000000000"]);
-	let (_, outcome, stdout) = submit_and_follow(&s);
+	let (submitted, outcome, stdout) = submit_and_follow(&s);
 	let log = s.node.log();
 	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", tail(&log));
 	assert!(log.contains("forced error: posting a failing verdict"), "{}", tail(&log));
@@ -241,12 +269,15 @@ fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
 	assert!(stdout.contains("\"challengerWon\":true"), "{stdout}");
 	let to = outcome["blockNumber"].as_u64().expect("block");
 	let ledger = ledger(&s, to, "//Bob,//Charlie,//Dave,jackpot");
-	// The catch: a tenth of the pot's spendable balance, to Dave.
+	// The catch: a tenth of the pot's spendable balance, capped at 100 GSN (MaxCatch),
+	// to Dave; the pot got the 1,000 GSN top-up and the task's jackpot cut.
+	const GSN: i128 = 1_000_000_000_000;
 	let (d_dave, fee_dave) = account(&ledger, 2);
 	let (d_pot, _) = account(&ledger, 3);
-	assert!(d_dave + fee_dave >= 99_000_000_000_000, "Dave caught ~100 GSN: {ledger}");
-	assert!(d_pot < 0, "paid from the pot: {ledger}");
-	// The honest solver is paid in full; the forced verifier is not slashed for it.
+	assert_eq!(d_dave + fee_dave, 100 * GSN, "Dave caught the forced error: {ledger}");
+	let cut = planck(&submitted["jackpotCut"]);
+	assert_eq!(d_pot, 1_000 * GSN + cut - 100 * GSN, "paid from the pot: {ledger}");
+	// The honest solver is paid in full.
 	let (d_bob, fee_bob) = account(&ledger, 0);
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
 }

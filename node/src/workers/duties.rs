@@ -250,14 +250,17 @@ fn spawn_job(
 	let spawned = std::thread::Builder::new().name(format!("gensyn-{role}-job")).spawn(move || {
 		let result = {
 			let _heavy = heavy.then(|| ctx.heavy.lock().unwrap_or_else(|e| e.into_inner()));
-			catch_unwind(AssertUnwindSafe(job)).unwrap_or_else(|panic| {
+			let started = std::time::Instant::now();
+			let result = catch_unwind(AssertUnwindSafe(job)).unwrap_or_else(|panic| {
 				let what = panic
 					.downcast_ref::<String>()
 					.cloned()
 					.or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
 					.unwrap_or_else(|| "a panic".into());
 				Err(format!("the job panicked: {what}"))
-			})
+			});
+			ctx.metrics.job_took(role, key.kind(), started.elapsed().as_secs_f64());
+			result
 		};
 		let _ = done.unbounded_send(Finished { key, result });
 	});

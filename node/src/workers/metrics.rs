@@ -13,6 +13,7 @@ struct Inner {
 	steps_per_second: Gauge<F64>,
 	segments: CounterVec<U64>,
 	challenges: Counter<U64>,
+	job_seconds: CounterVec<F64>,
 	earned: GaugeVec<F64>,
 }
 
@@ -62,6 +63,16 @@ impl Metrics {
 				)?,
 				r,
 			)?,
+			job_seconds: register(
+				CounterVec::new(
+					Opts::new(
+						"gensyn_worker_job_seconds_total",
+						"Wall time the workers' jobs took, by role and duty (training, replays, moves)",
+					),
+					&["role", "duty"],
+				)?,
+				r,
+			)?,
 			earned: register(
 				GaugeVec::new(
 					Opts::new(
@@ -100,6 +111,13 @@ impl Metrics {
 	pub fn replayed(&self, passed: bool) {
 		if let Some(m) = &self.0 {
 			m.segments.with_label_values(&[if passed { "pass" } else { "fail" }]).inc();
+		}
+	}
+
+	/// A job of `role` for a duty of kind `duty` took `seconds`.
+	pub fn job_took(&self, role: &str, duty: &str, seconds: f64) {
+		if let Some(m) = &self.0 {
+			m.job_seconds.with_label_values(&[role, duty]).inc_by(seconds);
 		}
 	}
 

@@ -42,6 +42,8 @@ pub const WHISTLEBLOWER_KEY: KeyTypeId = KeyTypeId(*b"gwhb");
 pub enum WorkerFault {
 	/// The verifier posts passing verdicts without replaying.
 	LazyVerifier,
+	/// The solver trains on a data order of its own, not the task's.
+	LazySolver,
 }
 
 /// Command-line flags of the embedded workers.

@@ -18,7 +18,7 @@ use sp_runtime::BoundedVec;
 use super::{
 	chain,
 	duties::{Plan, Role},
-	WorkerContext,
+	WorkerContext, WorkerFault,
 };
 
 /// The solver's state.
@@ -76,6 +76,14 @@ fn train(
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
 	let data = dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?;
+	let randomness = if ctx.fault == Some(WorkerFault::LazySolver) {
+		// Test fault: genuine training, but on batches of its own choosing (cheaper to
+		// prepare, and not the task's): every checkpoint misses what a replay reaches.
+		log::warn!(target: "gensyn-worker", "solver: task {id}: training on the wrong data order");
+		[0xEE; 32]
+	} else {
+		randomness
+	};
 	let backend = match spec.verification.mode {
 		VerificationMode::Exact => BackendKind::Repops,
 		VerificationMode::Threshold => BackendKind::Tch,

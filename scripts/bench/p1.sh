@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# P1: the compute time all roles spend on one verified task, divided by plain local tch
+# training of the same task, both measured in this run on this machine (CPU, 1 thread):
+#
+#   roles:    a dev node with the solver, verifier and whistleblower embedded trains,
+#             profiles, replays and re-checks examples/mnist-mlp.json submitted through
+#             polkadot.js; the node's gensyn_worker_job_seconds_total (per role and duty)
+#             is summed once the task completes;
+#   baseline: the bench example's tch training speed without checkpoints, times the
+#             task's steps.
+#
+# It also prints the audit the task used and the probability that it catches a solver
+# faking at least 10% of the segments, and the smallest audit reaching 99% with the
+# ratio it would cost at the measured per-segment costs.
+#
+#   scripts/bench/p1.sh        (results in $BENCH_OUT, default out/bench/p1.json)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+OUT="${BENCH_OUT:-$ROOT/out/bench}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/gensyn-node/target}"
+T="$CARGO_TARGET_DIR/release"
+say() { printf '\033[1;34m[p1]\033[0m %s\n' "$*" >&2; }
+
+scripts/setup.sh
+scripts/fetch-mnist.sh
+# shellcheck source=../env.sh
+source scripts/env.sh
+cargo build --release -p gensyn-node -p gensyn-workers --bin gensyn-node --bin gensyn-ml
+cargo build --release -p gensyn-workers --example bench
+mkdir -p "$OUT"
+WORK="$(mktemp -d)"
+SPEC="$WORK/mnist-mlp.json"
+"$T/gensyn-ml" data-ref --file .data/mnist/train.idx --spec examples/mnist-mlp.json --out "$SPEC" >/dev/null
+STEPS=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); t=s["training"]; d=s["data"]; print(t["epochs"]*(-(-d["samples"]//t["batch_size"])))' "$SPEC")
+
+say "baseline: plain tch training, $STEPS steps, 1 thread"
+"$T/examples/bench" "$SPEC" --threads 1 --steps "$STEPS" --cpu >"$WORK/plain.json"
+
+RPC=$((20000 + RANDOM % 20000))
+PROM=$((RPC + 1))
+STORE="127.0.0.1:$((RPC + 2))"
+WS="ws://127.0.0.1:$RPC"
+say "roles: dev node with every worker (log $WORK/node.log)"
+"$T/gensyn-node" --dev --tmp --solver --verifier --whistleblower --worker-threads 1 --worker-cpu \
+	--proof-store-listen "$STORE" --rpc-port "$RPC" --prometheus-port "$PROM" --port 0 \
+	--no-mdns >"$WORK/node.log" 2>&1 &
+NODE_PID=$!
+trap 'kill $NODE_PID 2>/dev/null || true; wait $NODE_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+js() { node "$ROOT/scripts/js/$1" "${@:2}"; }
+for _ in $(seq 1 60); do
+	js dev-timing.js --ws "$WS" --challenge-period 12 >/dev/null 2>&1 && break
+	sleep 2
+done
+for who in "//Bob solver" "//Charlie verifier" "//Dave whistleblower"; do
+	read -r seed role <<<"$who"
+	js register.js --ws "$WS" --seed "$seed" --role "$role" --bond 100 --endpoint "http://$STORE" >/dev/null
+done
+jq_uri() { python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["data"]["uri"]="file://"+sys.argv[2]; json.dump(s,open(sys.argv[1],"w"))' "$@"; }
+jq_uri "$SPEC" "$ROOT/.data/mnist/train.idx"
+js submit-task.js --ws "$WS" --seed //Alice --spec "$SPEC" --follow --timeout 900000 >"$WORK/submit.log"
+curl -fsS "http://127.0.0.1:$PROM/metrics" >"$WORK/metrics.txt"
+
+python3 - "$WORK" "$OUT/p1.json" <<'PYEOF'
+import json, math, re, sys
+work, out = sys.argv[1], sys.argv[2]
+plain = json.load(open(f"{work}/plain.json"))
+spec = json.load(open(f"{work}/mnist-mlp.json"))
+steps = plain["steps"]
+plain_s = steps / plain["tch_steps_per_s"]
+jobs = {}
+for line in open(f"{work}/metrics.txt"):
+    m = re.match(r'gensyn_worker_job_seconds_total\{duty="(\w+)",role="(\w+)"\} ([0-9.e+-]+)', line)
+    if m:
+        jobs[f"{m.group(2)}/{m.group(1)}"] = float(m.group(3))
+result = next(json.loads(l[7:]) for l in open(f"{work}/submit.log") if l.startswith("RESULT "))
+audits = int(result.get("audits", 0))
+k = spec["training"]["checkpoint_interval"]
+segments = math.ceil(steps / k)
+def catch(n, m, fake_frac=0.10):
+    f = max(1, math.ceil(fake_frac * n))
+    if m >= n: return 1.0
+    return 1.0 - math.comb(n - f, m) / math.comb(n, m)
+total = sum(jobs.values())
+train = jobs.get("solver/train", 0.0)
+replay_per_segment = (jobs.get("verifier/verify", 0.0) + jobs.get("whistleblower/watch", 0.0)) / max(1, 2 * audits)
+need = next((m for m in range(1, segments + 1) if catch(segments, m) >= 0.99), segments)
+report = {
+    "steps": steps, "segments": segments, "audits": audits,
+    "plain_tch_s": plain_s, "roles_s": total, "jobs_s": jobs,
+    "p1_ratio": total / plain_s,
+    "catch_probability_fake_10pct": catch(segments, audits),
+    "audits_for_99pct": need,
+    "p1_ratio_at_99pct_estimate": (total + (need - audits) * 2 * replay_per_segment) / plain_s,
+    "train_s_over_plain": train / plain_s,
+}
+json.dump(report, open(out, "w"), indent=2)
+print(json.dumps(report, indent=2))
+print(f"P1 = {report['p1_ratio']:.2f} (goal <= 1.10) with {audits} of {segments} segments audited: "
+      f"catches a solver faking >= 10% of segments with probability {report['catch_probability_fake_10pct']:.3f} "
+      f"(goal >= 0.99; {need} audits reach it, estimated P1 {report['p1_ratio_at_99pct_estimate']:.2f})")
+PYEOF
