@@ -9,20 +9,8 @@ mod common;
 use common::Node;
 use std::{collections::BTreeSet, time::Duration};
 
-fn peer_id(node: &Node) -> String {
-	let mut id = None;
-	node.wait_until("local peer id in the log", Duration::from_secs(60), |n| {
-		id = n
-			.log()
-			.lines()
-			.find_map(|l| l.split("Local node identity is: ").nth(1).map(|s| s.trim().to_string()));
-		id.is_some()
-	});
-	id.unwrap_or_default()
-}
-
 fn bootnode(node: &Node) -> String {
-	format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", node.p2p_port, peer_id(node))
+	format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", node.p2p_port, node.peer_id())
 }
 
 fn validator(name: &str, key: &str, bootnodes: &[String]) -> Node {

@@ -49,21 +49,23 @@ struct Setup {
 }
 
 fn setup(fault: Option<&str>, forced_percent: Option<&str>) -> Setup {
+	setup_with(&["--solver", "--verifier", "--whistleblower"], None, fault, forced_percent)
+}
+
+/// `setup` with the node's roles given, and the solver's proof store at `solver_store`
+/// when the solver runs in another node.
+fn setup_with(
+	roles: &[&str],
+	solver_store: Option<&str>,
+	fault: Option<&str>,
+	forced_percent: Option<&str>,
+) -> Setup {
 	let data = repo_root().join(".data/mnist/train.idx");
 	assert!(data.exists(), "run scripts/fetch-mnist.sh first");
 	let listen = format!("127.0.0.1:{}", free_port());
-	let mut args = vec![
-		"--dev",
-		"--tmp",
-		"--solver",
-		"--verifier",
-		"--whistleblower",
-		"--worker-threads",
-		"1",
-		"--worker-cpu",
-		"--proof-store-listen",
-		&listen,
-	];
+	let mut args = vec!["--dev", "--tmp"];
+	args.extend(roles);
+	args.extend(["--worker-threads", "1", "--worker-cpu", "--proof-store-listen", &listen]);
 	if let Some(f) = fault {
 		args.extend(["--worker-fault", f]);
 	}
@@ -77,10 +79,13 @@ fn setup(fault: Option<&str>, forced_percent: Option<&str>) -> Setup {
 		timing.extend(["--forced-error-rate", p]);
 	}
 	run_ok("dev-timing.js", &timing);
-	let endpoint = format!("http://{listen}");
 	for (seed, role) in
 		[("//Bob", "solver"), ("//Charlie", "verifier"), ("//Dave", "whistleblower")]
 	{
+		let endpoint = match (role, solver_store) {
+			("solver", Some(store)) => format!("http://{store}"),
+			_ => format!("http://{listen}"),
+		};
 		let (reg, _) = run_ok(
 			"register.js",
 			&[
@@ -106,9 +111,19 @@ fn setup(fault: Option<&str>, forced_percent: Option<&str>) -> Setup {
 	Setup { node, ws, from }
 }
 
-/// Alice submits the MNIST MLP example and follows it to its end: the submission's
-/// `RESULT`, the `OUTCOME`, and everything printed.
+/// Alice submits the MNIST MLP example and follows it to its end (completed or not):
+/// the submission's `RESULT`, the `OUTCOME`, and everything printed.
 fn submit_and_follow(s: &Setup) -> (Value, Value, String) {
+	// The script exits non-zero for a task that failed: what matters is that it ended.
+	let (_, stdout, stderr) = submit_example(&s.ws);
+	let log = s.node.log();
+	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
+	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\nnode log tail:\n{}", tail(&log));
+	(tagged_json(&stdout, "RESULT "), tagged_json(&stdout, "OUTCOME "), stdout)
+}
+
+/// Alice submits the MNIST MLP example through `ws` and follows it: (ok, stdout, stderr).
+fn submit_example(ws: &str) -> (bool, String, String) {
 	let data = repo_root().join(".data/mnist/train.idx");
 	// The example spec with the data at its absolute path (the node runs elsewhere).
 	let mut spec: Value = serde_json::from_str(
@@ -123,11 +138,11 @@ fn submit_and_follow(s: &Setup) -> (Value, Value, String) {
 		free_port()
 	));
 	std::fs::write(&spec_file, spec.to_string()).expect("write spec");
-	let (ok, stdout, stderr) = run_js(
+	let out = run_js(
 		"submit-task.js",
 		&[
 			"--ws",
-			&s.ws,
+			ws,
 			"--seed",
 			"//Alice",
 			"--spec",
@@ -138,9 +153,7 @@ fn submit_and_follow(s: &Setup) -> (Value, Value, String) {
 		],
 	);
 	let _ = std::fs::remove_file(&spec_file);
-	let log = s.node.log();
-	assert!(ok, "the task did not end:\n{stdout}\n{stderr}\nnode log tail:\n{}", tail(&log));
-	(tagged_json(&stdout, "RESULT "), tagged_json(&stdout, "OUTCOME "), stdout)
+	out
 }
 
 /// Balance changes and fees of `who` (comma-separated) between `from` and `to`.
@@ -254,6 +267,63 @@ fn a_lazy_solver_is_caught_slashed_and_the_submitter_refunded() {
 	let (d_alice, fee_alice) = account(&ledger, 0);
 	let fees_total = planck(&ledger["feesTotal"]);
 	assert_eq!(d_alice, -(escrow - refunded) - fee_alice + fees_total, "Alice: {ledger}");
+}
+
+/// The solver runs alone in a second node (on disk, synced from the first); it is killed
+/// once a few checkpoints are written, started again on the same base path, resumes
+/// the run from its last checkpoint, and the task completes.
+#[test]
+fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
+	let store = format!("127.0.0.1:{}", free_port());
+	let s = setup_with(&["--verifier", "--whistleblower"], Some(&store), None, Some("0"));
+	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
+	let base =
+		std::env::temp_dir().join(format!("gensyn-solver-{}-{}", std::process::id(), free_port()));
+	let base_arg = base.to_str().expect("utf-8 path").to_string();
+	let args = [
+		"--chain",
+		"dev",
+		"--base-path",
+		&base_arg,
+		"--solver",
+		"--worker-threads",
+		"1",
+		"--worker-cpu",
+		"--proof-store-listen",
+		&store,
+		"--bootnodes",
+		&boot,
+	];
+	let mut solver = Node::start("solver", &args);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	// Killed once three checkpoints (steps 0, 50, 100) are in its journal.
+	let runs = base.join("workers/proof-store/runs");
+	let checkpoints = || -> usize {
+		std::fs::read_dir(&runs)
+			.into_iter()
+			.flatten()
+			.flatten()
+			.map(|e| std::fs::read_to_string(e.path()).unwrap_or_default().lines().count())
+			.max()
+			.unwrap_or(0)
+	};
+	solver.wait_until("three checkpoints", Duration::from_secs(600), |_| checkpoints() >= 3);
+	solver.kill();
+	let written = checkpoints();
+	let solver = Node::start("solver", &args);
+	let (ok, stdout, stderr) = follow.join().expect("the follower");
+	let log = solver.log();
+	let _ = std::fs::remove_dir_all(&base);
+	assert!(ok, "the task did not end:\n{stdout}\n{stderr}\nsolver log:\n{}", tail(&log));
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}");
+	let resumed: u64 = log
+		.lines()
+		.find_map(|l| l.split("resumed from step ").nth(1))
+		.and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+		.unwrap_or_else(|| panic!("no resume in the solver's log:\n{}", tail(&log)));
+	assert!(resumed >= 100, "resumed from step {resumed} ({written} checkpoints were written)");
 }
 
 #[test]

@@ -92,6 +92,18 @@ impl Node {
 		Node { name: name.into(), child: Some(child), rpc_port, p2p_port, log, exited }
 	}
 
+	/// The libp2p peer id the node logs at start (waits up to a minute for it).
+	pub fn peer_id(&self) -> String {
+		let mut id = None;
+		self.wait_until("local peer id in the log", Duration::from_secs(60), |n| {
+			id = n.log().lines().find_map(|l| {
+				l.split("Local node identity is: ").nth(1).map(|s| s.trim().to_string())
+			});
+			id.is_some()
+		});
+		id.unwrap_or_default()
+	}
+
 	/// Everything the node has printed so far.
 	pub fn log(&self) -> String {
 		self.log.lock().map(|l| l.clone()).unwrap_or_default()
