@@ -14,6 +14,8 @@
 # ratio it would cost at the measured per-segment costs.
 #
 #   scripts/bench/p1.sh        (results in $BENCH_OUT, default out/bench/p1.json)
+#   P1_PREBUILT=1 scripts/bench/p1.sh   (use the binaries `scripts/test.sh` built)
+#   P1_KEEP=1 ...                       (keep the node log and metrics in the temp dir)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -26,8 +28,10 @@ scripts/setup.sh
 scripts/fetch-mnist.sh
 # shellcheck source=../env.sh
 source scripts/env.sh
-cargo build --release -p gensyn-node -p gensyn-workers --bin gensyn-node --bin gensyn-ml
-cargo build --release -p gensyn-workers --example bench
+if [[ -z "${P1_PREBUILT:-}" ]]; then
+	cargo build --release -p gensyn-node -p gensyn-workers --bin gensyn-node --bin gensyn-ml
+	cargo build --release -p gensyn-workers --example bench
+fi
 mkdir -p "$OUT"
 WORK="$(mktemp -d)"
 SPEC="$WORK/mnist-mlp.json"
@@ -46,7 +50,7 @@ say "roles: dev node with every worker (log $WORK/node.log)"
 	--proof-store-listen "$STORE" --rpc-port "$RPC" --prometheus-port "$PROM" --port 0 \
 	--no-mdns >"$WORK/node.log" 2>&1 &
 NODE_PID=$!
-trap 'kill $NODE_PID 2>/dev/null || true; wait $NODE_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'kill $NODE_PID 2>/dev/null || true; wait $NODE_PID 2>/dev/null || true; [[ -n "${P1_KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 js() { node "$ROOT/scripts/js/$1" "${@:2}"; }
 for _ in $(seq 1 60); do
 	js dev-timing.js --ws "$WS" --challenge-period 12 >/dev/null 2>&1 && break
@@ -70,9 +74,10 @@ steps = plain["steps"]
 plain_s = steps / plain["tch_steps_per_s"]
 jobs = {}
 for line in open(f"{work}/metrics.txt"):
-    m = re.match(r'gensyn_worker_job_seconds_total\{duty="(\w+)",role="(\w+)"\} ([0-9.e+-]+)', line)
+    m = re.match(r'gensyn_worker_job_seconds_total\{([^}]*)\} ([0-9.e+-]+)', line)
     if m:
-        jobs[f"{m.group(2)}/{m.group(1)}"] = float(m.group(3))
+        labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+        jobs[f"{labels['role']}/{labels['duty']}"] = float(m.group(2))
 result = next(json.loads(l[7:]) for l in open(f"{work}/submit.log") if l.startswith("RESULT "))
 audits = int(result.get("audits", 0))
 k = spec["training"]["checkpoint_interval"]
