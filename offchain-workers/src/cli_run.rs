@@ -113,6 +113,14 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 	} else {
 		a.segments.clone()
 	};
+	let available = journal.checkpoints.len().saturating_sub(1);
+	if let Some(bad) = segments.iter().find(|s| **s >= available) {
+		return Err(format!(
+			"--segments {bad}: the run has {available} segment(s), numbered 0 to {}",
+			available.saturating_sub(1)
+		)
+		.into());
+	}
 	if let Some(base) = &a.remote {
 		jobs::fetch_segments(base, &journal, &segments, &l.store)?;
 	}

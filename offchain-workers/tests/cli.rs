@@ -1,6 +1,7 @@
 //! The `gensyn-ml` binary end to end on a small synthetic set: data-ref, estimate,
-//! inspect, an interrupted and resumed `train`, `verify` passing, then failing once a
-//! checkpoint commitment is tampered with; bad input gives a clear error.
+//! inspect, an interrupted and resumed `train`, `verify` passing (and refusing segments
+//! the run does not have), then failing once a checkpoint commitment is tampered with;
+//! bad input gives a clear error.
 
 mod common;
 
@@ -58,6 +59,14 @@ fn train_resume_verify_and_detect_tampering() {
 	assert_eq!(ok["passed"], true);
 	assert_eq!(ok["segments"].as_array().unwrap().len(), 6);
 	assert_eq!(ok["checkpoint_root"], done["checkpoint_root"]);
+	// A segment the run does not have is refused, not reported as failed.
+	let mut past_end = verify.clone();
+	past_end.extend(["--segments", "2,6"]);
+	let refused = gensyn_ml(&past_end);
+	assert!(!refused.status.success());
+	let why = String::from_utf8_lossy(&refused.stderr);
+	assert!(why.contains("--segments 6: the run has 6 segment(s)"), "{why}");
+	assert!(refused.stdout.is_empty(), "no report for a refused argument");
 
 	// Point checkpoint 3's commitment at checkpoint 4's blob: verify must fail.
 	let runs = store.join("runs");

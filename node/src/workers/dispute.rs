@@ -11,7 +11,7 @@ use pallet_gensyn_arbitration::{
 	prover::{self, Table},
 	GameView, Party,
 };
-use pallet_gensyn_tasks::TaskId;
+use pallet_gensyn_tasks::{Duty, TaskId};
 use sp_core::H256;
 
 use super::{
@@ -46,10 +46,16 @@ impl Player {
 			.find(|g| g.task == task && g.segment == segment)
 	}
 
-	/// The key of the game's next move (one duty per move).
-	pub fn key(&self, at: H256, who: &AccountId, task: TaskId, segment: u32) -> DutyKey {
-		let moves = self.game(at, who, task, segment).map_or(0, |g| g.moves);
-		DutyKey::Move(task, segment, moves)
+	/// The key `duty` is tracked under for `who` (when known): a dispute's is its game's
+	/// next move (one duty per move), any other duty's its own.
+	pub fn duty_key(&self, duty: &Duty<BlockNumber>, at: H256, who: Option<&AccountId>) -> DutyKey {
+		match (duty, who) {
+			(Duty::Dispute { task, segment }, Some(who)) => {
+				let moves = self.game(at, who, *task, *segment).map_or(0, |g| g.moves);
+				DutyKey::Move(*task, *segment, moves)
+			}
+			_ => DutyKey::of(duty),
+		}
 	}
 
 	/// What to do in the game over `segment` of `task` at block `at`: nothing when it is
@@ -64,8 +70,12 @@ impl Player {
 			Err(e) => return Plan::failed(e),
 		};
 		let key = (task, segment);
-		let step_roots = chain::step_roots(&self.ctx.client, at, key).unwrap_or_default();
-		let opened = chain::opened_chunk(&self.ctx.client, at, key).unwrap_or_default();
+		let seen = chain::step_roots(&self.ctx.client, at, key)
+			.and_then(|r| Ok((r, chain::opened_chunk(&self.ctx.client, at, key)?)));
+		let (step_roots, opened) = match seen {
+			Ok(seen) => seen,
+			Err(e) => return Plan::failed(e),
+		};
 		let (ctx, replays) = (self.ctx.clone(), self.replays.clone());
 		log::info!(
 			target: "gensyn-worker",

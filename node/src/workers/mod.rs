@@ -82,6 +82,11 @@ pub struct WorkerArgs {
 	/// Misbehave on purpose (the protocol's own tests).
 	#[arg(long, value_enum, hide = true)]
 	pub worker_fault: Option<WorkerFault>,
+
+	/// Stop training after this many steps and wait there, as if the machine died
+	/// (the protocol's own tests kill the node at that point).
+	#[arg(long, value_name = "STEPS", hide = true)]
+	pub worker_stop_after: Option<u64>,
 }
 
 impl WorkerArgs {
@@ -127,6 +132,8 @@ pub struct WorkerContext {
 	pub heavy: std::sync::Mutex<()>,
 	/// The misbehaviour asked for, if any (tests only).
 	pub fault: Option<WorkerFault>,
+	/// Stop training after this many steps (tests only).
+	pub stop_after: Option<u64>,
 }
 
 /// Starts the roles `args` asks for. Errors are configuration problems worth stopping
@@ -154,6 +161,7 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		metrics,
 		heavy: std::sync::Mutex::new(()),
 		fault: args.worker_fault,
+		stop_after: args.worker_stop_after,
 	});
 	if let Some(fault) = args.worker_fault {
 		log::warn!(target: "gensyn-worker", "this node's workers misbehave on purpose: {fault:?}");

@@ -110,10 +110,18 @@ fn train(
 		backend,
 		device,
 		threads: ctx.threads,
-		stop_after: None,
+		stop_after: ctx.stop_after,
 	};
 	let trained = jobs::train(&job, None).map_err(|e| e.to_string())?;
 	let r = trained.result;
+	if !r.journal.complete {
+		// Only under the test flag --worker-stop-after: stand still until killed.
+		log::warn!(target: "gensyn-worker", "solver: task {id}: training stopped at step {}",
+			r.journal.checkpoints.last().map_or(0, |c| c.step));
+		loop {
+			std::thread::park();
+		}
+	}
 	let seconds = r.total_time.as_secs_f64();
 	let steps = spec.total_steps().saturating_sub(trained.resumed_from);
 	if seconds > 0.0 {

@@ -48,12 +48,7 @@ impl Role for Whistleblower {
 	}
 
 	fn key(&self, duty: &Duty<BlockNumber>, at: H256) -> DutyKey {
-		match (duty, &self.account) {
-			(Duty::Dispute { task, segment }, Some(who)) => {
-				self.player.key(at, who, *task, *segment)
-			}
-			_ => DutyKey::of(duty),
-		}
+		self.player.duty_key(duty, at, self.account.as_ref())
 	}
 
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
