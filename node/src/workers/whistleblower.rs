@@ -87,6 +87,8 @@ fn check(
 	let end = replayed.run.states.last().map(|s| s.root()).ok_or("empty replay")?;
 	ctx.metrics.replayed(end == verdict.replay_hash);
 	if end == verdict.replay_hash {
+		// No game will follow: the segment's states are not kept.
+		replays.lock().unwrap_or_else(|e| e.into_inner()).remove(&(id, segment));
 		log::info!(
 			target: "gensyn-worker",
 			"whistleblower: task {id} segment {segment}: the verdict's replay checks out"
