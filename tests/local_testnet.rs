@@ -71,11 +71,11 @@ fn three_validators_author_and_finalize() {
 		n.finalized_number().is_some_and(|f| f >= 3)
 	});
 
-	assert!(
-		keyless.log().contains("holds no BABE key"),
-		"keyless validator warns:\n{}",
-		keyless.log()
-	);
+	// The warning comes once its keystore is read at start, which a loaded machine may
+	// reach after the others finalize.
+	keyless.wait_until("keyless validator warns", Duration::from_secs(120), |n| {
+		n.log().contains("holds no BABE key")
+	});
 	let target = alice.best_number().unwrap_or(0);
 	keyless.wait_until("keyless validator syncs", Duration::from_secs(60), |n| {
 		n.best_number().is_some_and(|b| b >= target)
