@@ -4,9 +4,11 @@
 //! Alice and the escrow it reports is exactly what Alice's escrow hold grew by, and exactly
 //! the price of the work estimate under the runtime's configuration; list-tasks.js shows
 //! the task; a spec whose second `Linear` layer has the wrong `in_features` is refused with
-//! `tasks.SpecLinearInputMismatch` and nothing is held; a spec with an unknown field never
-//! leaves the client; cancel-task.js refunds the escrow in full; and `submit-task.js
-//! --follow` sees Bob drawn for an Exact-mode task and follows it to its cancellation.
+//! `tasks.SpecLinearInputMismatch` and nothing is held; a spec with an unknown field, an
+//! unreachable data URI (`DataUnreachable`) or data that is not what its hash says
+//! (`DataHashMismatch`) never leaves the client; cancel-task.js refunds the escrow in
+//! full; and `submit-task.js --follow` sees Bob drawn for an Exact-mode task and follows
+//! it to its cancellation.
 
 mod common;
 
@@ -287,6 +289,35 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	assert!(!ok, "{stdout}\n{stderr}");
 	assert!(stderr.contains("spec.training: unknown field 'learning_rate'"), "{stderr}");
 	assert!(!stdout.contains("in block"), "nothing was sent: {stdout}");
+
+	// Data nobody could train on never leaves the client either: an http:// URI that
+	// does not answer, and a file whose blake2-256 is not the spec's file_hash.
+	let mut unreachable = spec.clone();
+	let dead = format!("http://127.0.0.1:{}/train.idx", common::free_port());
+	unreachable["data"]["uri"] = Value::String(dead.clone());
+	let mut wrong_hash = spec.clone();
+	let data = common::repo_root().join(".data/mnist/train.idx");
+	let data = data.canonicalize().expect("run scripts/fetch-mnist.sh first");
+	wrong_hash["data"]["uri"] = Value::String(format!("file://{}", data.display()));
+	wrong_hash["data"]["file_hash"] = Value::String(format!("0x{}", "00".repeat(32)));
+	for (name, bad, error, says) in [
+		("unreachable.json", &unreachable, "DataUnreachable", dead.as_str()),
+		("wrong-hash.json", &wrong_hash, "DataHashMismatch", "the spec's file_hash is 0x0000"),
+	] {
+		let path = specs.write(name, bad);
+		let (ok, stdout, stderr) =
+			common::run_js("submit-task.js", &["--ws", &ws, "--spec", &path]);
+		assert!(!ok, "{stdout}\n{stderr}");
+		assert!(stderr.contains(&format!("error: {error}: ")) && stderr.contains(says), "{stderr}");
+		let refused = tagged_json(&stdout, "RESULT ");
+		assert_eq!(
+			(&refused["error"], &refused["sent"]),
+			(&Value::from(error), &Value::from(false))
+		);
+		assert!(!stdout.contains("in block"), "nothing was sent: {stdout}");
+	}
+	let (list, _) = run_ok("list-tasks.js", &["--ws", &ws]);
+	assert_eq!(list["tasks"].as_array().expect("tasks").len(), 1, "only the first task: {list}");
 
 	// Cancelling before any solver accepted refunds the escrow in full.
 	let (cancel, _) =

@@ -3,11 +3,13 @@
 //! polkadot.js. The verifier commits a forced-error secret and profiles the task, Bob
 //! trains it with libtorch and serves its checkpoints, Charlie fetches and replays the
 //! drawn segments with repops and posts verdicts, Dave replays them again, and the task
-//! settles. Four runs: everyone honest (every planck accounted for, nothing
+//! settles. Six runs: everyone honest (every planck accounted for, nothing
 //! challenged); a lazy verifier (challenged by Dave, loses the pinpoint game played by
 //! the workers, slashed, its verdict void); a lazy solver (its proof rejected, slashed,
-//! Alice refunded); every verdict a forced error (caught by Dave, paid from the
-//! jackpot, the honest solver paid in full).
+//! the task re-drawn to a second solver node and completed, Alice paying one round);
+//! every verdict a forced error (caught by Dave, paid from the jackpot, the honest
+//! solver paid in full); a solver node killed mid-training and restarted; a solver that
+//! stops and never commits (slashed at its deadline, the task re-drawn and completed).
 
 mod common;
 
@@ -49,40 +51,56 @@ struct Setup {
 }
 
 fn setup(fault: Option<&str>, forced_percent: Option<&str>) -> Setup {
-	setup_with(&["--solver", "--verifier", "--whistleblower"], None, fault, forced_percent)
+	setup_with(Options { fault, forced_percent, ..Options::default() })
 }
 
-/// `setup` with the node's roles given, and the solver's proof store at `solver_store`
-/// when the solver runs in another node.
-fn setup_with(
-	roles: &[&str],
-	solver_store: Option<&str>,
-	fault: Option<&str>,
-	forced_percent: Option<&str>,
-) -> Setup {
+/// What a [`setup_with`] node and chain differ in.
+#[derive(Default)]
+struct Options<'a> {
+	/// The node's roles (all three when empty).
+	roles: &'a [&'a str],
+	/// The solver's proof store, when the solver runs in another node.
+	solver_store: Option<&'a str>,
+	/// `--worker-fault`.
+	fault: Option<&'a str>,
+	/// The forced-error rate in percent.
+	forced_percent: Option<&'a str>,
+	/// More node arguments.
+	node_args: &'a [&'a str],
+	/// Blocks every training deadline starts with.
+	min_training: Option<&'a str>,
+}
+
+/// `setup` with `o`'s differences.
+fn setup_with(o: Options) -> Setup {
 	let data = repo_root().join(".data/mnist/train.idx");
 	assert!(data.exists(), "run scripts/fetch-mnist.sh first");
 	let listen = format!("127.0.0.1:{}", free_port());
 	let mut args = vec!["--dev", "--tmp"];
-	args.extend(roles);
+	let all = ["--solver", "--verifier", "--whistleblower"];
+	args.extend(if o.roles.is_empty() { &all[..] } else { o.roles });
 	args.extend(["--worker-threads", "1", "--worker-cpu", "--proof-store-listen", &listen]);
-	if let Some(f) = fault {
+	if let Some(f) = o.fault {
 		args.extend(["--worker-fault", f]);
 	}
+	args.extend(o.node_args);
 	let node = Node::start("dev", &args);
 	node.wait_until("block #1 finalized", Duration::from_secs(120), |n| {
 		n.finalized_number().is_some_and(|f| f >= 1)
 	});
 	let ws = node.ws_url();
 	let mut timing = vec!["--ws", ws.as_str(), "--challenge-period", "12"];
-	if let Some(p) = forced_percent {
+	if let Some(p) = o.forced_percent {
 		timing.extend(["--forced-error-rate", p]);
+	}
+	if let Some(b) = o.min_training {
+		timing.extend(["--min-training-period", b]);
 	}
 	run_ok("dev-timing.js", &timing);
 	for (seed, role) in
 		[("//Bob", "solver"), ("//Charlie", "verifier"), ("//Dave", "whistleblower")]
 	{
-		let endpoint = match (role, solver_store) {
+		let endpoint = match (role, o.solver_store) {
 			("solver", Some(store)) => format!("http://{store}"),
 			_ => format!("http://{listen}"),
 		};
@@ -185,6 +203,31 @@ fn workers_train_verify_and_settle_a_task() {
 	assert!(log.contains("verifier: task 0 segment"), "{}", tail(&log));
 	assert!(log.contains("replay checks out"), "the whistleblower checked: {}", tail(&log));
 
+	// The submitter fetches the model: read at the ResultSubmitted block (the settled task
+	// has left storage), checked against the committed root, the file against its name.
+	let at = stdout
+		.lines()
+		.find(|l| l.contains("tasks.ResultSubmitted"))
+		.and_then(|l| l.strip_prefix('#')?.split(' ').next())
+		.expect("the ResultSubmitted block");
+	let out = std::env::temp_dir().join(format!("gensyn-model-{}.safetensors", std::process::id()));
+	let out_arg = out.to_str().expect("utf-8 path");
+	let (fetched, _) =
+		run_ok("fetch-model.js", &["--ws", &s.ws, "--task", "0", "--at", at, "--out", out_arg]);
+	let bytes = std::fs::read(&out).expect("the model file");
+	let _ = std::fs::remove_file(&out);
+	assert_eq!(fetched["bytes"].as_u64(), Some(bytes.len() as u64), "{fetched}");
+	let name =
+		format!("0x{}", gensyn_workers::hash::to_hex(&gensyn_workers::hash::blake2_256(&bytes)));
+	assert_eq!(fetched["blob"], name.as_str(), "{fetched}");
+	assert_eq!(fetched["step"], 252, "the last checkpoint: {fetched}");
+	let root = log.split("checkpoints, root ").nth(1).and_then(|r| r.get(..66));
+	assert_eq!(fetched["checkpointRoot"].as_str(), root, "the solver's committed root: {fetched}");
+	// A block before the result has none to fetch.
+	let (ok, stdout_early, _) =
+		run_js("fetch-model.js", &["--ws", &s.ws, "--task", "0", "--at", "1"]);
+	assert!(!ok && stdout_early.contains("TaskNotFound"), "{stdout_early}");
+
 	// Money: Alice paid the task and every fee (and, as the only block author, received
 	// every fee); Bob got the solver pay, Charlie the profiling segment and each verdict.
 	let to = outcome["blockNumber"].as_u64().expect("block");
@@ -242,40 +285,170 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
 }
 
+/// A second node (on disk, synced from the first) whose solver signs as Ferdie, with its
+/// proof store on `store`; `extra` is added to its arguments.
+fn ferdie_solver(s: &Setup, store: &str, base: &std::path::Path, extra: &[&str]) -> Node {
+	let base_arg = base.to_str().expect("utf-8 path");
+	let inserted = std::process::Command::new(common::node_bin())
+		.args(["key", "insert", "--chain", "dev", "--base-path", base_arg])
+		.args(["--key-type", "gsol", "--scheme", "sr25519", "--suri", "//Ferdie"])
+		.status()
+		.expect("gensyn-node key insert");
+	assert!(inserted.success(), "inserting Ferdie's solver key");
+	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
+	let mut args = vec!["--chain", "dev", "--base-path", base_arg, "--solver"];
+	args.extend(["--worker-threads", "1", "--worker-cpu", "--proof-store-listen", store]);
+	args.extend(["--bootnodes", &boot]);
+	args.extend(extra);
+	Node::start("ferdie", &args)
+}
+
+/// Registers `seed` as a solver whose proof store is at `store`.
+fn register_solver(s: &Setup, seed: &str, store: &str) {
+	let endpoint = format!("http://{store}");
+	let (reg, _) = run_ok(
+		"register.js",
+		&[
+			"--ws",
+			&s.ws,
+			"--seed",
+			seed,
+			"--role",
+			"solver",
+			"--bond",
+			"100",
+			"--memory-mib",
+			"8192",
+			"--mgas-per-sec",
+			"500",
+			"--endpoint",
+			&endpoint,
+		],
+	);
+	assert_eq!(reg["active"], true, "{reg}");
+}
+
+/// Bob trains on the wrong data order; Charlie's replay fails the segment, Bob is
+/// slashed, and of his slash first what Charlie's verdicts cost goes back into Alice's
+/// escrow; the task is offered to Ferdie (a second solver node, registered once Bob
+/// trains so that Bob is drawn first), whose proof passes. Alice pays one round.
 #[test]
-fn a_lazy_solver_is_caught_slashed_and_the_submitter_refunded() {
+fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 	let s = setup(Some("lazy-solver"), Some("0"));
-	let (submitted, outcome, stdout) = submit_and_follow(&s);
-	let log = s.node.log();
-	assert!(log.contains("training on the wrong data order"), "{}", tail(&log));
-	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{}", tail(&log));
-	let reason = outcome["data"]["reason"].to_string().to_lowercase();
-	assert!(reason.contains("proofrejected"), "{outcome}");
-	assert!(log.contains("FAILED"), "the verifier's replay failed: {}", tail(&log));
-	// The failing verdict is right: Dave's replay agrees and nothing is challenged.
+	let store = format!("127.0.0.1:{}", free_port());
+	let base =
+		std::env::temp_dir().join(format!("gensyn-ferdie-{}-{}", std::process::id(), free_port()));
+	let ferdie = ferdie_solver(&s, &store, &base, &[]);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	s.node.wait_until("Bob trains", Duration::from_secs(600), |n| {
+		n.log().contains("training on the wrong data order")
+	});
+	register_solver(&s, "//Ferdie", &store);
+	let (ok, stdout, stderr) = follow.join().expect("the follower");
+	let (log, ferdie_log) = (s.node.log(), ferdie.log());
+	let _ = std::fs::remove_dir_all(&base);
+	assert!(
+		ok,
+		"the task did not complete:\n{stdout}\n{stderr}\nworkers:\n{}\nFerdie:\n{}",
+		worker_lines(&log),
+		tail(&ferdie_log)
+	);
+	let submitted = tagged_json(&stdout, "RESULT ");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", tail(&log));
+	assert!(log.contains("FAILED"), "Charlie's replay failed Bob's segment: {}", tail(&log));
+	let rejected = stdout
+		.lines()
+		.find(|l| l.contains("tasks.ProofRejected"))
+		.unwrap_or_else(|| panic!("no ProofRejected:\n{stdout}"));
+	assert!(ferdie_log.contains("solver: task 0 trained"), "{}", tail(&ferdie_log));
+	// Bob's failing verdict is right: Dave's replay agrees and nothing is challenged.
 	assert!(!stdout.contains("tasks.Challenged"), "{stdout}");
+
 	let to = outcome["blockNumber"].as_u64().expect("block");
-	let ledger = ledger(&s, to, "//Alice,//Bob,//Charlie");
+	let ledger = ledger(&s, to, "//Alice,//Bob,//Ferdie");
 	const GSN: i128 = 1_000_000_000_000;
-	// Bob loses the rejected-proof slash (100 GSN) and earns nothing; Alice gets back
-	// everything but the profiling and the verdicts she paid for.
+	let data = &outcome["data"];
+	let (solver_paid, verifiers_paid, refunded) =
+		(planck(&data["solverPaid"]), planck(&data["verifiersPaid"]), planck(&data["refunded"]));
+	// Round 1's verdicts were paid back from Bob's slash: as much as round 2's.
+	let compensated: Value = serde_json::from_str(
+		rejected.split_once(' ').and_then(|(_, r)| r.split_once(' ')).expect("event").1,
+	)
+	.expect("event JSON");
+	assert_eq!(planck(&compensated["compensated"]), verifiers_paid, "{rejected}");
 	let (d_bob, fee_bob) = account(&ledger, 1);
 	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed: {ledger}");
+	let (d_ferdie, fee_ferdie) = account(&ledger, 2);
+	assert_eq!(d_ferdie, solver_paid - fee_ferdie, "Ferdie paid: {ledger}");
+	// Alice paid one round: the profile, round 2's verdicts, the solver and the cuts.
 	let escrow = planck(&submitted["escrow"]);
-	let refunded = planck(&outcome["data"]["refunded"]);
-	assert!(refunded > 0 && refunded < escrow, "{outcome}");
+	let profile_pay = planck(&submitted["segmentPay"]);
+	let cuts = planck(&submitted["jackpotCut"]) + planck(&submitted["treasuryCut"]);
+	assert_eq!(escrow - refunded, profile_pay + verifiers_paid + solver_paid + cuts, "{outcome}");
 	let (d_alice, fee_alice) = account(&ledger, 0);
 	let fees_total = planck(&ledger["feesTotal"]);
 	assert_eq!(d_alice, -(escrow - refunded) - fee_alice + fees_total, "Alice: {ledger}");
 }
 
+/// Bob stops training at step 120 and never commits (dead, as far as the chain can
+/// tell); at his training deadline he is slashed and the task is re-drawn to Ferdie (a
+/// second solver node, registered once Bob stopped), who trains it and is paid.
+#[test]
+fn a_dead_solvers_task_is_redrawn_and_completed() {
+	let s = setup_with(Options {
+		forced_percent: Some("0"),
+		node_args: &["--worker-stop-after", "120"],
+		min_training: Some("20"),
+		..Options::default()
+	});
+	let store = format!("127.0.0.1:{}", free_port());
+	let base =
+		std::env::temp_dir().join(format!("gensyn-ferdie-{}-{}", std::process::id(), free_port()));
+	let ferdie = ferdie_solver(&s, &store, &base, &[]);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	s.node.wait_until("Bob stops", Duration::from_secs(600), |n| {
+		n.log().contains("training stopped at step")
+	});
+	register_solver(&s, "//Ferdie", &store);
+	let (ok, stdout, stderr) = follow.join().expect("the follower");
+	let ferdie_log = ferdie.log();
+	let _ = std::fs::remove_dir_all(&base);
+	assert!(
+		ok,
+		"the task did not complete:\n{stdout}\n{stderr}\nworkers:\n{}\nFerdie:\n{}",
+		worker_lines(&s.node.log()),
+		tail(&ferdie_log)
+	);
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}");
+	let accepted = stdout.lines().filter(|l| l.contains("tasks.TaskAccepted")).count();
+	assert_eq!(accepted, 2, "Bob, then Ferdie:\n{stdout}");
+	assert!(ferdie_log.contains("solver: task 0 trained"), "{}", tail(&ferdie_log));
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Ferdie");
+	const GSN: i128 = 1_000_000_000_000;
+	let (d_bob, fee_bob) = account(&ledger, 0);
+	assert_eq!(d_bob, -20 * GSN - fee_bob, "Bob slashed for the missed result: {ledger}");
+	let (d_ferdie, fee_ferdie) = account(&ledger, 1);
+	assert_eq!(d_ferdie, planck(&outcome["data"]["solverPaid"]) - fee_ferdie, "{ledger}");
+}
+
 /// The solver runs alone in a second node (on disk, synced from the first); it is killed
-/// mid-training (held at step 120 by a test flag), started again on the same base path,
-/// resumes the run from its last checkpoint (step 100), and the task completes.
+/// mid-training (its training stops at step 120 under a test flag), started again on the
+/// same base path, resumes the run from its last checkpoint (step 100), and the task
+/// completes.
 #[test]
 fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
 	let store = format!("127.0.0.1:{}", free_port());
-	let s = setup_with(&["--verifier", "--whistleblower"], Some(&store), None, Some("0"));
+	let s = setup_with(Options {
+		roles: &["--verifier", "--whistleblower"],
+		solver_store: Some(&store),
+		forced_percent: Some("0"),
+		..Options::default()
+	});
 	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
 	let base =
 		std::env::temp_dir().join(format!("gensyn-solver-{}-{}", std::process::id(), free_port()));
@@ -344,6 +517,14 @@ fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
 	// The honest solver is paid in full.
 	let (d_bob, fee_bob) = account(&ledger, 0);
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
+}
+
+/// The workers' lines of a node log (verdicts with their distances, duties, moves).
+fn worker_lines(log: &str) -> String {
+	log.lines()
+		.filter(|l| l.contains("gensyn-worker") || l.contains("verifier:") || l.contains("solver:"))
+		.collect::<Vec<_>>()
+		.join("\n")
 }
 
 /// The last lines of a log.

@@ -143,6 +143,8 @@ fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {
 				.expect("verdict");
 		}
 		assert_eq!(phase(id), Some(Phase::Challenge));
+		// Charlie reveals his secret at once: a refuted verdict is then judged at once.
+		Jackpot::reveal(signed(Charlie), id, secret).expect("reveals");
 
 		// Dave challenges the wrong verdict: a game opens and holds his bond.
 		let dave_free = Balances::balance(&who(Dave));

@@ -2,20 +2,22 @@
 // Development and test chains only: shortens the challenge window of new task verdicts
 // (two hours by default) through sudo, so a task settles within minutes, and optionally
 // sets the share of audited segments verifiers must get wrong on purpose (1% by default)
-// so that forced errors and their jackpot payouts can be watched. The runtime reads both
-// from well-known storage keys: `twox_128(":ChallengePeriod:")` (u32 blocks) and
-// `twox_128(":ForcedErrorRate:")` (Perbill, u32 parts per billion).
+// so that forced errors and their jackpot payouts can be watched, and optionally the
+// blocks every training deadline starts with (half an hour by default), so that a dead
+// solver's task is re-drawn in minutes. The runtime reads them from well-known storage
+// keys: `twox_128(":ChallengePeriod:")` and `twox_128(":MinTrainingPeriod:")` (u32
+// blocks), `twox_128(":ForcedErrorRate:")` (Perbill, u32 parts per billion).
 //
 //   node dev-timing.js [--ws ws://127.0.0.1:9944] [--seed //Alice] [--challenge-period 10]
-//                      [--forced-error-rate PERCENT]
+//                      [--forced-error-rate PERCENT] [--min-training-period BLOCKS]
 //
-// --challenge-period is in blocks (3 s each). The last line is `RESULT <json>`.
+// Periods are in blocks (3 s each). The last line is `RESULT <json>`.
 import { xxhashAsHex } from '@polkadot/util-crypto';
 import { connect, parseArgs, sendAndFinalize, signerFrom } from './lib.js';
 
 const OPTIONS = {
   ws: 'ws://127.0.0.1:9944', seed: '//Alice', 'challenge-period': '10', timeout: '120000',
-  'forced-error-rate': '',
+  'forced-error-rate': '', 'min-training-period': '',
 };
 
 /// SCALE u32: four bytes, little-endian, as hex.
@@ -32,6 +34,13 @@ async function main() {
     throw new Error(`--challenge-period must be a whole number of blocks from 1, got '${blocks}'`);
   }
   const items = [[xxhashAsHex(':ChallengePeriod:', 128), u32Hex(Number(blocks))]];
+  const training = args['min-training-period'];
+  if (training !== '') {
+    if (!/^\d+$/.test(training) || Number(training) > 0xffffffff) {
+      throw new Error(`--min-training-period must be a whole number of blocks, got '${training}'`);
+    }
+    items.push([xxhashAsHex(':MinTrainingPeriod:', 128), u32Hex(Number(training))]);
+  }
   const rate = args['forced-error-rate'];
   if (rate !== '') {
     const percent = Number(rate);
@@ -57,8 +66,10 @@ async function main() {
   }
   console.log(`challenge period set to ${blocks} blocks`);
   if (rate !== '') console.log(`forced-error rate set to ${rate}%`);
+  if (training !== '') console.log(`training deadlines start at ${training} blocks`);
   const result = { challengePeriod: Number(blocks), block: sent.block };
   if (rate !== '') result.forcedErrorRate = Number(rate);
+  if (training !== '') result.minTrainingPeriod = Number(training);
   console.log(`RESULT ${JSON.stringify(result)}`);
   await api.disconnect();
 }

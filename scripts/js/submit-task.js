@@ -5,7 +5,12 @@
 // task's events and phase changes, block by block, until the task ends.
 //
 //   node submit-task.js --spec ../../examples/mnist-mlp.json [--ws ws://127.0.0.1:9944]
-//                       [--seed //Alice] [--follow] [--timeout MS]
+//                       [--seed //Alice] [--follow] [--timeout MS] [--skip-data-check]
+//
+// Before anything is sent, the spec's data is fetched and hash-checked (data-check.js):
+// an http(s):// URI that does not answer is refused as `DataUnreachable`, data whose
+// blake2-256 differs from `data.file_hash` as `DataHashMismatch`; nothing is submitted
+// and nothing held. --skip-data-check leaves the check to the workers.
 //
 // --seed is a dev seed (//Alice) or a secret phrase. --timeout bounds the whole run in
 // milliseconds (default 120000; with --follow, one hour).
@@ -16,6 +21,7 @@
 // submitted (and, with --follow, completed or was cancelled), 1 on any error or a
 // failed task, 124 when --timeout ran out while following.
 import fs from 'node:fs';
+import { checkData, DataCheckError } from './data-check.js';
 import {
   balanceOf, connect, decimalsOf, eventFields, feeOf, fromPlanck, fromSerde, holdsOf, parentOf, parseArgs,
   parseJson, sendAndFinalize, signerFrom,
@@ -78,10 +84,23 @@ async function follow(api, id, from, phase, deadlineAt) {
 }
 
 async function main() {
-  const args = parseArgs(process.argv.slice(2), OPTIONS, ['follow']);
+  const args = parseArgs(process.argv.slice(2), OPTIONS, ['follow', 'skip-data-check']);
   const started = Date.now();
   const timeoutMs = Number(args.timeout || (args.follow ? 3600000 : 120000));
   const json = readSpecJson(args.spec);
+  if (!args['skip-data-check']) {
+    const uri = String(json.data?.uri ?? '');
+    try {
+      const checked = await checkData(uri, json.data?.file_hash ?? '', timeoutMs);
+      console.log(`data ${uri}: ${checked.note}`);
+    } catch (e) {
+      if (!(e instanceof DataCheckError)) throw e;
+      console.error(`error: ${e.code}: ${e.message}`);
+      console.log(`RESULT ${JSON.stringify({ ok: false, error: e.code, sent: false })}`);
+      process.exitCode = 1;
+      return;
+    }
+  }
   const api = await connect(args.ws);
   const spec = toChainSpec(api, json);
   const signer = await signerFrom(api, args.seed);

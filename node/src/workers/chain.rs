@@ -10,7 +10,6 @@ use pallet_gensyn_tasks::{Duty, TaskId, TaskView, TasksApi};
 use sc_client_api::StorageProvider;
 use sp_api::ProvideRuntimeApi;
 use sp_core::{storage::StorageKey, H256};
-use sp_runtime::Perbill;
 
 use crate::service::FullClient;
 
@@ -40,16 +39,16 @@ pub fn spec(task: &Task) -> Result<TaskSpec, String> {
 	TaskSpec::decode(&mut &task.spec[..]).map_err(|e| format!("undecodable spec: {e}"))
 }
 
-/// The forced-error commitment bound to `who` for `task`, if any.
-pub fn bound_commitment(
+/// The forced-error commitment bound to `who` for `task` (with the rate it was bound
+/// at), if any.
+pub fn binding(
 	client: &FullClient,
 	at: H256,
 	who: &AccountId,
 	task: TaskId,
-) -> Result<Option<[u8; 32]>, String> {
+) -> Result<Option<pallet_gensyn_jackpot::Binding>, String> {
 	let key = pallet_gensyn_jackpot::Bindings::<Runtime>::hashed_key_for(who, task);
-	let binding: Option<pallet_gensyn_jackpot::Binding> = read(client, at, key)?;
-	Ok(binding.map(|b| b.commitment))
+	read(client, at, key)
 }
 
 /// What `who` has earned in `role` so far (zero when not registered).
@@ -81,16 +80,6 @@ pub fn step_roots(client: &FullClient, at: H256, key: DisputeKey) -> Result<Vec<
 pub fn opened_chunk(client: &FullClient, at: H256, key: DisputeKey) -> Result<Vec<u32>, String> {
 	let key = pallet_gensyn_arbitration::OpenedChunks::<Runtime>::hashed_key_for(key);
 	Ok(read::<Vec<u32>>(client, at, key)?.unwrap_or_default())
-}
-
-/// The forced-error rate in force at block `at` (a storage parameter; its default when
-/// never set).
-pub fn forced_error_rate(client: &FullClient, at: H256) -> Result<Perbill, String> {
-	use gensyn_runtime::configs::ForcedErrorRate;
-	match read::<Perbill>(client, at, ForcedErrorRate::key().to_vec())? {
-		Some(rate) => Ok(rate),
-		None => Ok(sp_io::TestExternalities::new_empty().execute_with(ForcedErrorRate::get)),
-	}
 }
 
 fn read<T: Decode>(client: &FullClient, at: H256, key: Vec<u8>) -> Result<Option<T>, String> {

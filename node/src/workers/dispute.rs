@@ -1,17 +1,20 @@
-//! The workers' side of the pinpoint game: a verifier defends its verdict, a
-//! whistleblower presses its challenge, each answering from its own repops replay of the
-//! disputed segment (`pallet_gensyn_arbitration::prover`). Every move is planned once (it
-//! is keyed by the game's move count) and computed on a thread that does not wait for
-//! training, so a move is never late because the node is busy.
+//! The workers' side of the pinpoint game: checking a verdict by replaying its segment
+//! (a whistleblower checks every verdict, a solver the failing ones on its own work),
+//! then the game itself: a verifier defends its verdict, the challenger presses its
+//! challenge, each answering from its own repops replay of the disputed segment
+//! (`pallet_gensyn_arbitration::prover`). Every move is planned once (it is keyed by the
+//! game's move count) and computed on a thread that does not wait for training, so a
+//! move is never late because the node is busy.
 
 use std::sync::Arc;
 
 use gensyn_runtime::{AccountId, BlockNumber, Runtime, RuntimeCall};
+use gensyn_workers::hash;
 use pallet_gensyn_arbitration::{
 	prover::{self, Table},
 	GameView, Party,
 };
-use pallet_gensyn_tasks::{Duty, TaskId};
+use pallet_gensyn_tasks::{Call as TasksCall, Duty, TaskId};
 use sp_core::H256;
 
 use super::{
@@ -124,7 +127,9 @@ pub fn replayed(
 	segment: u32,
 	view: &chain::Task,
 ) -> Result<Arc<Replayed>, String> {
-	let found = replays.lock().unwrap_or_else(|e| e.into_inner()).get(&(task, segment)).cloned();
+	let key = segment::replay_key(task, segment, view)
+		.ok_or_else(|| format!("task {task} has no result"))?;
+	let found = replays.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
 	if let Some(r) = found {
 		return Ok(r);
 	}
@@ -138,6 +143,62 @@ pub fn replayed(
 	if all.len() >= 8 {
 		all.clear();
 	}
-	all.insert((task, segment), r.clone());
+	all.insert(key, r.clone());
 	Ok(r)
+}
+
+/// The verdicts a role challenged (by replay key): a verdict that survived this node's
+/// challenge is not challenged again by it (a lost game means this node's replay is the
+/// one in doubt; others may still try).
+pub type Challenged = Arc<std::sync::Mutex<std::collections::HashSet<segment::ReplayKey>>>;
+
+/// Replays the verdict's segment (for `role`'s logs); the challenge to send when the
+/// verdict's replay hash is not what the replay reaches and this role has not
+/// challenged it before.
+pub fn check_verdict(
+	ctx: &WorkerContext,
+	(replays, challenged): (&Replays, &Challenged),
+	role: &str,
+	id: TaskId,
+	segment: u32,
+	view: &chain::Task,
+) -> Result<Option<RuntimeCall>, String> {
+	let audit = view
+		.audits
+		.iter()
+		.find(|a| a.segment == segment)
+		.ok_or_else(|| format!("task {id} has no audit of segment {segment}"))?;
+	let verdict = audit.verdict.ok_or_else(|| format!("segment {segment} has no verdict"))?;
+	let replayed = replayed(ctx, replays, id, segment, view)?;
+	let end = replayed.run.states.last().map(|s| s.root()).ok_or("empty replay")?;
+	ctx.metrics.replayed(end == verdict.replay_hash);
+	if end == verdict.replay_hash {
+		// No game will follow: the segment's states are not kept.
+		if let Some(key) = segment::replay_key(id, segment, view) {
+			replays.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+		}
+		log::info!(
+			target: "gensyn-worker",
+			"{role}: task {id} segment {segment}: the verdict's replay checks out"
+		);
+		return Ok(None);
+	}
+	let key = segment::replay_key(id, segment, view).ok_or("no result")?;
+	if !challenged.lock().unwrap_or_else(|e| e.into_inner()).insert(key) {
+		log::warn!(
+			target: "gensyn-worker",
+			"{role}: task {id} segment {segment}: the verdict stood against this node's \
+			 challenge; not challenging it again"
+		);
+		return Ok(None);
+	}
+	log::warn!(
+		target: "gensyn-worker",
+		"{role}: task {id} segment {segment}: the verdict claims replay 0x{}, this \
+		 node's replay reaches 0x{}: challenging",
+		hash::to_hex(&verdict.replay_hash),
+		hash::to_hex(&end)
+	);
+	ctx.metrics.challenged();
+	Ok(Some(RuntimeCall::Tasks(TasksCall::challenge { id, segment })))
 }

@@ -83,8 +83,9 @@ pub struct WorkerArgs {
 	#[arg(long, value_enum, hide = true)]
 	pub worker_fault: Option<WorkerFault>,
 
-	/// Stop training after this many steps and wait there, as if the machine died
-	/// (the protocol's own tests kill the node at that point).
+	/// Stop training after this many steps and fail the job, as if the machine died
+	/// there every time (the protocol's own tests: a solver killed, or one that never
+	/// commits).
 	#[arg(long, value_name = "STEPS", hide = true)]
 	pub worker_stop_after: Option<u64>,
 }

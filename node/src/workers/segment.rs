@@ -99,8 +99,17 @@ pub struct Replayed {
 	pub run: Run,
 }
 
-/// Shared replays by (task, segment).
-pub type Replays = Arc<std::sync::Mutex<std::collections::HashMap<(TaskId, u32), Arc<Replayed>>>>;
+/// A replay's key: the task, the segment and the committed checkpoint root (a task
+/// re-drawn after a rejected proof is trained again under the same id).
+pub type ReplayKey = (TaskId, u32, [u8; 32]);
+
+/// Shared replays by [`ReplayKey`].
+pub type Replays = Arc<std::sync::Mutex<std::collections::HashMap<ReplayKey, Arc<Replayed>>>>;
+
+/// The key of `segment` of task `id`'s committed result (`None` before a result).
+pub fn replay_key(id: TaskId, segment: u32, view: &chain::Task) -> Option<ReplayKey> {
+	view.result.as_ref().map(|r| (id, segment, r.checkpoint_root))
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! The solver role: accepts the tasks it is offered and trains them, with libtorch (GPU
 //! when present) for Threshold tasks and repops for Exact ones; the result it commits
-//! points verifiers at its proof store.
+//! points verifiers at its proof store. A failing verdict on its work is replayed and,
+//! when the verdict's replay is not what repops reaches, challenged and played out.
 
 use std::sync::Arc;
 
@@ -17,7 +18,9 @@ use sp_runtime::BoundedVec;
 
 use super::{
 	chain,
-	duties::{Plan, Role},
+	dispute::{self, Challenged, Player},
+	duties::{DutyKey, Plan, Role},
+	segment::Replays,
 	WorkerContext, WorkerFault,
 };
 
@@ -26,12 +29,18 @@ pub struct Solver {
 	ctx: Arc<WorkerContext>,
 	/// Base URL of this node's proof store (what the on-chain endpoint should be).
 	url: String,
+	replays: Replays,
+	challenged: Challenged,
+	player: Player,
+	account: Option<AccountId>,
 }
 
 impl Solver {
 	/// A solver whose proof store answers at `url`.
 	pub fn new(ctx: Arc<WorkerContext>, url: String) -> Self {
-		Solver { ctx, url }
+		let replays = Replays::default();
+		let player = Player::new(ctx.clone(), replays.clone());
+		Solver { ctx, url, replays, challenged: Challenged::default(), player, account: None }
 	}
 }
 
@@ -41,12 +50,39 @@ impl Role for Solver {
 	}
 
 	fn on_block(&mut self, at: H256, account: &AccountId) {
+		self.account = Some(account.clone());
 		let earned = chain::earned(&self.ctx.client, at, account, StakeRole::Solver);
 		self.ctx.metrics.earned("solver", earned);
 	}
 
+	fn key(&self, duty: &Duty<BlockNumber>, at: H256) -> DutyKey {
+		self.player.duty_key(duty, at, self.account.as_ref())
+	}
+
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
 		match *duty {
+			Duty::Watch { task, segment, .. } => {
+				let view = match chain::task(&self.ctx.client, at, task) {
+					Ok(v) => v,
+					Err(e) => return Plan::failed(e),
+				};
+				let (ctx, replays) = (self.ctx.clone(), self.replays.clone());
+				let challenged = self.challenged.clone();
+				Plan::Quick(Box::new(move || {
+					dispute::check_verdict(
+						&ctx,
+						(&replays, &challenged),
+						"solver",
+						task,
+						segment,
+						&view,
+					)
+				}))
+			}
+			Duty::Dispute { task, segment } => match self.account.clone() {
+				Some(who) => self.player.plan(at, &who, task, segment),
+				None => Plan::Ignore,
+			},
 			Duty::Accept { task, .. } => {
 				Plan::Call(RuntimeCall::Tasks(TasksCall::accept_task { id: task }))
 			}
@@ -115,12 +151,12 @@ fn train(
 	let trained = jobs::train(&job, None).map_err(|e| e.to_string())?;
 	let r = trained.result;
 	if !r.journal.complete {
-		// Only under the test flag --worker-stop-after: stand still until killed.
-		log::warn!(target: "gensyn-worker", "solver: task {id}: training stopped at step {}",
-			r.journal.checkpoints.last().map_or(0, |c| c.step));
-		loop {
-			std::thread::park();
-		}
+		// Only under the test flag --worker-stop-after: a solver that keeps crashing (the
+		// job fails, its retry resumes and stops again) and never commits.
+		return Err(format!(
+			"training stopped at step {} (--worker-stop-after)",
+			r.journal.checkpoints.last().map_or(0, |c| c.step)
+		));
 	}
 	let seconds = r.total_time.as_secs_f64();
 	let steps = spec.total_steps().saturating_sub(trained.resumed_from);

@@ -16,6 +16,7 @@ use pallet_gensyn_jackpot::Call as JackpotCall;
 use pallet_gensyn_stake::Role as StakeRole;
 use pallet_gensyn_tasks::{Call as TasksCall, CheckpointProof, Duty, TaskId};
 use sp_core::{Get, H256};
+use sp_runtime::Perbill;
 
 use super::{
 	chain,
@@ -44,13 +45,15 @@ impl Verifier {
 		Verifier { ctx, secrets, player, account: None }
 	}
 
-	/// The secret bound to `task` for this verifier, when it is bound and known here.
-	fn bound_secret(&self, at: H256, task: TaskId) -> Result<Option<[u8; 32]>, String> {
+	/// The secret bound to `task` for this verifier and the forced-error rate it was
+	/// bound at, when it is bound and the secret is known here.
+	fn bound_secret(&self, at: H256, task: TaskId) -> Result<Option<([u8; 32], Perbill)>, String> {
 		let who = self.account.as_ref().ok_or("no account yet")?;
-		let Some(commitment) = chain::bound_commitment(&self.ctx.client, at, who, task)? else {
+		let Some(binding) = chain::binding(&self.ctx.client, at, who, task)? else {
 			return Ok(None);
 		};
-		self.secrets.get(&commitment).map(Some).ok_or_else(|| {
+		let commitment = binding.commitment;
+		self.secrets.get(&commitment).map(|s| Some((s, binding.rate))).ok_or_else(|| {
 			format!(
 				"the secret of commitment 0x{} (task {task}) is not in this node's secrets",
 				hash::to_hex(&commitment)
@@ -83,7 +86,7 @@ impl Role for Verifier {
 				Err(e) => Plan::failed(format!("cannot store a new secret: {e}")),
 			},
 			Duty::Reveal { task, .. } => match self.bound_secret(at, task) {
-				Ok(Some(secret)) => {
+				Ok(Some((secret, _))) => {
 					Plan::Call(RuntimeCall::Jackpot(JackpotCall::reveal { task, secret }))
 				}
 				Ok(None) => Plan::Ignore,
@@ -101,12 +104,8 @@ impl Role for Verifier {
 					Ok(v) => v,
 					Err(e) => return Plan::failed(e),
 				};
-				let rate = match chain::forced_error_rate(&self.ctx.client, at) {
-					Ok(r) => r,
-					Err(e) => return Plan::failed(e),
-				};
 				let forced = match self.bound_secret(at, task) {
-					Ok(Some(secret)) => {
+					Ok(Some((secret, rate))) => {
 						pallet_gensyn_jackpot::is_forced(&secret, task, segment, rate)
 					}
 					Ok(None) => false,

@@ -5,15 +5,14 @@
 
 use std::sync::Arc;
 
-use gensyn_runtime::{AccountId, BlockNumber, RuntimeCall};
-use gensyn_workers::hash;
+use gensyn_runtime::{AccountId, BlockNumber};
 use pallet_gensyn_stake::Role as StakeRole;
-use pallet_gensyn_tasks::{Call as TasksCall, Duty, TaskId};
+use pallet_gensyn_tasks::Duty;
 use sp_core::H256;
 
 use super::{
 	chain,
-	dispute::{self, Player},
+	dispute::{self, Challenged, Player},
 	duties::{DutyKey, Plan, Role},
 	segment::Replays,
 	WorkerContext,
@@ -23,6 +22,7 @@ use super::{
 pub struct Whistleblower {
 	ctx: Arc<WorkerContext>,
 	replays: Replays,
+	challenged: Challenged,
 	player: Player,
 	account: Option<AccountId>,
 }
@@ -32,7 +32,8 @@ impl Whistleblower {
 	pub fn new(ctx: Arc<WorkerContext>) -> Self {
 		let replays = Replays::default();
 		let player = Player::new(ctx.clone(), replays.clone());
-		Whistleblower { ctx, replays, player, account: None }
+		let challenged = Challenged::default();
+		Whistleblower { ctx, replays, challenged, player, account: None }
 	}
 }
 
@@ -60,48 +61,20 @@ impl Role for Whistleblower {
 					Err(e) => return Plan::failed(e),
 				};
 				let (ctx, replays) = (self.ctx.clone(), self.replays.clone());
-				Plan::Job(Box::new(move || check(&ctx, &replays, task, segment, &view)))
+				let challenged = self.challenged.clone();
+				Plan::Job(Box::new(move || {
+					dispute::check_verdict(
+						&ctx,
+						(&replays, &challenged),
+						"whistleblower",
+						task,
+						segment,
+						&view,
+					)
+				}))
 			}
 			Duty::Dispute { task, segment } => self.player.plan(at, &who, task, segment),
 			_ => Plan::Ignore,
 		}
 	}
-}
-
-/// Replays the verdict's segment; the challenge to send when the verdict's replay hash
-/// is not what the replay reaches.
-fn check(
-	ctx: &WorkerContext,
-	replays: &Replays,
-	id: TaskId,
-	segment: u32,
-	view: &chain::Task,
-) -> Result<Option<RuntimeCall>, String> {
-	let audit = view
-		.audits
-		.iter()
-		.find(|a| a.segment == segment)
-		.ok_or_else(|| format!("task {id} has no audit of segment {segment}"))?;
-	let verdict = audit.verdict.ok_or_else(|| format!("segment {segment} has no verdict"))?;
-	let replayed = dispute::replayed(ctx, replays, id, segment, view)?;
-	let end = replayed.run.states.last().map(|s| s.root()).ok_or("empty replay")?;
-	ctx.metrics.replayed(end == verdict.replay_hash);
-	if end == verdict.replay_hash {
-		// No game will follow: the segment's states are not kept.
-		replays.lock().unwrap_or_else(|e| e.into_inner()).remove(&(id, segment));
-		log::info!(
-			target: "gensyn-worker",
-			"whistleblower: task {id} segment {segment}: the verdict's replay checks out"
-		);
-		return Ok(None);
-	}
-	log::warn!(
-		target: "gensyn-worker",
-		"whistleblower: task {id} segment {segment}: the verdict claims replay 0x{}, this \
-		 node's replay reaches 0x{}: challenging",
-		hash::to_hex(&verdict.replay_hash),
-		hash::to_hex(&end)
-	);
-	ctx.metrics.challenged();
-	Ok(Some(RuntimeCall::Tasks(TasksCall::challenge { id, segment })))
 }

@@ -50,7 +50,9 @@ const GRAPH: u64 = 40_000_000;
 const PROOF: u64 = 70_000_000;
 const PER_ROOT: u64 = 2_500_000;
 const PER_SAMPLE: u64 = 30_000;
-const RULE: u64 = 60_000_000;
+/// The ruling: bonds, the tasks pallet's resolve with its slash and, for a voided
+/// verdict, a re-audit draw over the active verifier list.
+const RULE: u64 = 120_000_000;
 
 fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
 	ref_time: u64,
@@ -107,17 +109,17 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		// with its slash).
 		let data = PER_SAMPLE * u64::from(s) + PROOF;
 		let ops = 5 * PROOF;
-		parts::<W>(MOVE + GRAPH + data.max(ops) + RULE, 60_000 + 4 * u64::from(s), 12, 10)
+		parts::<W>(MOVE + GRAPH + data.max(ops) + RULE, 60_000 + 4 * u64::from(s), 16, 14)
 	}
 	fn open_term() -> Weight {
-		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 60_000, 12, 10)
+		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 60_000, 16, 14)
 	}
 	fn concede() -> Weight {
-		parts::<W>(RULE, 20_000, 8, 8)
+		parts::<W>(RULE, 20_000, 12, 12)
 	}
 	fn on_initialize(n: u32) -> Weight {
 		let n = u64::from(n);
-		parts::<W>(5_000_000 + RULE * n, 4_000 + 20_000 * n, 1 + 8 * n, 1 + 8 * n)
+		parts::<W>(5_000_000 + RULE * n, 4_000 + 20_000 * n, 1 + 12 * n, 1 + 12 * n)
 	}
 }
 

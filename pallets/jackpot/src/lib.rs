@@ -62,8 +62,8 @@ pub trait ForcedErrors<AccountId, Balance> {
 	fn has_commitment(who: &AccountId) -> bool;
 	/// Binds `who`'s standing commitment to `task`; `false` when it has none.
 	fn bind(who: &AccountId, task: TaskId) -> bool;
-	/// Whether `segment` of `task` is forced for `who`: `None` until `who` revealed
-	/// the secret bound to `task`.
+	/// Whether `segment` of `task` is forced for `who` (at the rate in force when the
+	/// task was bound): `None` until `who` revealed the secret bound to `task`.
 	fn forced(who: &AccountId, task: TaskId, segment: u32) -> Option<bool>;
 	/// Pays the jackpot's catch reward to `to`; returns what was paid.
 	fn pay_catch(to: &AccountId) -> Balance;
@@ -106,6 +106,9 @@ pub struct Binding {
 	pub commitment: Hash32,
 	/// The secret, once revealed.
 	pub secret: Option<Hash32>,
+	/// The forced-error rate when it was bound: the task's verdicts are judged by it even
+	/// if the rate changes while they are open.
+	pub rate: Perbill,
 }
 
 /// The balance type of the pallet's currency.
@@ -248,14 +251,15 @@ pub mod pallet {
 
 		fn bind(who: &T::AccountId, task: TaskId) -> bool {
 			let Some(commitment) = Commitments::<T>::take(who) else { return false };
-			Bindings::<T>::insert(who, task, Binding { commitment, secret: None });
+			let rate = T::ForcedErrorRate::get();
+			Bindings::<T>::insert(who, task, Binding { commitment, secret: None, rate });
 			Self::deposit_event(Event::Bound { who: who.clone(), task });
 			true
 		}
 
 		fn forced(who: &T::AccountId, task: TaskId, segment: u32) -> Option<bool> {
-			let secret = Bindings::<T>::get(who, task)?.secret?;
-			Some(is_forced(&secret, task, segment, T::ForcedErrorRate::get()))
+			let b = Bindings::<T>::get(who, task)?;
+			Some(is_forced(&b.secret?, task, segment, b.rate))
 		}
 
 		fn pay_catch(to: &T::AccountId) -> BalanceOf<T> {

@@ -74,6 +74,27 @@ fn reveal_checks_the_secret_once() {
 }
 
 #[test]
+fn a_binding_keeps_the_rate_it_was_bound_at() {
+	new_test_ext().execute_with(|| {
+		verifier(1);
+		RATE.with(|r| *r.borrow_mut() = Perbill::one());
+		assert_ok!(Jackpot::commit(RuntimeOrigin::signed(1), blake2_256(&[5; 32])));
+		assert!(J::bind(&1, 7));
+		// The rate drops to zero while the task's verdicts are open: they are still
+		// judged at the rate the verifier was bound at (every segment forced).
+		RATE.with(|r| *r.borrow_mut() = Perbill::zero());
+		assert_ok!(Jackpot::reveal(RuntimeOrigin::signed(1), 7, [5; 32]));
+		assert_eq!(Bindings::<Test>::get(1, 7).map(|b| b.rate), Some(Perbill::one()));
+		assert!((0..32).all(|s| J::forced(&1, 7, s) == Some(true)));
+		// A later binding takes the new rate.
+		assert_ok!(Jackpot::commit(RuntimeOrigin::signed(1), blake2_256(&[6; 32])));
+		assert!(J::bind(&1, 8));
+		assert_ok!(Jackpot::reveal(RuntimeOrigin::signed(1), 8, [6; 32]));
+		assert!((0..32).all(|s| J::forced(&1, 8, s) == Some(false)));
+	});
+}
+
+#[test]
 fn forced_rate_is_respected() {
 	let secret = [9u8; 32];
 	let count = |rate: Perbill| (0..10_000u32).filter(|s| is_forced(&secret, 1, *s, rate)).count();

@@ -111,10 +111,20 @@ mod benchmarks {
 	fn slash() {
 		let who = registered::<T>(Role::Solver);
 		let reporter = funded::<T>("reporter", 0);
+		let victim = funded::<T>("victim", 0);
 		let amount = Stake::<T>::min_bond(Role::Solver);
+		// The worst case: a victim's leg, then the reporter's, the jackpot's and a burn.
+		let half = amount / 2u32.into();
 		#[block]
 		{
-			let _ = Stake::<T>::slash(&who, Role::Solver, amount, Some(&reporter));
+			let _ = Stake::<T>::slash_compensating(
+				&who,
+				Role::Solver,
+				amount,
+				&victim,
+				half,
+				Some(&reporter),
+			);
 		}
 		assert!(!Stake::<T>::is_active(&who, Role::Solver) || amount.is_zero());
 	}

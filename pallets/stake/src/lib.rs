@@ -205,6 +205,8 @@ pub struct SlashOutcome<Balance> {
 	pub to_jackpot: Balance,
 	/// Burnt.
 	pub burnt: Balance,
+	/// Paid back to the party the fault cost (see `StakeInterface::slash_compensating`).
+	pub to_victim: Balance,
 }
 
 /// What other pallets ask of and do to workers.
@@ -225,6 +227,16 @@ pub trait StakeInterface<AccountId, Balance> {
 		who: &AccountId,
 		role: Role,
 		amount: Balance,
+		reporter: Option<&AccountId>,
+	) -> SlashOutcome<Balance>;
+	/// Like [`Self::slash`], but of the `amount` taken, up to `compensation` first goes
+	/// to `victim`'s free balance (what the fault cost it); only the rest is split.
+	fn slash_compensating(
+		who: &AccountId,
+		role: Role,
+		amount: Balance,
+		victim: &AccountId,
+		compensation: Balance,
 		reporter: Option<&AccountId>,
 	) -> SlashOutcome<Balance>;
 	/// Pays `amount` from `from`'s free balance to `who` for work in `role`.
@@ -661,15 +673,22 @@ pub mod pallet {
 			role: Role,
 			amount: BalanceOf<T>,
 			reporter: Option<&T::AccountId>,
+			victim: Option<(&T::AccountId, BalanceOf<T>)>,
 		) -> SlashOutcome<BalanceOf<T>> {
 			let Some(mut rb) = Bonds::<T>::get(who, role) else {
 				return SlashOutcome::default();
 			};
 			let held = T::Currency::balance_on_hold(&Self::hold_reason(role).into(), who);
-			let total = amount.min(rb.bond).min(held);
-			if total.is_zero() {
+			let most = amount.min(rb.bond).min(held);
+			if most.is_zero() {
 				return SlashOutcome::default();
 			}
+			// The victim is made whole first; the rest is split as any slash.
+			let to_victim = match victim {
+				Some((v, c)) if v != who => Self::move_held(who, role, v, c.min(most)),
+				_ => Zero::zero(),
+			};
+			let total = most.saturating_sub(to_victim);
 			let mut to_reporter = Zero::zero();
 			if let Some(r) = reporter {
 				if r != who {
@@ -698,14 +717,17 @@ pub mod pallet {
 				)
 				.unwrap_or_else(|_| Zero::zero())
 			};
-			let taken = to_reporter.saturating_add(to_jackpot).saturating_add(burnt);
+			let taken = to_victim
+				.saturating_add(to_reporter)
+				.saturating_add(to_jackpot)
+				.saturating_add(burnt);
 			rb.bond = rb.bond.saturating_sub(taken);
 			rb.slashed = rb.slashed.saturating_add(taken);
 			Bonds::<T>::insert(who, role, rb);
 			if rb.bond < Self::min_bond(role) {
 				Self::deactivate(who, role);
 			}
-			let outcome = SlashOutcome { total: taken, to_reporter, to_jackpot, burnt };
+			let outcome = SlashOutcome { total: taken, to_reporter, to_jackpot, burnt, to_victim };
 			Self::deposit_event(Event::Slashed { who: who.clone(), role, outcome });
 			outcome
 		}
@@ -765,7 +787,18 @@ pub mod pallet {
 			amount: BalanceOf<T>,
 			reporter: Option<&T::AccountId>,
 		) -> SlashOutcome<BalanceOf<T>> {
-			Self::do_slash(who, role, amount, reporter)
+			Self::do_slash(who, role, amount, reporter, None)
+		}
+
+		fn slash_compensating(
+			who: &T::AccountId,
+			role: Role,
+			amount: BalanceOf<T>,
+			victim: &T::AccountId,
+			compensation: BalanceOf<T>,
+			reporter: Option<&T::AccountId>,
+		) -> SlashOutcome<BalanceOf<T>> {
+			Self::do_slash(who, role, amount, reporter, Some((victim, compensation)))
 		}
 
 		fn reward(

@@ -209,7 +209,10 @@ fn slash_splits_reporter_jackpot_burn() {
 		reg(1, Role::Verifier, 200);
 		let issuance = pallet_balances::TotalIssuance::<Test>::get();
 		let out = StakeOf::slash(&1, Role::Verifier, 100, Some(&2));
-		assert_eq!(out, SlashOutcome { total: 100, to_reporter: 50, to_jackpot: 30, burnt: 20 });
+		assert_eq!(
+			out,
+			SlashOutcome { total: 100, to_reporter: 50, to_jackpot: 30, burnt: 20, to_victim: 0 }
+		);
 		assert_eq!(Balances::free_balance(2), 1_050);
 		assert_eq!(Balances::free_balance(JACKPOT), 31);
 		assert_eq!(pallet_balances::TotalIssuance::<Test>::get(), issuance - 20);
@@ -217,7 +220,10 @@ fn slash_splits_reporter_jackpot_burn() {
 		assert_eq!(Bonds::<Test>::get(1, Role::Verifier).unwrap().slashed, 100);
 		// Without reporter: jackpot share and burn only.
 		let out = StakeOf::slash(&1, Role::Verifier, 10, None);
-		assert_eq!(out, SlashOutcome { total: 10, to_reporter: 0, to_jackpot: 3, burnt: 7 });
+		assert_eq!(
+			out,
+			SlashOutcome { total: 10, to_reporter: 0, to_jackpot: 3, burnt: 7, to_victim: 0 }
+		);
 		// Never more than the bond; dropping below the minimum deactivates.
 		let out = StakeOf::slash(&1, Role::Verifier, 1_000, Some(&1));
 		assert_eq!(out.total, 90);
@@ -225,6 +231,33 @@ fn slash_splits_reporter_jackpot_burn() {
 		assert!(!StakeOf::is_active(&1, Role::Verifier));
 		assert_eq!(StakeOf::slash(&1, Role::Verifier, 5, None), SlashOutcome::default());
 		assert_eq!(StakeOf::slash(&3, Role::Verifier, 5, None), SlashOutcome::default());
+	});
+}
+
+#[test]
+fn a_compensating_slash_pays_the_victim_first_and_splits_the_rest() {
+	run(|| {
+		reg(1, Role::Solver, 300);
+		let issuance = pallet_balances::TotalIssuance::<Test>::get();
+		let victim = Balances::free_balance(4);
+		let out = StakeOf::slash_compensating(&1, Role::Solver, 100, &4, 40, Some(&2));
+		assert_eq!(
+			out,
+			SlashOutcome { total: 100, to_reporter: 30, to_jackpot: 18, burnt: 12, to_victim: 40 }
+		);
+		assert_eq!(Balances::free_balance(4), victim + 40);
+		assert_eq!(held(1, Role::Solver), 200);
+		assert_eq!(Bonds::<Test>::get(1, Role::Solver).unwrap().slashed, 100);
+		assert_eq!(pallet_balances::TotalIssuance::<Test>::get(), issuance - 12);
+		// Compensation beyond the slash is capped by it; a worker is never its own victim.
+		let out = StakeOf::slash_compensating(&1, Role::Solver, 50, &4, 1_000, None);
+		assert_eq!(
+			(out.total, out.to_victim, out.to_reporter + out.to_jackpot + out.burnt),
+			(50, 50, 0)
+		);
+		let out = StakeOf::slash_compensating(&1, Role::Solver, 10, &1, 10, None);
+		assert_eq!((out.total, out.to_victim), (10, 0));
+		assert_eq!(held(1, Role::Solver), 140);
 	});
 }
 
@@ -239,7 +272,10 @@ fn slash_share_a_reporter_cannot_take_goes_to_jackpot() {
 		assert_eq!(out.to_reporter + out.to_jackpot + out.burnt, 1);
 		let issuance = pallet_balances::TotalIssuance::<Test>::get();
 		let out = StakeOf::slash(&1, Role::Solver, 4, Some(&2));
-		assert_eq!(out, SlashOutcome { total: 4, to_reporter: 2, to_jackpot: 1, burnt: 1 });
+		assert_eq!(
+			out,
+			SlashOutcome { total: 4, to_reporter: 2, to_jackpot: 1, burnt: 1, to_victim: 0 }
+		);
 		assert_eq!(pallet_balances::TotalIssuance::<Test>::get(), issuance - 1);
 	});
 }

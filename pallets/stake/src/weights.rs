@@ -29,7 +29,8 @@ pub trait WeightInfo {
 	fn unbond() -> Weight;
 	/// `withdraw`.
 	fn withdraw() -> Weight;
-	/// One `StakeInterface::slash` (reporter, jackpot and burn legs), for callers.
+	/// One `StakeInterface::slash` or `slash_compensating` (victim, reporter, jackpot and
+	/// burn legs), for callers.
 	fn slash() -> Weight;
 }
 
@@ -65,10 +66,10 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 		Weight::from_parts(50_000_000, 4_000).saturating_add(T::DbWeight::get().reads_writes(7, 4))
 	}
 	fn slash() -> Weight {
-		// r: Bonds, Holds x3, Account x3 (source, reporter, jackpot), Active;
-		// w: Holds, Account x3, Bonds, Active, TotalIssuance
-		Weight::from_parts(90_000_000, ACTIVE_LIST_PROOF + 4_000)
-			.saturating_add(T::DbWeight::get().reads_writes(8, 7))
+		// r: Bonds, Holds x3, Account x4 (source, victim, reporter, jackpot), Active;
+		// w: Holds, Account x4, Bonds, Active, TotalIssuance
+		Weight::from_parts(110_000_000, ACTIVE_LIST_PROOF + 5_000)
+			.saturating_add(T::DbWeight::get().reads_writes(9, 8))
 	}
 }
 
@@ -95,7 +96,7 @@ impl WeightInfo for () {
 			.saturating_add(RocksDbWeight::get().reads_writes(7, 4))
 	}
 	fn slash() -> Weight {
-		Weight::from_parts(90_000_000, ACTIVE_LIST_PROOF + 4_000)
-			.saturating_add(RocksDbWeight::get().reads_writes(8, 7))
+		Weight::from_parts(110_000_000, ACTIVE_LIST_PROOF + 5_000)
+			.saturating_add(RocksDbWeight::get().reads_writes(9, 8))
 	}
 }

@@ -24,12 +24,19 @@
 //!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
 //!    game), which reports back through [`DisputeOutcome`]. A verdict whose replay the
 //!    game refutes slashes its verifier and pays the challenger from the slash; the
-//!    verdict is then void (the segment counts as not audited), except an Exact-mode
-//!    pass, which becomes a fail (the replay does not reach the solver's checkpoint).
+//!    verdict is then void, except an Exact-mode pass, which becomes a fail (the replay
+//!    does not reach the solver's checkpoint). A voided segment is audited again, once,
+//!    by a verifier not yet bound to the task (so a solver cannot buy a pass from one
+//!    verifier and have its segment go unaudited); with none to draw it counts as not
+//!    audited. The window opens again once the new verdicts are in.
 //!    A refuted forced error instead pays a whistleblower from the jackpot.
 //! 6. **Settle** when the window ends with no open dispute: all audits pass → solver
 //!    and verifiers paid, jackpot and treasury cuts taken, the rest refunded; a failing
-//!    audit → solver slashed, verifiers paid, the rest refunded.
+//!    audit → verifiers paid, the solver slashed, and of its slash first what the
+//!    verification cost goes back into the escrow (so the owner never pays for a
+//!    cheater's audit); the task then goes back to step 2 with another solver (up to
+//!    [`Config::MaxRounds`] rounds, while one fits and the escrow covers a round), or
+//!    fails and the rest is refunded.
 //!
 //! Every live task has exactly one deadline, indexed by block in [`Deadlines`] and
 //! handled in `on_initialize`; so no task can be stuck and no escrow stranded. The
@@ -215,9 +222,13 @@ pub struct Audit<AccountId> {
 	/// The verdict was overturned in a dispute: its verifier is not paid, and the verdict
 	/// is void (gone), except an Exact-mode pass, which becomes a fail.
 	pub overturned: bool,
-	/// The whistleblower that won a dispute over this verdict (paid from the jackpot
-	/// if the verdict turns out to be a forced error).
-	pub caught_by: Option<AccountId>,
+	/// Who won a dispute over this verdict. While the verifier's forced-error secret is
+	/// unrevealed, what the win means (a caught forced error or a wrong verdict) waits
+	/// for the settlement; a whistleblower that caught a forced error is paid from the
+	/// jackpot then.
+	pub refuted_by: Option<AccountId>,
+	/// This audit replaces a verdict a dispute voided (a segment is re-audited once).
+	pub reaudit: bool,
 }
 
 /// A Merkle proof of one checkpoint hash under a result's checkpoint root.
@@ -268,6 +279,8 @@ pub struct Task<T: Config> {
 	pub solver: Option<T::AccountId>,
 	/// A solver that failed this task and is not drawn again for it.
 	pub excluded: Option<T::AccountId>,
+	/// Training rounds started: a rejected proof starts another with a new solver.
+	pub rounds: u32,
 	/// Data-order randomness fixed when the solver accepted.
 	pub order_randomness: Hash32,
 	/// The solver's committed result.
@@ -336,7 +349,8 @@ pub enum Duty<BlockNumber> {
 		by: BlockNumber,
 	},
 	/// An active whistleblower may check the verdict on `segment` of the task (replay
-	/// it) and challenge it before the window ends.
+	/// it) and challenge it before the window ends; so may the task's solver, for a
+	/// failing verdict on its own work.
 	Watch {
 		/// The task.
 		task: TaskId,
@@ -535,6 +549,10 @@ pub mod pallet {
 		/// Most draws of a task (solver and verifier draws together).
 		#[pallet::constant]
 		type MaxDraws: Get<u32>;
+		/// Most training rounds of a task: after a rejected proof, the task is offered to
+		/// another solver while fewer rounds than this ran.
+		#[pallet::constant]
+		type MaxRounds: Get<u32>;
 		/// Seconds per block, to turn a claimed speed into a training deadline.
 		#[pallet::constant]
 		type BlockSeconds: Get<u32>;
@@ -730,6 +748,15 @@ pub mod pallet {
 			/// The challenger.
 			challenger: T::AccountId,
 		},
+		/// A segment whose verdict a dispute voided was given to another verifier.
+		Reaudited {
+			/// The task.
+			id: TaskId,
+			/// The segment.
+			segment: u32,
+			/// The new verifier.
+			verifier: T::AccountId,
+		},
 		/// A dispute ended.
 		DisputeResolved {
 			/// The task.
@@ -749,6 +776,18 @@ pub mod pallet {
 			verifiers_paid: BalanceOf<T>,
 			/// Refunded to the owner.
 			refunded: BalanceOf<T>,
+		},
+		/// An audit rejected `solver`'s proof: it was slashed, and `compensated` of the
+		/// slash went back into the task's escrow for the verification it wasted. A
+		/// `SolverDrawn` (or `Queued`) follows when the task goes on with another solver,
+		/// a `TaskFailed` when it cannot.
+		ProofRejected {
+			/// The task.
+			id: TaskId,
+			/// The rejected solver.
+			solver: T::AccountId,
+			/// Paid back into the escrow from the solver's slash.
+			compensated: BalanceOf<T>,
 		},
 		/// The task failed; the owner was refunded what was not paid out.
 		TaskFailed {
@@ -966,6 +1005,7 @@ pub mod pallet {
 				draws: 0,
 				solver: None,
 				excluded: None,
+				rounds: 1,
 				order_randomness: [0; 32],
 				result: None,
 				window_end: now,
@@ -1160,6 +1200,8 @@ pub mod pallet {
 				.ok_or(Error::<T>::UnknownSegment)?;
 			let verdict = audit.verdict.ok_or(Error::<T>::NoVerdict)?;
 			ensure!(audit.challenger.is_none(), Error::<T>::AlreadyDisputed);
+			// A verdict a game already refuted is not tried twice.
+			ensure!(audit.refuted_by.is_none(), Error::<T>::NotAllowedToChallenge);
 			let is_solver = task.solver.as_ref() == Some(&who);
 			let allowed = who != audit.verifier
 				&& ((is_solver && !verdict.pass)
@@ -1216,30 +1258,14 @@ pub mod pallet {
 			} else {
 				Role::Whistleblower
 			};
-			let forced = T::ForcedErrors::forced(&audit.verifier, id, segment) == Some(true);
-			if challenger_won && forced {
-				// A caught forced error: the verifier did what it had to; the verdict is
-				// void at settlement and a whistleblower is paid from the jackpot.
-				if challenger_role == Role::Whistleblower {
-					audit.caught_by = Some(challenger.clone());
+			if challenger_won {
+				audit.refuted_by = Some(challenger.clone());
+				// A revealed honest verdict was wrong: overturned now. A caught forced
+				// error (the verifier did what it had to) and a verdict whose secret is
+				// not revealed yet are decided at settlement, once the secret is known.
+				if T::ForcedErrors::forced(&audit.verifier, id, segment) == Some(false) {
+					Self::overturn(id, audit, &challenger);
 				}
-			} else if challenger_won {
-				T::Stake::slash(
-					&audit.verifier,
-					Role::Verifier,
-					T::WrongVerdictSlash::get(),
-					Some(&challenger),
-				);
-				// The game refuted the verdict's replay root. In Exact mode a pass claims
-				// the replay reaches the solver's checkpoint, so the segment fails; any
-				// other verdict is void (the segment counts as not audited).
-				let exact = Specs::<T>::get(id)
-					.is_some_and(|s| s.verification.mode == VerificationMode::Exact);
-				match audit.verdict.as_mut() {
-					Some(v) if exact && v.pass => v.pass = false,
-					_ => audit.verdict = None,
-				}
-				audit.overturned = true;
 			} else {
 				T::Stake::slash(
 					&challenger,
@@ -1249,14 +1275,21 @@ pub mod pallet {
 				);
 			}
 			let open = audits.iter().any(|a| a.challenger.is_some());
-			Audits::<T>::insert(id, audits);
 			Self::disengage(id, &mut task, &challenger);
 			if !open {
 				let now = frame_system::Pallet::<T>::block_number();
-				let at = task.window_end.max(now.saturating_add(1u32.into()));
-				task.deadline = Self::schedule(id, at)?;
-				task.phase = Phase::Challenge;
+				if Self::reaudit(id, &mut task, &mut audits)? {
+					// The new verifiers post within a verify period; the window then
+					// opens again for every verdict.
+					task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+					task.phase = Phase::Verifying;
+				} else {
+					let at = task.window_end.max(now.saturating_add(1u32.into()));
+					task.deadline = Self::schedule(id, at)?;
+					task.phase = Phase::Challenge;
+				}
 			}
+			Audits::<T>::insert(id, audits);
 			Tasks::<T>::insert(id, task);
 			Self::deposit_event(Event::DisputeResolved { id, segment, challenger_won });
 			Ok(())
@@ -1553,7 +1586,8 @@ pub mod pallet {
 						verdict: None,
 						challenger: None,
 						overturned: false,
-						caught_by: None,
+						refuted_by: None,
+						reaudit: false,
 					})
 					.is_err()
 				{
@@ -1570,6 +1604,86 @@ pub mod pallet {
 			task.phase = Phase::Verifying;
 			Self::deposit_event(Event::VerifiersDrawn { id, audits: picked });
 			Ok(true)
+		}
+
+		/// A game refuted `audit`'s replay root and the verdict was not a forced error: its
+		/// verifier is slashed (the winner reports it). In Exact mode a pass claimed the
+		/// replay reaches the solver's checkpoint, so the segment fails; any other verdict
+		/// is void (the segment counts as not audited).
+		fn overturn(id: TaskId, audit: &mut Audit<T::AccountId>, winner: &T::AccountId) {
+			T::Stake::slash(
+				&audit.verifier,
+				Role::Verifier,
+				T::WrongVerdictSlash::get(),
+				Some(winner),
+			);
+			let exact =
+				Specs::<T>::get(id).is_some_and(|s| s.verification.mode == VerificationMode::Exact);
+			match audit.verdict.as_mut() {
+				Some(v) if exact && v.pass => v.pass = false,
+				_ => audit.verdict = None,
+			}
+			audit.overturned = true;
+		}
+
+		/// Gives every segment whose verdict a dispute voided, once per segment, to a new
+		/// verifier: an active one with a standing forced-error commitment, not yet bound
+		/// to the task, neither its solver nor its owner. A voided verifier left with no
+		/// audit of the task is let go. Returns whether any segment was given.
+		fn reaudit(
+			id: TaskId,
+			task: &mut Task<T>,
+			audits: &mut BoundedVec<Audit<T::AccountId>, T::MaxAuditSegments>,
+		) -> Result<bool, DispatchError> {
+			let voided: Vec<usize> = audits
+				.iter()
+				.enumerate()
+				.filter(|(_, a)| a.overturned && a.verdict.is_none() && !a.reaudit)
+				.map(|(i, _)| i)
+				.collect();
+			if voided.is_empty() {
+				return Ok(false);
+			}
+			let mut pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
+				.into_iter()
+				.filter(|(a, c)| {
+					c.memory_mib >= task.memory_mib
+						&& Some(a) != task.solver.as_ref()
+						&& *a != task.owner
+						&& !audits.iter().any(|x| x.verifier == *a)
+						&& T::ForcedErrors::has_commitment(a)
+				})
+				.map(|(a, _)| a)
+				.collect();
+			let (seed, _) = Self::random_u64(&(b"gensyn/reaudit", id).encode());
+			let mut rng = gensyn_primitives::order::SplitMix64(seed);
+			let mut given = false;
+			for i in voided {
+				if pool.is_empty() {
+					break;
+				}
+				let v = pool.swap_remove((rng.next_u64() % pool.len() as u64) as usize);
+				if Self::engage(id, task, &v).is_err() {
+					// The task counts on as many workers as it may: no re-audit.
+					break;
+				}
+				let Some(a) = audits.get_mut(i) else { continue };
+				let old = core::mem::replace(&mut a.verifier, v.clone());
+				let segment = a.segment;
+				a.verdict = None;
+				a.overturned = false;
+				a.challenger = None;
+				a.refuted_by = None;
+				a.reaudit = true;
+				T::ForcedErrors::bind(&v, id);
+				if !audits.iter().any(|x| x.verifier == old) {
+					Self::disengage(id, task, &old);
+					T::ForcedErrors::release(&old, id);
+				}
+				Self::deposit_event(Event::Reaudited { id, segment, verifier: v });
+				given = true;
+			}
+			Ok(given)
 		}
 
 		/// Opens the challenge window.
@@ -1623,7 +1737,15 @@ pub mod pallet {
 
 		/// Removes a finished task and stops counting on its workers.
 		fn close(id: TaskId, task: &mut Task<T>) {
-			for a in Audits::<T>::get(id) {
+			Self::release_workers(id, task);
+			Tasks::<T>::remove(id);
+			Specs::<T>::remove(id);
+		}
+
+		/// Drops the task's audits, frees its verifiers' forced-error bindings and stops
+		/// counting on every worker engaged in it.
+		fn release_workers(id: TaskId, task: &mut Task<T>) {
+			for a in Audits::<T>::take(id) {
 				T::ForcedErrors::release(&a.verifier, id);
 			}
 			for who in core::mem::take(&mut task.engaged) {
@@ -1633,9 +1755,68 @@ pub mod pallet {
 				});
 				T::Stake::note_engaged(&who, false);
 			}
-			Tasks::<T>::remove(id);
-			Specs::<T>::remove(id);
-			Audits::<T>::remove(id);
+		}
+
+		/// What one training round costs at most: the solver's pay, the cuts and every
+		/// audited segment's verification.
+		fn round_cost(task: &Task<T>) -> BalanceOf<T> {
+			task.segment_pay
+				.saturating_mul(task.audits.into())
+				.saturating_add(task.solver_pay)
+				.saturating_add(task.jackpot_cut)
+				.saturating_add(task.treasury_cut)
+		}
+
+		/// Rejects the solver's proof: slashes it, first paying back into the escrow what
+		/// this round's verification cost the owner, then offers the task to another
+		/// solver when rounds remain, another solver fits now and the escrow covers a
+		/// round; otherwise fails the task (refunding the rest). Returns whether the
+		/// task is still live.
+		fn reject(
+			id: TaskId,
+			task: &mut Task<T>,
+			solver: T::AccountId,
+			reporter: Option<T::AccountId>,
+			wasted: BalanceOf<T>,
+			now: BlockNumberFor<T>,
+		) -> Result<bool, DispatchError> {
+			let outcome = T::Stake::slash_compensating(
+				&solver,
+				Role::Solver,
+				T::RejectedProofSlash::get(),
+				&task.owner,
+				wasted,
+				reporter.as_ref(),
+			);
+			let compensated = if outcome.to_victim.is_zero() {
+				Zero::zero()
+			} else {
+				// Back into the escrow; should the hold fail, the owner keeps it free.
+				frame_support::storage::with_storage_layer(|| {
+					T::Currency::hold(&HoldReason::Escrow.into(), &task.owner, outcome.to_victim)
+				})
+				.map(|_| outcome.to_victim)
+				.unwrap_or_else(|_| Zero::zero())
+			};
+			task.escrow = task.escrow.saturating_add(compensated);
+			Self::deposit_event(Event::ProofRejected { id, solver: solver.clone(), compensated });
+			let another = T::Stake::active(Role::Solver)
+				.iter()
+				.any(|(a, c)| c.memory_mib >= task.memory_mib && *a != task.owner && *a != solver);
+			if task.rounds >= T::MaxRounds::get()
+				|| !another || task.escrow < Self::round_cost(task)
+			{
+				Self::fail(id, task, FailReason::ProofRejected);
+				return Ok(false);
+			}
+			Self::release_workers(id, task);
+			task.rounds = task.rounds.saturating_add(1);
+			task.solver = None;
+			task.excluded = Some(solver);
+			task.result = None;
+			task.draws = 0;
+			task.phase = Phase::Queued;
+			Self::draw_solver(id, task, now)
 		}
 
 		/// Fails the task: refunds what is left and removes it.
@@ -1649,7 +1830,11 @@ pub mod pallet {
 		/// never fail a solver) and pay the whistleblower that caught them; a verifier
 		/// that did not reveal its secret, or did not apply a forced error, is slashed
 		/// and its verdicts ignored.
-		fn settle(id: TaskId, task: &mut Task<T>) {
+		fn settle(
+			id: TaskId,
+			task: &mut Task<T>,
+			now: BlockNumberFor<T>,
+		) -> Result<bool, DispatchError> {
 			let mut audits = Audits::<T>::get(id);
 			let mut verifiers_paid: BalanceOf<T> = Zero::zero();
 			let segment_pay = task.segment_pay;
@@ -1658,15 +1843,39 @@ pub mod pallet {
 			let treasury_cut = task.treasury_cut;
 			let mut slashed: Vec<T::AccountId> = Vec::new();
 			let mut void: Vec<u32> = Vec::new();
-			for a in audits.iter_mut() {
-				let Some(verdict) = a.verdict else { continue };
+			// Refutations that waited for the verifier's secret: unless the verdict was
+			// a forced error, it was wrong; an unrevealed one's verifier is slashed for
+			// the missed reveal too (now, even if the segment is audited again).
+			for a in audits.iter_mut().filter(|a| !a.overturned) {
+				let Some(winner) = a.refuted_by.clone() else { continue };
 				let forced = T::ForcedErrors::forced(&a.verifier, id, a.segment);
-				let honest = match forced {
+				if forced == Some(true) {
+					continue;
+				}
+				Self::overturn(id, a, &winner);
+				if forced.is_none() && !slashed.contains(&a.verifier) {
+					T::Stake::slash(&a.verifier, Role::Verifier, T::MissedRevealSlash::get(), None);
+					slashed.push(a.verifier.clone());
+				}
+			}
+			if Self::reaudit(id, task, &mut audits)? {
+				// A verdict voided just now is audited again first.
+				Audits::<T>::insert(id, audits);
+				task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+				task.phase = Phase::Verifying;
+				return Ok(true);
+			}
+			for a in audits.iter_mut() {
+				if a.verdict.is_none() && !a.overturned {
+					continue;
+				}
+				let forced = T::ForcedErrors::forced(&a.verifier, id, a.segment);
+				let honest = match (forced, a.verdict) {
 					// No reveal: the verdict cannot be trusted.
-					None => false,
+					(None, _) => false,
 					// A forced segment must carry a failing verdict.
-					Some(true) => !verdict.pass,
-					Some(false) => true,
+					(Some(true), Some(v)) => !v.pass,
+					_ => true,
 				};
 				if !honest {
 					if !slashed.contains(&a.verifier) {
@@ -1678,11 +1887,18 @@ pub mod pallet {
 						);
 						slashed.push(a.verifier.clone());
 					}
-					a.verdict = None;
+					// An overturned verdict is what its game established, not the
+					// verifier's word: it stays (an Exact pass turned into a fail).
+					if !a.overturned {
+						a.verdict = None;
+					}
 					continue;
 				}
 				if forced == Some(true) {
-					if let Some(w) = a.caught_by.take() {
+					// A whistleblower that caught it is paid from the jackpot (a solver
+					// contesting its own task is not).
+					if let Some(w) = a.refuted_by.take().filter(|w| task.solver.as_ref() != Some(w))
+					{
 						T::ForcedErrors::pay_catch(&w);
 					}
 					void.push(a.segment);
@@ -1718,24 +1934,21 @@ pub mod pallet {
 						verifiers_paid,
 						refunded,
 					});
+					Ok(false)
 				}
-				(_, solver) => {
-					if let Some(solver) = solver {
-						// The verifier that caught the fault reports it; when the failing
-						// verdict is an overturned pass, the verifier was wrong and the
-						// whistleblower was already paid from its slash: no reporter.
-						let reporter = counted
-							.iter()
-							.find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false) && !a.overturned)
-							.map(|a| a.verifier.clone());
-						T::Stake::slash(
-							&solver,
-							Role::Solver,
-							T::RejectedProofSlash::get(),
-							reporter.as_ref(),
-						);
-					}
+				(_, Some(solver)) => {
+					// The verifier that caught the fault reports it; when the failing
+					// verdict is an overturned pass, the verifier was wrong and the
+					// whistleblower was already paid from its slash: no reporter.
+					let reporter = counted
+						.iter()
+						.find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false) && !a.overturned)
+						.map(|a| a.verifier.clone());
+					Self::reject(id, task, solver, reporter, verifiers_paid, now)
+				}
+				(_, None) => {
 					Self::fail(id, task, FailReason::ProofRejected);
+					Ok(false)
 				}
 			}
 		}
@@ -1788,6 +2001,19 @@ pub mod pallet {
 								if c == who || a.verifier == *who {
 									out.push(Duty::Dispute { task: id, segment: a.segment });
 								}
+							} else if is_solver
+								&& a.refuted_by.is_none()
+								&& a.verdict.is_some_and(|v| !v.pass)
+								&& T::ForcedErrors::forced(&a.verifier, id, a.segment)
+									== Some(false)
+							{
+								// The solver may check a failing verdict that would count
+								// against its work (revealed, not a forced error).
+								out.push(Duty::Watch {
+									task: id,
+									segment: a.segment,
+									by: t.window_end,
+								});
 							}
 						}
 					}
@@ -1814,7 +2040,11 @@ pub mod pallet {
 					if watched >= MAX_WATCHED {
 						return;
 					}
-					if a.verdict.is_some() && a.challenger.is_none() && a.verifier != *who {
+					if a.verdict.is_some()
+						&& a.challenger.is_none()
+						&& a.refuted_by.is_none()
+						&& a.verifier != *who
+					{
 						out.push(Duty::Watch { task: id, segment: a.segment, by: t.window_end });
 						watched += 1;
 					}
@@ -1979,10 +2209,7 @@ pub mod pallet {
 						Ok(true)
 					}
 				}
-				Phase::Challenge => {
-					Self::settle(id, task);
-					Ok(false)
-				}
+				Phase::Challenge => Self::settle(id, task, now),
 				Phase::Disputed => {
 					// The arbiter did not rule in time: drop open disputes (no one is
 					// slashed, verdicts stand) and settle.
@@ -1998,8 +2225,7 @@ pub mod pallet {
 					for c in &dropped {
 						Self::disengage(id, task, c);
 					}
-					Self::settle(id, task);
-					Ok(false)
+					Self::settle(id, task, now)
 				}
 			}
 		}

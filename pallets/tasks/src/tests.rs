@@ -166,14 +166,24 @@ fn events() -> Vec<Event<T>> {
 
 /// Submits the MNIST MLP spec from account 1 with one solver (10) registered.
 fn submitted() -> TaskId {
+	submitted_with(spec())
+}
+
+/// Submits `spec` from account 1 with one solver (10) registered.
+fn submitted_with(spec: TaskSpec) -> TaskId {
 	reg(10, Role::Solver);
-	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec));
 	last_task()
 }
 
 /// A task through training up to its verifier draw; verifiers 11, 12 registered.
 fn committed() -> TaskId {
-	let id = submitted();
+	committed_with(spec())
+}
+
+/// [`committed`] for `spec`.
+fn committed_with(spec: TaskSpec) -> TaskId {
+	let id = submitted_with(spec);
 	reg(11, Role::Verifier);
 	reg(12, Role::Verifier);
 	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
@@ -192,7 +202,12 @@ fn committed() -> TaskId {
 
 /// A task whose verifiers are drawn.
 fn verifying() -> TaskId {
-	let id = committed();
+	verifying_with(spec())
+}
+
+/// [`verifying`] for `spec`.
+fn verifying_with(spec: TaskSpec) -> TaskId {
+	let id = committed_with(spec);
 	let d = task(id).deadline;
 	run_to(d);
 	assert_eq!(task(id).phase, Phase::Verifying);
@@ -679,17 +694,119 @@ fn a_failing_audit_slashes_the_solver_pays_verifiers_and_refunds() {
 		let id = verifying();
 		let t = task(id);
 		let verifier = Audits::<T>::get(id)[0].verifier;
+		let vfree = Balances::free_balance(verifier);
 		let bond = Stake::bond(&10, Role::Solver);
 		verify_all(id, false);
 		let end = task(id).deadline;
 		run_to(end);
+		// No other solver: the task fails.
 		assert!(Tasks::<T>::get(id).is_none());
 		assert_eq!(Stake::bond(&10, Role::Solver), bond - 100);
 		assert_eq!(escrow_held(1), 0);
-		// The owner paid only the verifier's segment.
-		assert_eq!(Balances::free_balance(1), START - t.segment_pay);
-		// The verifier got its pay plus the reporter's half of the slash.
-		assert!(Balances::free_balance(verifier) >= START - 500 + t.segment_pay + 50);
+		// The verifier was paid from the escrow, and the solver's slash paid that back
+		// first: the owner is whole.
+		// (Here the verdict costs more than the 100 slashed: the owner gets the slash.)
+		let wasted = t.segment_pay * u64::from(t.audits);
+		let back = wasted.min(100);
+		assert_eq!(Balances::free_balance(1), START - (wasted - back));
+		// The verifier got its pay plus the reporter's half of the rest of the slash.
+		assert_eq!(Balances::free_balance(verifier), vfree + t.segment_pay + (100 - back) / 2);
+		let ev = events();
+		assert!(ev.contains(&Event::ProofRejected { id, solver: 10, compensated: back }));
+		assert!(ev
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
+	});
+}
+
+/// Rejects the proof of the task's current solver once its audits fail.
+fn reject_current(id: TaskId) {
+	verify_all(id, false);
+	let end = task(id).deadline;
+	run_to(end);
+}
+
+/// Accepts and commits the task as its current solver; runs to its verifier draw.
+fn train_as_solver(id: TaskId) -> u64 {
+	let solver = task(id).solver.unwrap();
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(solver), id));
+	let n = task(id).checkpoints;
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(solver),
+		id,
+		[9; 32],
+		merkle::root(&leaves(n)),
+		n,
+		BoundedVec::truncate_from(b"/run/2".to_vec())
+	));
+	run_to(task(id).deadline);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	solver
+}
+
+/// A task whose one audited segment costs less to verify than the rejected-proof slash
+/// (2-step segments, one audit).
+fn cheap_audit_spec() -> TaskSpec {
+	spec_with(|s| {
+		s.training.checkpoint_interval = 2;
+		s.verification.audit_fraction = SpecPermill(1);
+	})
+}
+
+#[test]
+fn a_rejected_proof_goes_to_another_solver_and_the_owner_pays_one_round() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(cheap_audit_spec());
+		reg(14, Role::Solver);
+		let t = task(id);
+		assert_eq!(t.audits, 1);
+		assert!(t.segment_pay < 100, "the slash covers the audit");
+		let round = t.solver_pay + t.jackpot_cut + t.treasury_cut + t.segment_pay;
+		assert_eq!(t.escrow, round);
+		reject_current(id);
+		// Offered to the other solver with the escrow of a whole round held again.
+		let t2 = task(id);
+		assert_eq!(
+			(t2.phase, t2.solver, t2.excluded, t2.rounds),
+			(Phase::Offered, Some(14), Some(10), 2)
+		);
+		assert_eq!((t2.escrow, escrow_held(1)), (round, round));
+		assert!(t2.result.is_none());
+		assert!(Audits::<T>::get(id).is_empty());
+		assert!(WorkerTasks::<T>::get(10, id).is_none(), "the rejected solver is let go");
+		assert_eq!(Stake::bond(&10, Role::Solver), 900);
+		assert!(events().contains(&Event::SolverDrawn { id, solver: 14, until: t2.deadline }));
+		// The rejected solver cannot come back to it.
+		assert_noop!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id), Error::<T>::NotSolver);
+		// The second solver's proof passes: the owner paid one round in all.
+		assert_eq!(train_as_solver(id), 14);
+		verify_all(id, true);
+		run_to(task(id).deadline);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskCompleted { id: i, .. } if *i == id)));
+		assert_eq!(Balances::free_balance(1), START - round);
+		assert_eq!(escrow_held(1), 0);
+		assert_eq!(Stake::bond(&14, Role::Solver), 1_000);
+	});
+}
+
+#[test]
+fn a_task_fails_once_its_rounds_are_spent() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(cheap_audit_spec());
+		reg(14, Role::Solver);
+		reject_current(id);
+		// Round 2 (the mock's last) is rejected too: failed, the owner whole again.
+		assert_eq!(train_as_solver(id), 14);
+		reject_current(id);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Balances::free_balance(1), START);
+		assert_eq!(escrow_held(1), 0);
+		assert_eq!((Stake::bond(&10, Role::Solver), Stake::bond(&14, Role::Solver)), (900, 900));
+		let rejected = events().iter().filter(|e| matches!(e, Event::ProofRejected { .. })).count();
+		assert_eq!(rejected, 2);
 		assert!(events()
 			.iter()
 			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
@@ -793,6 +910,72 @@ fn whistleblowers_watch_unchallenged_verdicts_in_the_window() {
 }
 
 #[test]
+fn a_solver_watches_failing_verdicts_on_its_own_work() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let watched = || {
+			TaskPallet::duties(&10)
+				.into_iter()
+				.filter(|d| matches!(d, Duty::Watch { .. }))
+				.collect::<Vec<_>>()
+		};
+		verify_all(id, true);
+		assert!(watched().is_empty(), "a pass is nothing to contest");
+		// The same segment failed instead: the solver is shown it and may challenge it.
+		let a = Audits::<T>::get(id)[0].clone();
+		Audits::<T>::mutate(id, |audits| {
+			if let Some(v) = audits[0].verdict.as_mut() {
+				v.pass = false;
+			}
+		});
+		let end = task(id).window_end;
+		assert_eq!(watched(), vec![Duty::Watch { task: id, segment: a.segment, by: end }]);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		assert!(watched().is_empty(), "challenged");
+		assert!(TaskPallet::duties(&10).contains(&Duty::Dispute { task: id, segment: a.segment }));
+		// The solver loses the game: slashed for a false challenge, the verdict stands.
+		let sb = Stake::bond(&10, Role::Solver);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 15);
+		assert_eq!(watched(), vec![Duty::Watch { task: id, segment: a.segment, by: end }]);
+	});
+}
+
+#[test]
+fn a_solver_is_not_shown_forced_or_unrevealed_failing_verdicts() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		let watches =
+			|| TaskPallet::duties(&10).iter().filter(|d| matches!(d, Duty::Watch { .. })).count();
+		assert_eq!(watches(), 0, "not revealed: it may be a forced error");
+		reveal(a.verifier, id);
+		assert_eq!(watches(), 0, "a forced error never counts against the solver");
+	});
+}
+
+#[test]
+fn a_verdict_a_game_refuted_is_not_tried_again() {
+	new_test_ext().execute_with(|| {
+		// An Exact-mode pass refuted by a whistleblower became a fail.
+		let (id, _) = overturned_pass(VerificationMode::Exact, true);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert!(a.overturned && a.verdict.is_some_and(|v| !v.pass));
+		let watches = |who: u64| {
+			TaskPallet::duties(&who).iter().filter(|d| matches!(d, Duty::Watch { .. })).count()
+		};
+		assert_eq!((watches(10), watches(13)), (0, 0), "neither solver nor whistleblower");
+		for who in [10, 13] {
+			assert_noop!(
+				TaskPallet::challenge(RuntimeOrigin::signed(who), id, a.segment),
+				Error::<T>::NotAllowedToChallenge
+			);
+		}
+	});
+}
+
+#[test]
 fn challenge_errors() {
 	new_test_ext().execute_with(|| {
 		let id = verifying();
@@ -843,9 +1026,10 @@ fn challenge_errors() {
 	});
 }
 
-/// A whistleblower wins the game over a passing verdict of a task in `mode`; returns
-/// the task, the verifier, and the solver's bond before settlement.
-fn overturned_pass(mode: VerificationMode) -> (TaskId, u64) {
+/// A whistleblower wins the game over a passing verdict of a task in `mode`; with
+/// `spare` the verifier that was not drawn stays active (a possible re-auditor), else it
+/// unbonds first. Returns the task and the overturned verifier.
+fn overturned_pass(mode: VerificationMode, spare: bool) -> (TaskId, u64) {
 	let id = verifying();
 	Specs::<T>::mutate(id, |s| {
 		if let Some(s) = s {
@@ -853,6 +1037,10 @@ fn overturned_pass(mode: VerificationMode) -> (TaskId, u64) {
 		}
 	});
 	let a = Audits::<T>::get(id)[0].clone();
+	if !spare {
+		let other = if a.verifier == 11 { 12 } else { 11 };
+		assert_ok!(Stake::unbond(RuntimeOrigin::signed(other), Role::Verifier));
+	}
 	reg(13, Role::Whistleblower);
 	verify_all(id, true);
 	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
@@ -861,8 +1049,6 @@ fn overturned_pass(mode: VerificationMode) -> (TaskId, u64) {
 	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
 	assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
 	assert_eq!(Balances::free_balance(13), w + 15);
-	assert!(Audits::<T>::get(id)[0].overturned);
-	assert_eq!(task(id).phase, Phase::Challenge);
 	assert_noop!(
 		<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true),
 		Error::<T>::WrongPhase
@@ -873,9 +1059,12 @@ fn overturned_pass(mode: VerificationMode) -> (TaskId, u64) {
 #[test]
 fn an_overturned_threshold_verdict_is_void_and_its_verifier_slashed_and_unpaid() {
 	new_test_ext().execute_with(|| {
-		let (id, verifier) = overturned_pass(VerificationMode::Threshold);
-		// The refuted replay says nothing about the solver's checkpoint: void.
-		assert_eq!(Audits::<T>::get(id)[0].verdict, None);
+		let (id, verifier) = overturned_pass(VerificationMode::Threshold, false);
+		// The refuted replay says nothing about the solver's checkpoint: void; with no
+		// verifier left to audit it again, the window runs on.
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verdict, a.overturned, a.reaudit), (None, true, false));
+		assert_eq!(task(id).phase, Phase::Challenge);
 		let sb = Stake::bond(&10, Role::Solver);
 		let vfree = Balances::free_balance(verifier);
 		let kept =
@@ -895,10 +1084,56 @@ fn an_overturned_threshold_verdict_is_void_and_its_verifier_slashed_and_unpaid()
 }
 
 #[test]
+fn a_voided_segment_is_audited_again_once_by_another_verifier() {
+	new_test_ext().execute_with(|| {
+		let (id, voided) = overturned_pass(VerificationMode::Threshold, true);
+		let other = if voided == 11 { 12 } else { 11 };
+		let t = task(id);
+		// The segment goes to the verifier not bound to the task; the voided one is let go.
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.verdict, a.reaudit), (other, None, true));
+		assert_eq!(t.phase, Phase::Verifying);
+		assert!(events().contains(&Event::Reaudited { id, segment: a.segment, verifier: other }));
+		assert!(WorkerTasks::<T>::get(voided, id).is_none());
+		assert!(TaskPallet::duties(&other).contains(&Duty::Verify {
+			task: id,
+			segment: a.segment,
+			by: t.deadline
+		}));
+		let p = proof_for(t.checkpoints, a.segment);
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(other),
+			id,
+			a.segment,
+			0,
+			p.checkpoint_hash,
+			p
+		));
+		assert_eq!(task(id).phase, Phase::Challenge, "the window opens again");
+		// Overturned again: the segment was re-audited once already, so it stays void.
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.verdict, a.overturned), (other, None, true));
+		assert_eq!(task(id).phase, Phase::Challenge);
+		let (vfree, ofree) = (Balances::free_balance(voided), Balances::free_balance(other));
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		// Neither refuted verdict is paid: the owner paid the solver and the cuts only.
+		assert_eq!((Balances::free_balance(voided), Balances::free_balance(other)), (vfree, ofree));
+		assert_eq!(
+			Balances::free_balance(1),
+			START - t.solver_pay - t.jackpot_cut - t.treasury_cut
+		);
+	});
+}
+
+#[test]
 fn an_overturned_exact_pass_fails_the_proof_and_slashes_the_solver() {
 	new_test_ext().execute_with(|| {
-		let (id, verifier) = overturned_pass(VerificationMode::Exact);
+		let (id, verifier) = overturned_pass(VerificationMode::Exact, true);
 		assert!(!Audits::<T>::get(id)[0].verdict.unwrap().pass, "the pass became a fail");
+		assert_eq!(task(id).phase, Phase::Challenge, "a fail is not audited again");
 		let sb = Stake::bond(&10, Role::Solver);
 		let vfree = Balances::free_balance(verifier);
 		let end = task(id).deadline;
@@ -941,6 +1176,19 @@ fn the_solver_may_dispute_a_failing_verdict_and_win() {
 		verify_all(id, false);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		// The voided segment goes to the other verifier, whose replay passes it.
+		assert_eq!(task(id).phase, Phase::Verifying);
+		let r = Audits::<T>::get(id)[0].clone();
+		assert!(r.reaudit && r.verifier != a.verifier);
+		let p = proof_for(task(id).checkpoints, r.segment);
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(r.verifier),
+			id,
+			r.segment,
+			0,
+			p.checkpoint_hash,
+			p
+		));
 		let end = task(id).deadline;
 		let sb = Stake::bond(&10, Role::Solver);
 		run_to(end);
@@ -1194,11 +1442,12 @@ fn property_random_action_sequences_conserve_funds() {
 			}
 			// Let everything run out: no task may survive its deadlines forever.
 			DISPUTES.with(|d| d.borrow_mut().clear());
-			run_to(System::block_number() + 400);
+			// (Two rounds of up to four draws each, every one up to the longest deadline.)
+			run_to(System::block_number() + 1_000);
 			for e in events() {
 				match e {
 					Event::TaskCompleted { .. } => seen[0] += 1,
-					Event::TaskFailed { reason: FailReason::ProofRejected, .. } => seen[1] += 1,
+					Event::ProofRejected { .. } => seen[1] += 1,
 					Event::TaskFailed { .. } => seen[2] += 1,
 					Event::Challenged { .. } => seen[3] += 1,
 					Event::TaskCancelled { .. } => seen[4] += 1,
@@ -1215,7 +1464,7 @@ fn property_random_action_sequences_conserve_funds() {
 			check();
 		});
 	}
-	println!("completed, rejected, failed otherwise, challenged, cancelled: {seen:?}");
+	println!("completed, proofs rejected, failed, challenged, cancelled: {seen:?}");
 	assert!(seen.iter().all(|n| *n > 0), "every outcome is exercised: {seen:?}");
 }
 
@@ -1348,6 +1597,94 @@ fn a_revealed_unforced_failing_verdict_fails_the_solver() {
 		assert!(events()
 			.iter()
 			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
+	});
+}
+
+/// Reveals the secrets of every verifier drawn for `id`.
+fn reveal_all(id: TaskId) {
+	let mut done = Vec::new();
+	for a in Audits::<T>::get(id) {
+		if !done.contains(&a.verifier) {
+			reveal(a.verifier, id);
+			done.push(a.verifier);
+		}
+	}
+}
+
+#[test]
+fn a_forced_error_refuted_before_its_reveal_is_still_a_catch() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		// The game ends before the verifier reveals: nothing is decided yet.
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb);
+		let audit = Audits::<T>::get(id)[0].clone();
+		assert_eq!((audit.refuted_by, audit.overturned), (Some(13), false));
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			Error::<T>::NotAllowedToChallenge
+		);
+		reveal_all(id);
+		let w = Balances::free_balance(13);
+		let sb = Stake::bond(&10, Role::Solver);
+		let pot = Balances::free_balance(JACKPOT);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		assert_eq!(Balances::free_balance(13), w + (pot - 1) / 10, "the catch is paid");
+	});
+}
+
+#[test]
+fn an_honest_verdict_refuted_before_its_reveal_is_overturned_at_settlement() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, true);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "waits for the reveal");
+		reveal_all(id);
+		let w = Balances::free_balance(13);
+		let issuance = Balances::total_issuance();
+		run_to(task(id).deadline);
+		// Wrong, not forced: the wrong-verdict slash, half of it to the whistleblower.
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+		assert_eq!(Balances::free_balance(13), w + 15);
+		let a = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
+		match a {
+			// Re-audited by a spare verifier: the task goes on.
+			Some(a) => assert!(a.reaudit && task(id).phase == Phase::Verifying),
+			None => assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. }))),
+		}
+		assert!(Balances::total_issuance() <= issuance, "slashes burn, nothing is minted");
+	});
+}
+
+#[test]
+fn a_refuted_verdict_never_revealed_is_slashed_as_wrong_and_as_unrevealed() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, true);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let w = Balances::free_balance(13);
+		let sb = Stake::bond(&10, Role::Solver);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30 - 40);
+		assert_eq!(Balances::free_balance(13), w + 15);
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "untrusted verdicts fail nobody");
 	});
 }
 

@@ -5,8 +5,9 @@
 //! list and engagement counters included) and adds a compute allowance:
 //! `submit_task` validates and estimates a spec of up to 32 layers (tens of µs) and
 //! scans a full active solver list; the deadline handler's worst case is a settlement
-//! paying `MaxAuditSegments` verifier legs plus solver, jackpot and treasury, or a
-//! verifier draw over a full active list. Replace with benchmarked figures once the
+//! paying `MaxAuditSegments` verifier legs plus solver, jackpot and treasury (or, for a
+//! rejected proof, the solver's slash and a new solver draw), or a verifier draw over a
+//! full active list. Replace with benchmarked figures once the
 //! runtime runs `frame-omni-bencher`.
 
 #![allow(unused_parens, unused_imports, missing_docs)]
@@ -37,10 +38,13 @@ pub trait WeightInfo {
 	fn on_initialize(n: u32) -> Weight;
 }
 
-/// Worst case of one deadline: a settlement with 16 verifier legs, or a draw.
-const DEADLINE_REF_TIME: u64 = 900_000_000;
-const DEADLINE_READS: u64 = 30;
-const DEADLINE_WRITES: u64 = 45;
+/// Worst case of one deadline: a settlement with 16 verifier legs that first overturns
+/// refutations that waited for a reveal (a slash each) and whose proof is then rejected
+/// (the solver's compensating slash, the escrow hold, releasing every worker) and the
+/// task re-drawn over a full active list; or a draw alone.
+const DEADLINE_REF_TIME: u64 = 1_500_000_000;
+const DEADLINE_READS: u64 = 60;
+const DEADLINE_WRITES: u64 = 80;
 /// A task, its spec and audits, and a full active list.
 const DEADLINE_PROOF: u64 = 30_000;
 

@@ -27,6 +27,10 @@ parameter_types! {
 	/// under the well-known key `twox_128(":ChallengePeriod:")` so that governance (or
 	/// a development chain's sudo, see scripts/js/dev-timing.js) can shorten it.
 	pub storage ChallengePeriod: BlockNumber = 2 * HOURS;
+	/// Blocks added to every training deadline (start-up, data download): half an hour
+	/// by default, under `twox_128(":MinTrainingPeriod:")` like `ChallengePeriod`, so
+	/// that a development chain can let a dead solver's deadline pass in minutes.
+	pub storage MinTrainingPeriod: BlockNumber = 30 * MINUTES;
 }
 
 impl pallet_gensyn_tasks::Config for Runtime {
@@ -50,9 +54,10 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type RetryPeriod = ConstU32<MINUTES>;
 	type ProfilePeriod = ConstU32<HOURS>;
 	type MaxDraws = ConstU32<16>;
+	type MaxRounds = ConstU32<3>;
 	type BlockSeconds = ConstU32<3>;
 	type TrainingSlack = ConstU32<3>;
-	type MinTrainingPeriod = ConstU32<{ 30 * MINUTES }>;
+	type MinTrainingPeriod = MinTrainingPeriod;
 	type MaxTrainingPeriod = ConstU32<{ 7 * DAYS }>;
 	type RandomnessDelay = ConstU32<2>;
 	type VerifyPeriod = ConstU32<{ 2 * HOURS }>;
