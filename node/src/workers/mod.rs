@@ -83,6 +83,12 @@ pub struct WorkerArgs {
 	#[arg(long, value_enum, hide = true)]
 	pub worker_fault: Option<WorkerFault>,
 
+	/// Percentage of the verdicts shown to the whistleblower that it replays (1 to 100),
+	/// drawn with a secret of this node's so that no verifier can tell which verdicts
+	/// will be checked.
+	#[arg(long, value_name = "PERCENT", default_value_t = 100, value_parser = clap::value_parser!(u8).range(1..=100))]
+	pub watch_percent: u8,
+
 	/// Stop training after this many steps and fail the job, as if the machine died
 	/// there every time (the protocol's own tests: a solver killed, or one that never
 	/// commits).
@@ -203,7 +209,7 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		let public = worker_key(&deps, WHISTLEBLOWER_KEY, "//Dave")?;
 		let submitter = signer(&deps, WHISTLEBLOWER_KEY, public);
 		log::info!(target: "gensyn-worker", "whistleblower {} started", submitter.account());
-		let role = whistleblower::Whistleblower::new(ctx.clone());
+		let role = whistleblower::Whistleblower::new(ctx.clone(), args.watch_percent);
 		deps.spawn.spawn(
 			"gensyn-whistleblower",
 			Some("gensyn-workers"),
