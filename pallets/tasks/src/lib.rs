@@ -1119,7 +1119,8 @@ pub mod pallet {
 				.find(|a| a.segment == segment)
 				.ok_or(Error::<T>::UnknownSegment)?;
 			ensure!(audit.verifier == who, Error::<T>::NotVerifier);
-			ensure!(audit.verdict.is_none(), Error::<T>::AlreadyVerified);
+			// A verdict a game overturned is final, even when it was voided.
+			ensure!(audit.verdict.is_none() && !audit.overturned, Error::<T>::AlreadyVerified);
 			let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
 			let mp = merkle::MerkleProof {
 				leaf_index: segment.saturating_add(1),
@@ -1141,7 +1142,7 @@ pub mod pallet {
 				}
 			};
 			audit.verdict = Some(Verdict { distance, replay_hash, pass });
-			let all_in = audits.iter().all(|a| a.verdict.is_some());
+			let all_in = audits.iter().all(|a| a.verdict.is_some() || a.overturned);
 			Audits::<T>::insert(id, audits);
 			if all_in {
 				let now = frame_system::Pallet::<T>::block_number();
@@ -1263,7 +1264,7 @@ pub mod pallet {
 				// A revealed honest verdict was wrong: overturned now. A caught forced
 				// error (the verifier did what it had to) and a verdict whose secret is
 				// not revealed yet are decided at settlement, once the secret is known.
-				if T::ForcedErrors::forced(&audit.verifier, id, segment) == Some(false) {
+				if Self::refuted_verdict_was_wrong(id, audit) == Some(true) {
 					Self::overturn(id, audit, &challenger);
 				}
 			} else {
@@ -1606,6 +1607,14 @@ pub mod pallet {
 			Ok(true)
 		}
 
+		/// Whether a refuted verdict was wrong: `Some(false)` for a forced error (a failing
+		/// verdict on a forced segment: the verifier did what it had to), `Some(true)` for
+		/// any other revealed verdict, `None` while the verifier's secret is unrevealed.
+		fn refuted_verdict_was_wrong(id: TaskId, audit: &Audit<T::AccountId>) -> Option<bool> {
+			let forced = T::ForcedErrors::forced(&audit.verifier, id, audit.segment)?;
+			Some(!(forced && audit.verdict.is_some_and(|v| !v.pass)))
+		}
+
 		/// A game refuted `audit`'s replay root and the verdict was not a forced error: its
 		/// verifier is slashed (the winner reports it). In Exact mode a pass claimed the
 		/// replay reaches the solver's checkpoint, so the segment fails; any other verdict
@@ -1844,16 +1853,19 @@ pub mod pallet {
 			let mut slashed: Vec<T::AccountId> = Vec::new();
 			let mut void: Vec<u32> = Vec::new();
 			// Refutations that waited for the verifier's secret: unless the verdict was
-			// a forced error, it was wrong; an unrevealed one's verifier is slashed for
-			// the missed reveal too (now, even if the segment is audited again).
+			// a forced error, it was wrong. An unrevealed one's verifier is slashed for
+			// the missed reveal too: here when this is its only audit (a re-audit would
+			// let it go), else with its other verdicts when the task finally settles.
+			let verifiers: Vec<T::AccountId> = audits.iter().map(|a| a.verifier.clone()).collect();
 			for a in audits.iter_mut().filter(|a| !a.overturned) {
 				let Some(winner) = a.refuted_by.clone() else { continue };
-				let forced = T::ForcedErrors::forced(&a.verifier, id, a.segment);
-				if forced == Some(true) {
+				if Self::refuted_verdict_was_wrong(id, a) == Some(false) {
 					continue;
 				}
 				Self::overturn(id, a, &winner);
-				if forced.is_none() && !slashed.contains(&a.verifier) {
+				let forced = T::ForcedErrors::forced(&a.verifier, id, a.segment);
+				let alone = verifiers.iter().filter(|v| **v == a.verifier).count() == 1;
+				if forced.is_none() && alone && !slashed.contains(&a.verifier) {
 					T::Stake::slash(&a.verifier, Role::Verifier, T::MissedRevealSlash::get(), None);
 					slashed.push(a.verifier.clone());
 				}
@@ -1873,6 +1885,8 @@ pub mod pallet {
 				let honest = match (forced, a.verdict) {
 					// No reveal: the verdict cannot be trusted.
 					(None, _) => false,
+					// An overturned verdict is what its game established.
+					_ if a.overturned => true,
 					// A forced segment must carry a failing verdict.
 					(Some(true), Some(v)) => !v.pass,
 					_ => true,
@@ -1894,7 +1908,7 @@ pub mod pallet {
 					}
 					continue;
 				}
-				if forced == Some(true) {
+				if forced == Some(true) && !a.overturned {
 					// A whistleblower that caught it is paid from the jackpot (a solver
 					// contesting its own task is not).
 					if let Some(w) = a.refuted_by.take().filter(|w| task.solver.as_ref() != Some(w))
@@ -2183,7 +2197,7 @@ pub mod pallet {
 				Phase::Verifying => {
 					let mut audits = Audits::<T>::get(id);
 					let mut missing: Vec<T::AccountId> = Vec::new();
-					for a in audits.iter().filter(|a| a.verdict.is_none()) {
+					for a in audits.iter().filter(|a| a.verdict.is_none() && !a.overturned) {
 						if !missing.contains(&a.verifier) {
 							missing.push(a.verifier.clone());
 						}

@@ -619,7 +619,7 @@ fn submit_verification_errors() {
 			[0; 32],
 			p.clone()
 		));
-		assert_eq!(Audits::<T>::get(id)[0].verdict.unwrap().pass, true);
+		assert!(Audits::<T>::get(id)[0].verdict.unwrap().pass);
 		assert_noop!(
 			TaskPallet::submit_verification(
 				RuntimeOrigin::signed(a.verifier),
@@ -1659,13 +1659,30 @@ fn an_honest_verdict_refuted_before_its_reveal_is_overturned_at_settlement() {
 		// Wrong, not forced: the wrong-verdict slash, half of it to the whistleblower.
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
 		assert_eq!(Balances::free_balance(13), w + 15);
-		let a = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
-		match a {
-			// Re-audited by a spare verifier: the task goes on.
-			Some(a) => assert!(a.reaudit && task(id).phase == Phase::Verifying),
-			None => assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. }))),
-		}
+		// Voided, so audited again by the spare verifier: the task goes on.
+		let a = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment).expect("audit");
+		assert!(a.reaudit && a.verdict.is_none() && task(id).phase == Phase::Verifying);
 		assert!(Balances::total_issuance() <= issuance, "slashes burn, nothing is minted");
+	});
+}
+
+#[test]
+fn a_refuted_pass_on_a_forced_segment_is_a_wrong_verdict_at_once() {
+	new_test_ext().execute_with(|| {
+		// Every segment forced: a pass is a lie, and refuting it is no forced-error catch.
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, true);
+		reveal_all(id);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let w = Balances::free_balance(13);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+		assert_eq!(Balances::free_balance(13), w + 15, "the reporter's share, no catch");
+		let x = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
+		assert!(x.is_some_and(|x| x.overturned || x.reaudit));
 	});
 }
 
@@ -1684,7 +1701,21 @@ fn a_refuted_verdict_never_revealed_is_slashed_as_wrong_and_as_unrevealed() {
 		run_to(task(id).deadline);
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30 - 40);
 		assert_eq!(Balances::free_balance(13), w + 15);
-		assert_eq!(Stake::bond(&10, Role::Solver), sb, "untrusted verdicts fail nobody");
+		let again = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
+		assert!(again.is_some_and(|x| x.reaudit && x.verifier != a.verifier), "re-audited");
+		// The re-auditor posts a pass; at the end the first verifier is not slashed again.
+		let n = task(id).checkpoints;
+		for x in Audits::<T>::get(id).into_iter().filter(|x| x.verdict.is_none()) {
+			let p = proof_for(n, x.segment);
+			let pass = p.checkpoint_hash;
+			let signed = RuntimeOrigin::signed(x.verifier);
+			assert_ok!(TaskPallet::submit_verification(signed, id, x.segment, 0, pass, p));
+		}
+		reveal_all(id);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30 - 40, "slashed once");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 	});
 }
 
