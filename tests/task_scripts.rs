@@ -376,3 +376,26 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	let status = follow.child.wait().expect("submit-task.js exits");
 	assert!(status.success(), "--follow exits 0 on a cancelled task: {status}\n{}", follow.seen);
 }
+
+/// scripts/js/merkle.js (what fetch-model.js checks a solver's journal with) gives the
+/// same roots as the chain's tree, primitives/types/src/merkle.rs, for 0 to 9 leaves:
+/// empty, even and odd levels, and promoted lone nodes.
+#[test]
+fn the_clients_merkle_tree_matches_the_chains() {
+	use gensyn_primitives::merkle;
+	let leaves: Vec<merkle::Hash> = (0u8..9).map(|i| merkle::blake2_256(&[i])).collect();
+	let hex = |h: merkle::Hash| h.iter().fold(String::from("0x"), |s, b| s + &format!("{b:02x}"));
+	let rust: Vec<String> = (0..=leaves.len()).map(|n| hex(merkle::root(&leaves[..n]))).collect();
+	let script = "import { blake256, merkleRoot } from './merkle.js';\n\
+		const leaves = [...Array(9).keys()].map((i) => blake256(Uint8Array.of(i)));\n\
+		for (let n = 0; n <= 9; n += 1) \
+		console.log(`0x${Buffer.from(merkleRoot(leaves.slice(0, n))).toString('hex')}`);";
+	let out = Command::new("node")
+		.args(["--input-type=module", "-e", script])
+		.current_dir(common::repo_root().join("scripts/js"))
+		.output()
+		.expect("node (Node.js) runs");
+	assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+	let js: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect();
+	assert_eq!(js, rust);
+}

@@ -328,6 +328,32 @@ fn register_solver(s: &Setup, seed: &str, store: &str) {
 	assert_eq!(reg["active"], true, "{reg}");
 }
 
+/// Submits the example task with Ferdie's solver node running beside the first, and
+/// registers Ferdie once the first node's log contains `bob_marker` (so that Bob is
+/// drawn first). Checks that the task completed, Ferdie training it, and returns the
+/// follower's stdout.
+fn redrawn_to_ferdie(s: &Setup, bob_marker: &str) -> String {
+	let store = format!("127.0.0.1:{}", free_port());
+	let base =
+		std::env::temp_dir().join(format!("gensyn-ferdie-{}-{}", std::process::id(), free_port()));
+	let ferdie = ferdie_solver(s, &store, &base, &[]);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	s.node.wait_until(bob_marker, Duration::from_secs(600), |n| n.log().contains(bob_marker));
+	register_solver(s, "//Ferdie", &store);
+	let (ok, stdout, stderr) = follow.join().expect("the follower");
+	let ferdie_log = ferdie.log();
+	let _ = std::fs::remove_dir_all(&base);
+	assert!(
+		ok,
+		"the task did not complete:\n{stdout}\n{stderr}\nworkers:\n{}\nFerdie:\n{}",
+		worker_lines(&s.node.log()),
+		tail(&ferdie_log)
+	);
+	assert!(ferdie_log.contains("solver: task 0 trained"), "{}", tail(&ferdie_log));
+	stdout
+}
+
 /// Bob trains on the wrong data order; Charlie's replay fails the segment, Bob is
 /// slashed, and of his slash first what Charlie's verdicts cost goes back into Alice's
 /// escrow; the task is offered to Ferdie (a second solver node, registered once Bob
@@ -335,25 +361,8 @@ fn register_solver(s: &Setup, seed: &str, store: &str) {
 #[test]
 fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 	let s = setup(Some("lazy-solver"), Some("0"));
-	let store = format!("127.0.0.1:{}", free_port());
-	let base =
-		std::env::temp_dir().join(format!("gensyn-ferdie-{}-{}", std::process::id(), free_port()));
-	let ferdie = ferdie_solver(&s, &store, &base, &[]);
-	let ws = s.ws.clone();
-	let follow = std::thread::spawn(move || submit_example(&ws));
-	s.node.wait_until("Bob trains", Duration::from_secs(600), |n| {
-		n.log().contains("training on the wrong data order")
-	});
-	register_solver(&s, "//Ferdie", &store);
-	let (ok, stdout, stderr) = follow.join().expect("the follower");
-	let (log, ferdie_log) = (s.node.log(), ferdie.log());
-	let _ = std::fs::remove_dir_all(&base);
-	assert!(
-		ok,
-		"the task did not complete:\n{stdout}\n{stderr}\nworkers:\n{}\nFerdie:\n{}",
-		worker_lines(&log),
-		tail(&ferdie_log)
-	);
+	let stdout = redrawn_to_ferdie(&s, "training on the wrong data order");
+	let log = s.node.log();
 	let submitted = tagged_json(&stdout, "RESULT ");
 	let outcome = tagged_json(&stdout, "OUTCOME ");
 	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", tail(&log));
@@ -362,7 +371,6 @@ fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 		.lines()
 		.find(|l| l.contains("tasks.ProofRejected"))
 		.unwrap_or_else(|| panic!("no ProofRejected:\n{stdout}"));
-	assert!(ferdie_log.contains("solver: task 0 trained"), "{}", tail(&ferdie_log));
 	// Bob's failing verdict is right: Dave's replay agrees and nothing is challenged.
 	assert!(!stdout.contains("tasks.Challenged"), "{stdout}");
 
@@ -403,30 +411,11 @@ fn a_dead_solvers_task_is_redrawn_and_completed() {
 		min_training: Some("20"),
 		..Options::default()
 	});
-	let store = format!("127.0.0.1:{}", free_port());
-	let base =
-		std::env::temp_dir().join(format!("gensyn-ferdie-{}-{}", std::process::id(), free_port()));
-	let ferdie = ferdie_solver(&s, &store, &base, &[]);
-	let ws = s.ws.clone();
-	let follow = std::thread::spawn(move || submit_example(&ws));
-	s.node.wait_until("Bob stops", Duration::from_secs(600), |n| {
-		n.log().contains("training stopped at step")
-	});
-	register_solver(&s, "//Ferdie", &store);
-	let (ok, stdout, stderr) = follow.join().expect("the follower");
-	let ferdie_log = ferdie.log();
-	let _ = std::fs::remove_dir_all(&base);
-	assert!(
-		ok,
-		"the task did not complete:\n{stdout}\n{stderr}\nworkers:\n{}\nFerdie:\n{}",
-		worker_lines(&s.node.log()),
-		tail(&ferdie_log)
-	);
+	let stdout = redrawn_to_ferdie(&s, "training stopped at step");
 	let outcome = tagged_json(&stdout, "OUTCOME ");
 	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}");
 	let accepted = stdout.lines().filter(|l| l.contains("tasks.TaskAccepted")).count();
 	assert_eq!(accepted, 2, "Bob, then Ferdie:\n{stdout}");
-	assert!(ferdie_log.contains("solver: task 0 trained"), "{}", tail(&ferdie_log));
 	let to = outcome["blockNumber"].as_u64().expect("block");
 	let ledger = ledger(&s, to, "//Bob,//Ferdie");
 	const GSN: i128 = 1_000_000_000_000;

@@ -23,8 +23,8 @@
 // `ok: false` and `error` (TaskNotFound, NoResult, StoreUnreachable, JournalMismatch,
 // BlobHashMismatch, TooLarge, BadArgument, Error) on failure, and exit status 1.
 import fs from 'node:fs';
-import { blake2b } from '@noble/hashes/blake2b';
 import { connect, parseArgs } from './lib.js';
+import { blake256, merkleRoot } from './merkle.js';
 
 // Options and their defaults.
 const OPTIONS = { ws: 'ws://127.0.0.1:9944', task: '', at: '', out: '', 'journal-out': '' };
@@ -33,9 +33,6 @@ const MAX_JOURNAL = 16 * 1024 * 1024;
 const MAX_BLOB = 256 * 1024 * 1024;
 // Bound on each download, in milliseconds.
 const TIMEOUT_MS = 300000;
-// Domain tags of merkle.rs: inner node and the root of no leaf.
-const NODE_TAG = 0x01;
-const EMPTY_TAG = 0x02;
 
 /** A refusal with the name printed as RESULT's `error`. */
 class Refusal extends Error {
@@ -51,34 +48,10 @@ const log = (line) => console.error(line);
 /** Lower-case hex of bytes, with 0x. */
 const hex = (bytes) => `0x${Buffer.from(bytes).toString('hex')}`;
 
-/** blake2-256 of bytes. */
-const blake256 = (bytes) => blake2b(bytes, { dkLen: 32 });
-
 /** 64 hex digits (an optional 0x) as 32 bytes, or null. */
 function fromHex(text) {
   const m = /^(?:0x)?([0-9a-fA-F]{64})$/.exec(String(text));
   return m ? Uint8Array.from(Buffer.from(m[1], 'hex')) : null;
-}
-
-/** An inner node: blake2-256(NODE_TAG ++ left ++ right). */
-function hashNode(left, right) {
-  const buf = new Uint8Array(65);
-  buf[0] = NODE_TAG;
-  buf.set(left, 1);
-  buf.set(right, 33);
-  return blake256(buf);
-}
-
-/** The Merkle root over leaf hashes: levels paired left to right, a lone last node promoted as is. */
-function merkleRoot(leaves) {
-  if (leaves.length === 0) return blake256(Uint8Array.of(EMPTY_TAG));
-  let level = leaves;
-  while (level.length > 1) {
-    const next = [];
-    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? hashNode(level[i], level[i + 1]) : level[i]);
-    level = next;
-  }
-  return level[0];
 }
 
 /** The task's committed result at block number `atArg` (the finalized head when empty). */

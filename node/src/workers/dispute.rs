@@ -19,7 +19,7 @@ use sp_core::H256;
 
 use super::{
 	chain,
-	duties::{DutyKey, Plan},
+	duties::{DutyKey, Job, Plan},
 	segment::{self, Replayed, Replays},
 	WorkerContext,
 };
@@ -151,6 +151,31 @@ pub fn replayed(
 /// challenge is not challenged again by it (a lost game means this node's replay is the
 /// one in doubt; others may still try).
 pub type Challenged = Arc<std::sync::Mutex<std::collections::HashSet<segment::ReplayKey>>>;
+
+/// Plans `role`'s check of the verdict on `segment` of `task` as read at block `at`: a
+/// heavy job, or with `quick` a job of its own beside any heavy one (a solver checks
+/// verdicts on its own work while it may be training another task).
+pub fn plan_check(
+	ctx: &Arc<WorkerContext>,
+	(replays, challenged): (&Replays, &Challenged),
+	role: &'static str,
+	quick: bool,
+	at: H256,
+	(task, segment): (TaskId, u32),
+) -> Plan {
+	let view = match chain::task(&ctx.client, at, task) {
+		Ok(v) => v,
+		Err(e) => return Plan::failed(e),
+	};
+	let (ctx, replays, challenged) = (ctx.clone(), replays.clone(), challenged.clone());
+	let job: Job =
+		Box::new(move || check_verdict(&ctx, (&replays, &challenged), role, task, segment, &view));
+	if quick {
+		Plan::Quick(job)
+	} else {
+		Plan::Job(job)
+	}
+}
 
 /// Replays the verdict's segment (for `role`'s logs); the challenge to send when the
 /// verdict's replay hash is not what the replay reaches and this role has not

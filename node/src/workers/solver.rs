@@ -61,24 +61,14 @@ impl Role for Solver {
 
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
 		match *duty {
-			Duty::Watch { task, segment, .. } => {
-				let view = match chain::task(&self.ctx.client, at, task) {
-					Ok(v) => v,
-					Err(e) => return Plan::failed(e),
-				};
-				let (ctx, replays) = (self.ctx.clone(), self.replays.clone());
-				let challenged = self.challenged.clone();
-				Plan::Quick(Box::new(move || {
-					dispute::check_verdict(
-						&ctx,
-						(&replays, &challenged),
-						"solver",
-						task,
-						segment,
-						&view,
-					)
-				}))
-			}
+			Duty::Watch { task, segment, .. } => dispute::plan_check(
+				&self.ctx,
+				(&self.replays, &self.challenged),
+				"solver",
+				true,
+				at,
+				(task, segment),
+			),
 			Duty::Dispute { task, segment } => match self.account.clone() {
 				Some(who) => self.player.plan(at, &who, task, segment),
 				None => Plan::Ignore,

@@ -82,24 +82,14 @@ impl Role for Whistleblower {
 				log::debug!(target: "gensyn-worker", "whistleblower: task {task} segment {segment}: not in this node's sample");
 				Plan::Ignore
 			}
-			Duty::Watch { task, segment, .. } => {
-				let view = match chain::task(&self.ctx.client, at, task) {
-					Ok(v) => v,
-					Err(e) => return Plan::failed(e),
-				};
-				let (ctx, replays) = (self.ctx.clone(), self.replays.clone());
-				let challenged = self.challenged.clone();
-				Plan::Job(Box::new(move || {
-					dispute::check_verdict(
-						&ctx,
-						(&replays, &challenged),
-						"whistleblower",
-						task,
-						segment,
-						&view,
-					)
-				}))
-			}
+			Duty::Watch { task, segment, .. } => dispute::plan_check(
+				&self.ctx,
+				(&self.replays, &self.challenged),
+				"whistleblower",
+				false,
+				at,
+				(task, segment),
+			),
 			Duty::Dispute { task, segment } => self.player.plan(at, &who, task, segment),
 			_ => Plan::Ignore,
 		}

@@ -644,6 +644,17 @@ pub mod pallet {
 		ValueQuery,
 	>;
 
+	/// Verifiers a re-audit took off a live task's audits (their verdicts were refuted):
+	/// never drawn again to re-audit that task.
+	#[pallet::storage]
+	pub type Replaced<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		TaskId,
+		BoundedVec<T::AccountId, T::MaxAuditSegments>,
+		ValueQuery,
+	>;
+
 	/// Tasks whose deadline fires at a block.
 	#[pallet::storage]
 	pub type Deadlines<T: Config> = StorageMap<
@@ -1611,8 +1622,21 @@ pub mod pallet {
 		/// verdict on a forced segment: the verifier did what it had to), `Some(true)` for
 		/// any other revealed verdict, `None` while the verifier's secret is unrevealed.
 		fn refuted_verdict_was_wrong(id: TaskId, audit: &Audit<T::AccountId>) -> Option<bool> {
-			let forced = T::ForcedErrors::forced(&audit.verifier, id, audit.segment)?;
-			Some(!(forced && audit.verdict.is_some_and(|v| !v.pass)))
+			Self::was_wrong(T::ForcedErrors::forced(&audit.verifier, id, audit.segment), audit)
+		}
+
+		/// [`Self::refuted_verdict_was_wrong`] for a verifier's revealed `forced` flag.
+		fn was_wrong(forced: Option<bool>, audit: &Audit<T::AccountId>) -> Option<bool> {
+			Some(!(forced? && audit.verdict.is_some_and(|v| !v.pass)))
+		}
+
+		/// Slashes `who` once per settlement for a verdict it cannot be trusted on (no
+		/// reveal, or a forced error it did not apply).
+		fn slash_untrusted(who: &T::AccountId, slashed: &mut Vec<T::AccountId>) {
+			if !slashed.contains(who) {
+				T::Stake::slash(who, Role::Verifier, T::MissedRevealSlash::get(), None);
+				slashed.push(who.clone());
+			}
 		}
 
 		/// A game refuted `audit`'s replay root and the verdict was not a forced error: its
@@ -1636,9 +1660,9 @@ pub mod pallet {
 		}
 
 		/// Gives every segment whose verdict a dispute voided, once per segment, to a new
-		/// verifier: an active one with a standing forced-error commitment, not yet bound
-		/// to the task, neither its solver nor its owner. A voided verifier left with no
-		/// audit of the task is let go. Returns whether any segment was given.
+		/// verifier: an active one with a standing forced-error commitment, not bound to
+		/// the task now or before, neither its solver nor its owner. A voided verifier
+		/// left with no audit of the task is let go. Returns whether any segment was given.
 		fn reaudit(
 			id: TaskId,
 			task: &mut Task<T>,
@@ -1653,6 +1677,7 @@ pub mod pallet {
 			if voided.is_empty() {
 				return Ok(false);
 			}
+			let mut replaced = Replaced::<T>::get(id);
 			let mut pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
 				.into_iter()
 				.filter(|(a, c)| {
@@ -1660,6 +1685,7 @@ pub mod pallet {
 						&& Some(a) != task.solver.as_ref()
 						&& *a != task.owner
 						&& !audits.iter().any(|x| x.verifier == *a)
+						&& !replaced.contains(a)
 						&& T::ForcedErrors::has_commitment(a)
 				})
 				.map(|(a, _)| a)
@@ -1685,12 +1711,19 @@ pub mod pallet {
 				a.refuted_by = None;
 				a.reaudit = true;
 				T::ForcedErrors::bind(&v, id);
+				if !replaced.contains(&old) {
+					// At most one re-audit per segment: the bound holds.
+					let _ = replaced.try_push(old.clone());
+				}
 				if !audits.iter().any(|x| x.verifier == old) {
 					Self::disengage(id, task, &old);
 					T::ForcedErrors::release(&old, id);
 				}
 				Self::deposit_event(Event::Reaudited { id, segment, verifier: v });
 				given = true;
+			}
+			if given {
+				Replaced::<T>::insert(id, replaced);
 			}
 			Ok(given)
 		}
@@ -1757,6 +1790,7 @@ pub mod pallet {
 			for a in Audits::<T>::take(id) {
 				T::ForcedErrors::release(&a.verifier, id);
 			}
+			Replaced::<T>::remove(id);
 			for who in core::mem::take(&mut task.engaged) {
 				WorkerTasks::<T>::mutate_exists(&who, id, |n| {
 					let v = n.unwrap_or(0).saturating_sub(1);
@@ -1856,18 +1890,21 @@ pub mod pallet {
 			// a forced error, it was wrong. An unrevealed one's verifier is slashed for
 			// the missed reveal too: here when this is its only audit (a re-audit would
 			// let it go), else with its other verdicts when the task finally settles.
+			// Each verifier's revealed forced flag for its segment, read once.
+			let forced_of: Vec<Option<bool>> = audits
+				.iter()
+				.map(|a| T::ForcedErrors::forced(&a.verifier, id, a.segment))
+				.collect();
 			let verifiers: Vec<T::AccountId> = audits.iter().map(|a| a.verifier.clone()).collect();
-			for a in audits.iter_mut().filter(|a| !a.overturned) {
+			for (a, forced) in audits.iter_mut().zip(&forced_of).filter(|(a, _)| !a.overturned) {
 				let Some(winner) = a.refuted_by.clone() else { continue };
-				if Self::refuted_verdict_was_wrong(id, a) == Some(false) {
+				if Self::was_wrong(*forced, a) == Some(false) {
 					continue;
 				}
 				Self::overturn(id, a, &winner);
-				let forced = T::ForcedErrors::forced(&a.verifier, id, a.segment);
 				let alone = verifiers.iter().filter(|v| **v == a.verifier).count() == 1;
-				if forced.is_none() && alone && !slashed.contains(&a.verifier) {
-					T::Stake::slash(&a.verifier, Role::Verifier, T::MissedRevealSlash::get(), None);
-					slashed.push(a.verifier.clone());
+				if forced.is_none() && alone {
+					Self::slash_untrusted(&a.verifier, &mut slashed);
 				}
 			}
 			if Self::reaudit(id, task, &mut audits)? {
@@ -1877,11 +1914,11 @@ pub mod pallet {
 				task.phase = Phase::Verifying;
 				return Ok(true);
 			}
-			for a in audits.iter_mut() {
+			// No re-audit was given, so every audit keeps its verifier (and `forced_of`).
+			for (a, &forced) in audits.iter_mut().zip(&forced_of) {
 				if a.verdict.is_none() && !a.overturned {
 					continue;
 				}
-				let forced = T::ForcedErrors::forced(&a.verifier, id, a.segment);
 				let honest = match (forced, a.verdict) {
 					// No reveal: the verdict cannot be trusted.
 					(None, _) => false,
@@ -1892,15 +1929,7 @@ pub mod pallet {
 					_ => true,
 				};
 				if !honest {
-					if !slashed.contains(&a.verifier) {
-						T::Stake::slash(
-							&a.verifier,
-							Role::Verifier,
-							T::MissedRevealSlash::get(),
-							None,
-						);
-						slashed.push(a.verifier.clone());
-					}
+					Self::slash_untrusted(&a.verifier, &mut slashed);
 					// An overturned verdict is what its game established, not the
 					// verifier's word: it stays (an Exact pass turned into a fail).
 					if !a.overturned {
@@ -2137,6 +2166,9 @@ pub mod pallet {
 			for (who, id, _) in WorkerTasks::<T>::iter() {
 				let t = Tasks::<T>::get(id).ok_or("tasks: worker index names a dead task")?;
 				ensure!(t.engaged.contains(&who), "tasks: worker index without engagement");
+			}
+			for id in Replaced::<T>::iter_keys() {
+				ensure!(Tasks::<T>::contains_key(id), "tasks: replaced verifiers of a dead task");
 			}
 			Ok(())
 		}

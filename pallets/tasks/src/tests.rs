@@ -1489,8 +1489,13 @@ fn reveal(who: u64, id: TaskId) {
 
 /// A task with the real jackpot at `rate`, verifiers drawn (both committed).
 fn verifying_with_jackpot(rate: sp_runtime::Perbill) -> TaskId {
+	verifying_with_jackpot_for(rate, spec())
+}
+
+/// [`verifying_with_jackpot`] for `spec`.
+fn verifying_with_jackpot_for(rate: sp_runtime::Perbill, spec: TaskSpec) -> TaskId {
 	with_jackpot(rate);
-	let id = submitted();
+	let id = submitted_with(spec);
 	reg(11, Role::Verifier);
 	reg(12, Role::Verifier);
 	commit(11);
@@ -1600,6 +1605,101 @@ fn a_revealed_unforced_failing_verdict_fails_the_solver() {
 	});
 }
 
+#[test]
+fn a_solver_that_refutes_a_forced_error_is_not_failed_and_gets_no_catch() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		// The solver contests the failing verdict on its own work and wins.
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		reveal_all(id);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let (sb, free, pot) = (
+			Stake::bond(&10, Role::Solver),
+			Balances::free_balance(10),
+			Balances::free_balance(JACKPOT),
+		);
+		let t = task(id);
+		run_to(t.deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		// Its pay and nothing from the jackpot, which only gains the task's cut.
+		assert_eq!(Balances::free_balance(10), free + t.solver_pay);
+		assert_eq!(Balances::free_balance(JACKPOT), pot + t.jackpot_cut);
+	});
+}
+
+#[test]
+fn a_reaudit_pool_that_runs_out_leaves_the_rest_unaudited_and_never_redraws_a_refuted_verifier() {
+	new_test_ext().execute_with(|| {
+		// Two segments audited, by 11 and 12; both passes refuted before any reveal, and
+		// one spare verifier (14) to audit them again.
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with_jackpot_for(sp_runtime::Perbill::zero(), two);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		assert_ne!(audits[0].verifier, audits[1].verifier);
+		verify_all(id, true);
+		reg(13, Role::Whistleblower);
+		reg(14, Role::Verifier);
+		commit(14);
+		let bonds: Vec<u64> =
+			audits.iter().map(|a| Stake::bond(&a.verifier, Role::Verifier)).collect();
+		for a in &audits {
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		}
+		reveal_all(id);
+		let (w, sb, issuance) = (
+			Balances::free_balance(13),
+			Stake::bond(&10, Role::Solver),
+			Balances::total_issuance(),
+		);
+		run_to(task(id).deadline);
+		// Both overturned (the wrong-verdict slash, half to 13); only one re-audited.
+		for (a, vb) in audits.iter().zip(&bonds) {
+			assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+		}
+		assert_eq!(Balances::free_balance(13), w + 30);
+		let now = Audits::<T>::get(id);
+		let again: Vec<_> = now.iter().filter(|a| a.reaudit).collect();
+		assert_eq!(again.len(), 1);
+		assert_eq!(again[0].verifier, 14);
+		assert_eq!(task(id).phase, Phase::Verifying);
+		// The verifier let go commits again: it is still not drawn for the other segment.
+		let gone = audits.iter().find(|a| a.segment == again[0].segment).expect("audit");
+		assert!(!now.iter().any(|a| a.verifier == gone.verifier));
+		commit(gone.verifier);
+		let p = proof_for(task(id).checkpoints, again[0].segment);
+		let pass = p.checkpoint_hash;
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(14),
+			id,
+			again[0].segment,
+			0,
+			pass,
+			p
+		));
+		reveal(14, id);
+		run_to(task(id).deadline);
+		assert_eq!(
+			events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count(),
+			1,
+			"the second segment stays unaudited"
+		);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		for (a, vb) in audits.iter().zip(&bonds) {
+			assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30, "slashed once");
+		}
+		assert!(Replaced::<T>::get(id).is_empty(), "cleared with the task");
+		assert!(Balances::total_issuance() <= issuance, "slashes burn, nothing is minted");
+	});
+}
+
 /// Reveals the secrets of every verifier drawn for `id`.
 fn reveal_all(id: TaskId) {
 	let mut done = Vec::new();
@@ -1611,17 +1711,25 @@ fn reveal_all(id: TaskId) {
 	}
 }
 
+/// A task with every verifier's forced-error rate at `rate`, every verdict posted as
+/// `pass`, and the first audit's verdict refuted by whistleblower 13 before any reveal.
+/// Returns the task, that audit and its verifier's bond before the ruling.
+fn refuted_before_reveal(rate: sp_runtime::Perbill, pass: bool) -> (TaskId, Audit<u64>, u64) {
+	let id = verifying_with_jackpot(rate);
+	let a = Audits::<T>::get(id)[0].clone();
+	verify_all(id, pass);
+	reg(13, Role::Whistleblower);
+	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+	let vb = Stake::bond(&a.verifier, Role::Verifier);
+	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+	(id, a, vb)
+}
+
 #[test]
 fn a_forced_error_refuted_before_its_reveal_is_still_a_catch() {
 	new_test_ext().execute_with(|| {
-		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
-		let a = Audits::<T>::get(id)[0].clone();
-		verify_all(id, false);
-		reg(13, Role::Whistleblower);
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		let vb = Stake::bond(&a.verifier, Role::Verifier);
-		// The game ends before the verifier reveals: nothing is decided yet.
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let (id, a, vb) = refuted_before_reveal(sp_runtime::Perbill::one(), false);
+		// The game ended before the verifier revealed: nothing is decided yet.
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb);
 		let audit = Audits::<T>::get(id)[0].clone();
 		assert_eq!((audit.refuted_by, audit.overturned), (Some(13), false));
@@ -1644,13 +1752,7 @@ fn a_forced_error_refuted_before_its_reveal_is_still_a_catch() {
 #[test]
 fn an_honest_verdict_refuted_before_its_reveal_is_overturned_at_settlement() {
 	new_test_ext().execute_with(|| {
-		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
-		let a = Audits::<T>::get(id)[0].clone();
-		verify_all(id, true);
-		reg(13, Role::Whistleblower);
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		let vb = Stake::bond(&a.verifier, Role::Verifier);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let (id, a, vb) = refuted_before_reveal(sp_runtime::Perbill::zero(), true);
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "waits for the reveal");
 		reveal_all(id);
 		let w = Balances::free_balance(13);
@@ -1689,13 +1791,7 @@ fn a_refuted_pass_on_a_forced_segment_is_a_wrong_verdict_at_once() {
 #[test]
 fn a_refuted_verdict_never_revealed_is_slashed_as_wrong_and_as_unrevealed() {
 	new_test_ext().execute_with(|| {
-		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
-		let a = Audits::<T>::get(id)[0].clone();
-		verify_all(id, true);
-		reg(13, Role::Whistleblower);
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		let vb = Stake::bond(&a.verifier, Role::Verifier);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let (id, a, vb) = refuted_before_reveal(sp_runtime::Perbill::zero(), true);
 		let w = Balances::free_balance(13);
 		let sb = Stake::bond(&10, Role::Solver);
 		run_to(task(id).deadline);

@@ -39,12 +39,13 @@ pub trait WeightInfo {
 }
 
 /// Worst case of one deadline: a settlement with 16 verifier legs that first overturns
-/// refutations that waited for a reveal (a slash each) and whose proof is then rejected
-/// (the solver's compensating slash, the escrow hold, releasing every worker) and the
-/// task re-drawn over a full active list; or a draw alone.
+/// refutations that waited for a reveal (a slash each), reads and writes the task's
+/// replaced verifiers, and whose proof is then rejected (the solver's compensating
+/// slash, the escrow hold, releasing every worker) and the task re-drawn over a full
+/// active list; or a draw alone.
 const DEADLINE_REF_TIME: u64 = 1_500_000_000;
-const DEADLINE_READS: u64 = 60;
-const DEADLINE_WRITES: u64 = 80;
+const DEADLINE_READS: u64 = 61;
+const DEADLINE_WRITES: u64 = 81;
 /// A task, its spec and audits, and a full active list.
 const DEADLINE_PROOF: u64 = 30_000;
 
