@@ -1886,15 +1886,15 @@ pub mod pallet {
 			let treasury_cut = task.treasury_cut;
 			let mut slashed: Vec<T::AccountId> = Vec::new();
 			let mut void: Vec<u32> = Vec::new();
-			// Refutations that waited for the verifier's secret: unless the verdict was
-			// a forced error, it was wrong. An unrevealed one's verifier is slashed for
-			// the missed reveal too: here when this is its only audit (a re-audit would
-			// let it go), else with its other verdicts when the task finally settles.
 			// Each verifier's revealed forced flag for its segment, read once.
 			let forced_of: Vec<Option<bool>> = audits
 				.iter()
 				.map(|a| T::ForcedErrors::forced(&a.verifier, id, a.segment))
 				.collect();
+			// Refutations that waited for the verifier's secret: unless the verdict was
+			// a forced error, it was wrong. An unrevealed one's verifier is slashed for
+			// the missed reveal too: here when this is its only audit (a re-audit would
+			// let it go), else with its other verdicts when the task finally settles.
 			let verifiers: Vec<T::AccountId> = audits.iter().map(|a| a.verifier.clone()).collect();
 			for (a, forced) in audits.iter_mut().zip(&forced_of).filter(|(a, _)| !a.overturned) {
 				let Some(winner) = a.refuted_by.clone() else { continue };

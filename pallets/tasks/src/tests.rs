@@ -1700,6 +1700,55 @@ fn a_reaudit_pool_that_runs_out_leaves_the_rest_unaudited_and_never_redraws_a_re
 	});
 }
 
+#[test]
+fn an_exact_verifier_refuted_on_one_of_its_two_audits_is_slashed_once_and_paid_for_the_other() {
+	new_test_ext().execute_with(|| {
+		// Verifier 11 alone holds both audits of an Exact task; its pass on the first is
+		// refuted after its reveal, which fails that segment (the replay the pass vouched
+		// for is not the solver's checkpoint).
+		with_jackpot(sp_runtime::Perbill::zero());
+		let id = submitted_with(spec_with(|s| {
+			s.verification.mode = VerificationMode::Exact;
+			s.verification.audit_fraction = SpecPermill(200_000);
+		}));
+		reg(11, Role::Verifier);
+		commit(11);
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[9; 32],
+			merkle::root(&leaves(8)),
+			8,
+			BoundedVec::default()
+		));
+		run_to(3);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		assert!(audits.iter().all(|a| a.verifier == 11));
+		verify_all(id, true);
+		reveal(11, id);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[0].segment));
+		let (vb, w) = (Stake::bond(&11, Role::Verifier), Balances::free_balance(13));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, true));
+		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 30);
+		assert_eq!(Balances::free_balance(13), w + 15);
+		let refuted = Audits::<T>::get(id)[0].clone();
+		assert!(refuted.overturned && refuted.verdict.is_some_and(|v| !v.pass));
+		let (free, sb, pay) =
+			(Balances::free_balance(11), Stake::bond(&10, Role::Solver), task(id).segment_pay);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 30, "slashed once, no missed reveal");
+		assert_eq!(Balances::free_balance(11), free + pay, "paid for its other verdict only");
+		assert_eq!(Balances::free_balance(13), w + 15, "no reporter's share at settlement");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100, "the failed segment counts");
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::ProofRejected { id: i, .. } if *i == id)));
+	});
+}
+
 /// Reveals the secrets of every verifier drawn for `id`.
 fn reveal_all(id: TaskId) {
 	let mut done = Vec::new();
