@@ -36,7 +36,7 @@ const VERIFY_PRICE_PER_MEGAGAS: u128 = 2 * MILLI_UNIT;
 const JACKPOT_CUT_PERCENT: u128 = 5;
 const TREASURY_CUT_PERCENT: u128 = 2;
 /// `MaxAuditSegments`.
-const MAX_AUDIT_SEGMENTS: u64 = 16;
+const MAX_AUDIT_SEGMENTS: u64 = 48;
 
 /// The JSON of the last line of `stdout` that starts with `prefix` (`RESULT `, `OUTCOME `).
 fn tagged_json(stdout: &str, prefix: &str) -> Value {

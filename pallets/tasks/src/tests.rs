@@ -1494,12 +1494,18 @@ fn verifying_with_jackpot(rate: sp_runtime::Perbill) -> TaskId {
 
 /// [`verifying_with_jackpot`] for `spec`.
 fn verifying_with_jackpot_for(rate: sp_runtime::Perbill, spec: TaskSpec) -> TaskId {
+	verifying_by(rate, spec, &[11, 12])
+}
+
+/// A task of `spec` with the real jackpot at `rate`, drawn among `verifiers` (each
+/// registered and committed).
+fn verifying_by(rate: sp_runtime::Perbill, spec: TaskSpec, verifiers: &[u64]) -> TaskId {
 	with_jackpot(rate);
 	let id = submitted_with(spec);
-	reg(11, Role::Verifier);
-	reg(12, Role::Verifier);
-	commit(11);
-	commit(12);
+	for v in verifiers {
+		reg(*v, Role::Verifier);
+		commit(*v);
+	}
 	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
 	assert_ok!(TaskPallet::submit_result(
 		RuntimeOrigin::signed(10),
@@ -1706,23 +1712,11 @@ fn an_exact_verifier_refuted_on_one_of_its_two_audits_is_slashed_once_and_paid_f
 		// Verifier 11 alone holds both audits of an Exact task; its pass on the first is
 		// refuted after its reveal, which fails that segment (the replay the pass vouched
 		// for is not the solver's checkpoint).
-		with_jackpot(sp_runtime::Perbill::zero());
-		let id = submitted_with(spec_with(|s| {
+		let exact = spec_with(|s| {
 			s.verification.mode = VerificationMode::Exact;
 			s.verification.audit_fraction = SpecPermill(200_000);
-		}));
-		reg(11, Role::Verifier);
-		commit(11);
-		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
-		assert_ok!(TaskPallet::submit_result(
-			RuntimeOrigin::signed(10),
-			id,
-			[9; 32],
-			merkle::root(&leaves(8)),
-			8,
-			BoundedVec::default()
-		));
-		run_to(3);
+		});
+		let id = verifying_by(sp_runtime::Perbill::zero(), exact, &[11]);
 		let audits = Audits::<T>::get(id);
 		assert_eq!(audits.len(), 2);
 		assert!(audits.iter().all(|a| a.verifier == 11));

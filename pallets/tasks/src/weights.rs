@@ -38,16 +38,22 @@ pub trait WeightInfo {
 	fn on_initialize(n: u32) -> Weight;
 }
 
-/// Worst case of one deadline: a settlement with 16 verifier legs that first overturns
-/// refutations that waited for a reveal (a slash each), reads and writes the task's
-/// replaced verifiers, and whose proof is then rejected (the solver's compensating
-/// slash, the escrow hold, releasing every worker) and the task re-drawn over a full
-/// active list; or a draw alone.
-const DEADLINE_REF_TIME: u64 = 1_500_000_000;
-const DEADLINE_READS: u64 = 61;
-const DEADLINE_WRITES: u64 = 81;
+/// The most audits (verifier legs) a task's settlement handles that the deadline weight
+/// is counted for: a runtime's `MaxAuditSegments` must not exceed it (the runtime
+/// checks this in a test).
+pub const DEADLINE_LEGS: u64 = 48;
+
+/// Worst case of one deadline: a settlement with [`DEADLINE_LEGS`] verifier legs (each:
+/// its forced-error flag, a pay out of escrow, an earnings note, a slash when
+/// overturned; about 3 reads and 4 writes) that first overturns refutations that waited
+/// for a reveal, reads and writes the task's replaced verifiers, and whose proof is then
+/// rejected (the solver's compensating slash, the escrow hold, releasing every worker)
+/// and the task re-drawn over a full active list; or a draw alone.
+const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
+const DEADLINE_READS: u64 = 13 + 3 * DEADLINE_LEGS;
+const DEADLINE_WRITES: u64 = 17 + 4 * DEADLINE_LEGS;
 /// A task, its spec and audits, and a full active list.
-const DEADLINE_PROOF: u64 = 30_000;
+const DEADLINE_PROOF: u64 = 14_000 + 1_000 * DEADLINE_LEGS;
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);

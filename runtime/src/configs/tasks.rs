@@ -64,7 +64,10 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type ChallengePeriod = ChallengePeriod;
 	type DisputeTimeout = ConstU32<DAYS>;
 	type VerifiersPerTask = ConstU32<2>;
-	type MaxAuditSegments = ConstU32<16>;
+	// A solver faking 10% of a task's segments is caught with probability at least
+	// 1 - 0.9^44 > 99% by 44 audited segments (sampled without replacement it is more):
+	// 48 lets a task reach that.
+	type MaxAuditSegments = ConstU32<48>;
 	type MaxEngaged = ConstU32<24>;
 	type MaxDeadlinesPerBlock = ConstU32<16>;
 	type MaxLocationLen = ConstU32<128>;
@@ -78,4 +81,23 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	// 0.01 as f32 bits: a placeholder until Threshold-mode profiling fixes the distance.
 	type DefaultThreshold = ConstU32<0x3C23_D70A>;
 	type WeightInfo = pallet_gensyn_tasks::weights::SubstrateWeight<Runtime>;
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+	use frame_support::traits::Get;
+	use pallet_gensyn_tasks::weights::{SubstrateWeight, WeightInfo, DEADLINE_LEGS};
+
+	/// The deadline weight is counted for at least as many audits as a task may have,
+	/// and a block's most deadlines take under half of a block.
+	#[test]
+	fn the_deadline_weight_covers_every_audit_and_fits_in_a_block() {
+		type Audits = <Runtime as pallet_gensyn_tasks::Config>::MaxAuditSegments;
+		assert!(u64::from(Audits::get()) <= DEADLINE_LEGS);
+		let n = <Runtime as pallet_gensyn_tasks::Config>::MaxDeadlinesPerBlock::get();
+		let worst = SubstrateWeight::<Runtime>::on_initialize(n);
+		let block = crate::configs::BlockWeights::get().max_block;
+		assert!(worst.all_lt(block / 2), "{worst:?} of {block:?}");
+	}
 }
