@@ -34,7 +34,7 @@ fn validator(name: &str, key: &str, bootnodes: &[String]) -> Node {
 fn three_validators_author_and_finalize() {
 	let alice = validator("alice", "--alice", &[]);
 	let alice_addr = bootnode(&alice);
-	let bob = validator("bob", "--bob", &[alice_addr.clone()]);
+	let bob = validator("bob", "--bob", std::slice::from_ref(&alice_addr));
 	let bob_addr = bootnode(&bob);
 	let charlie = validator("charlie", "--charlie", &[alice_addr.clone(), bob_addr.clone()]);
 	let charlie_addr = bootnode(&charlie);

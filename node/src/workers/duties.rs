@@ -26,7 +26,7 @@ pub enum Plan {
 	/// Nothing (not this role's duty, or nothing can be done yet).
 	Ignore,
 	/// Submit this call.
-	Call(RuntimeCall),
+	Call(Box<RuntimeCall>),
 	/// Run this on a blocking thread, one heavy job at a time per node (training,
 	/// replay), then submit the call it returns.
 	Job(Job),
@@ -176,7 +176,7 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 							continue;
 						}
 						Plan::Call(call) => {
-							let sent = send(&submitter, name, key, call, &ctx).await;
+							let sent = send(&submitter, name, key, *call, &ctx).await;
 							progress.insert(key, if sent { Progress::Sent(best) } else { Progress::Failed(best) });
 							continue;
 						}

@@ -74,7 +74,7 @@ impl Role for Solver {
 				None => Plan::Ignore,
 			},
 			Duty::Accept { task, .. } => {
-				Plan::Call(RuntimeCall::Tasks(TasksCall::accept_task { id: task }))
+				Plan::Call(Box::new(RuntimeCall::Tasks(TasksCall::accept_task { id: task })))
 			}
 			Duty::Train { task, order_randomness, .. } => {
 				let view = match chain::task(&self.ctx.client, at, task) {

@@ -81,13 +81,13 @@ impl Role for Verifier {
 		match *duty {
 			Duty::Commit => match self.secrets.fresh() {
 				Ok((_, commitment)) => {
-					Plan::Call(RuntimeCall::Jackpot(JackpotCall::commit { commitment }))
+					Plan::Call(Box::new(RuntimeCall::Jackpot(JackpotCall::commit { commitment })))
 				}
 				Err(e) => Plan::failed(format!("cannot store a new secret: {e}")),
 			},
 			Duty::Reveal { task, .. } => match self.bound_secret(at, task) {
 				Ok(Some((secret, _))) => {
-					Plan::Call(RuntimeCall::Jackpot(JackpotCall::reveal { task, secret }))
+					Plan::Call(Box::new(RuntimeCall::Jackpot(JackpotCall::reveal { task, secret })))
 				}
 				Ok(None) => Plan::Ignore,
 				Err(e) => Plan::failed(e),

@@ -94,7 +94,8 @@ mod tests {
 	#[test]
 	fn the_deadline_weight_covers_every_audit_and_fits_in_a_block() {
 		type Audits = <Runtime as pallet_gensyn_tasks::Config>::MaxAuditSegments;
-		assert!(u64::from(Audits::get()) <= DEADLINE_LEGS);
+		let audits: u32 = Audits::get();
+		assert!(u64::from(audits) <= DEADLINE_LEGS);
 		let n = <Runtime as pallet_gensyn_tasks::Config>::MaxDeadlinesPerBlock::get();
 		let worst = SubstrateWeight::<Runtime>::on_initialize(n);
 		let block = crate::configs::BlockWeights::get().max_block;
