@@ -26,9 +26,10 @@
 //!    game refutes slashes its verifier and pays the challenger from the slash; the
 //!    verdict is then void, except an Exact-mode pass, which becomes a fail (the replay
 //!    does not reach the solver's checkpoint). A voided segment is audited again, once,
-//!    by a verifier not yet bound to the task (so a solver cannot buy a pass from one
-//!    verifier and have its segment go unaudited); with none to draw it counts as not
-//!    audited. The window opens again once the new verdicts are in.
+//!    by a verifier never bound to the task ([`Replaced`] remembers those a re-audit
+//!    took off), so a solver cannot buy a pass from one verifier and have its segment
+//!    go unaudited; with none to draw it counts as not audited. The window opens again
+//!    once the new verdicts are in.
 //!    A refuted forced error instead pays a whistleblower from the jackpot.
 //! 6. **Settle** when the window ends with no open dispute: all audits pass → solver
 //!    and verifiers paid, jackpot and treasury cuts taken, the rest refunded; a failing
