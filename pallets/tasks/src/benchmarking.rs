@@ -247,6 +247,30 @@ mod benchmarks {
 	}
 
 	#[benchmark]
+	fn report_unavailable() {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let id = verifying::<T>(&owner);
+		let audits = Audits::<T>::get(id);
+		// Report all but the last, so the measured call opens the challenge window.
+		let count = audits.len();
+		for a in audits.iter().take(count.saturating_sub(1)) {
+			let _ = TasksPallet::<T>::report_unavailable(
+				RawOrigin::Signed(a.verifier.clone()).into(),
+				id,
+				a.segment,
+			);
+		}
+		let (verifier, segment) = match audits.last().cloned() {
+			Some(a) => (a.verifier, a.segment),
+			None => (owner, 0),
+		};
+		#[extrinsic_call]
+		_(RawOrigin::Signed(verifier), id, segment);
+		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::Challenge));
+	}
+
+	#[benchmark]
 	fn submit_profile() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);

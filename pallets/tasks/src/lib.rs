@@ -19,7 +19,13 @@
 //!    did not exist at the commit (checked with the randomness' `known_since` block)
 //!    draws the audited segments and the verifiers. Each verifier posts, per segment,
 //!    the distance and its replayed-state hash with a Merkle proof of the solver's
-//!    checkpoint at the segment's end (`submit_verification`).
+//!    checkpoint at the segment's end (`submit_verification`), or reports that the
+//!    solver's proof store does not serve what the segment needs (`report_unavailable`:
+//!    not paid, not slashed). A reported segment is audited again at settlement by a
+//!    verifier never bound to the task; a second report means two verifiers drawn
+//!    independently could not fetch the proof, and it is rejected as a failing audit
+//!    would be (step 6). A verifier can dodge a forced error by reporting, at the price
+//!    of that audit's pay.
 //! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
 //!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
 //!    game), which reports back through [`DisputeOutcome`]. A verdict whose replay the
@@ -228,8 +234,21 @@ pub struct Audit<AccountId> {
 	/// for the settlement; a whistleblower that caught a forced error is paid from the
 	/// jackpot then.
 	pub refuted_by: Option<AccountId>,
-	/// This audit replaces a verdict a dispute voided (a segment is re-audited once).
+	/// This audit replaces a verdict a dispute voided, or a report of an unavailable
+	/// store (a segment is re-audited once).
 	pub reaudit: bool,
+	/// Its verifier reported that the solver's proof store did not serve what this
+	/// segment needs (journal or checkpoints, as committed) instead of a verdict.
+	pub unavailable: bool,
+}
+
+impl<AccountId> Audit<AccountId> {
+	/// Whether its verifier still owes a verdict: none posted, none overturned (a verdict
+	/// a game overturned is final, even when it was voided) and no unavailable store
+	/// reported.
+	pub fn awaits_verdict(&self) -> bool {
+		self.verdict.is_none() && !self.overturned && !self.unavailable
+	}
 }
 
 /// A Merkle proof of one checkpoint hash under a result's checkpoint root.
@@ -751,6 +770,15 @@ pub mod pallet {
 			/// Whether it passed.
 			pass: bool,
 		},
+		/// A verifier reported that the solver's proof store did not serve a segment.
+		StoreUnavailable {
+			/// The task.
+			id: TaskId,
+			/// The segment.
+			segment: u32,
+			/// The verifier.
+			verifier: T::AccountId,
+		},
 		/// A verdict was challenged.
 		Challenged {
 			/// The task.
@@ -1131,8 +1159,7 @@ pub mod pallet {
 				.find(|a| a.segment == segment)
 				.ok_or(Error::<T>::UnknownSegment)?;
 			ensure!(audit.verifier == who, Error::<T>::NotVerifier);
-			// A verdict a game overturned is final, even when it was voided.
-			ensure!(audit.verdict.is_none() && !audit.overturned, Error::<T>::AlreadyVerified);
+			ensure!(audit.awaits_verdict(), Error::<T>::AlreadyVerified);
 			let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
 			let mp = merkle::MerkleProof {
 				leaf_index: segment.saturating_add(1),
@@ -1154,14 +1181,38 @@ pub mod pallet {
 				}
 			};
 			audit.verdict = Some(Verdict { distance, replay_hash, pass });
-			let all_in = audits.iter().all(|a| a.verdict.is_some() || a.overturned);
-			Audits::<T>::insert(id, audits);
-			if all_in {
-				let now = frame_system::Pallet::<T>::block_number();
-				Self::open_window(id, &mut task, now)?;
-			}
-			Tasks::<T>::insert(id, task);
+			Self::note_done(id, &mut task, audits)?;
 			Self::deposit_event(Event::VerdictPosted { id, segment, pass });
+			Ok(())
+		}
+
+		/// A drawn verifier reports that the solver's proof store does not serve what
+		/// `segment` needs (the journal, or the checkpoints as committed), instead of a
+		/// verdict. The audit counts as done, unpaid and unslashed. At settlement the
+		/// segment goes to a new verifier, as a voided verdict does; when the new verifier
+		/// reports it unavailable too, two verifiers drawn independently could not fetch
+		/// the solver's proof and it is rejected. With no verifier to draw, the segment
+		/// counts as not audited.
+		#[pallet::call_index(7)]
+		#[pallet::weight(T::WeightInfo::report_unavailable())]
+		pub fn report_unavailable(
+			origin: OriginFor<T>,
+			id: TaskId,
+			segment: u32,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(task.phase == Phase::Verifying, Error::<T>::WrongPhase);
+			let mut audits = Audits::<T>::get(id);
+			let audit = audits
+				.iter_mut()
+				.find(|a| a.segment == segment)
+				.ok_or(Error::<T>::UnknownSegment)?;
+			ensure!(audit.verifier == who, Error::<T>::NotVerifier);
+			ensure!(audit.awaits_verdict(), Error::<T>::AlreadyVerified);
+			audit.unavailable = true;
+			Self::note_done(id, &mut task, audits)?;
+			Self::deposit_event(Event::StoreUnavailable { id, segment, verifier: who });
 			Ok(())
 		}
 
@@ -1276,7 +1327,8 @@ pub mod pallet {
 				// A revealed honest verdict was wrong: overturned now. A caught forced
 				// error (the verifier did what it had to) and a verdict whose secret is
 				// not revealed yet are decided at settlement, once the secret is known.
-				if Self::refuted_verdict_was_wrong(id, audit) == Some(true) {
+				let forced = T::ForcedErrors::forced(&audit.verifier, id, audit.segment);
+				if Self::was_wrong(forced, audit) == Some(true) {
 					Self::overturn(id, audit, &challenger);
 				}
 			} else {
@@ -1601,6 +1653,7 @@ pub mod pallet {
 						overturned: false,
 						refuted_by: None,
 						reaudit: false,
+						unavailable: false,
 					})
 					.is_err()
 				{
@@ -1619,14 +1672,10 @@ pub mod pallet {
 			Ok(true)
 		}
 
-		/// Whether a refuted verdict was wrong: `Some(false)` for a forced error (a failing
-		/// verdict on a forced segment: the verifier did what it had to), `Some(true)` for
-		/// any other revealed verdict, `None` while the verifier's secret is unrevealed.
-		fn refuted_verdict_was_wrong(id: TaskId, audit: &Audit<T::AccountId>) -> Option<bool> {
-			Self::was_wrong(T::ForcedErrors::forced(&audit.verifier, id, audit.segment), audit)
-		}
-
-		/// [`Self::refuted_verdict_was_wrong`] for a verifier's revealed `forced` flag.
+		/// Whether a refuted verdict was wrong, given its verifier's revealed `forced` flag:
+		/// `Some(false)` for a forced error (a failing verdict on a forced segment: the
+		/// verifier did what it had to), `Some(true)` for any other revealed verdict,
+		/// `None` while the verifier's secret is unrevealed.
 		fn was_wrong(forced: Option<bool>, audit: &Audit<T::AccountId>) -> Option<bool> {
 			Some(!(forced? && audit.verdict.is_some_and(|v| !v.pass)))
 		}
@@ -1660,8 +1709,8 @@ pub mod pallet {
 			audit.overturned = true;
 		}
 
-		/// Gives every segment whose verdict a dispute voided, once per segment, to a new
-		/// verifier: an active one with a standing forced-error commitment, not bound to
+		/// Gives every segment whose verdict a dispute voided, or whose verifier reported
+		/// the solver's store unavailable, once per segment, to a new verifier: an active one with a standing forced-error commitment, not bound to
 		/// the task now or before, neither its solver nor its owner. A voided verifier
 		/// left with no audit of the task is let go. Returns whether any segment was given.
 		fn reaudit(
@@ -1672,7 +1721,9 @@ pub mod pallet {
 			let voided: Vec<usize> = audits
 				.iter()
 				.enumerate()
-				.filter(|(_, a)| a.overturned && a.verdict.is_none() && !a.reaudit)
+				.filter(|(_, a)| {
+					!a.reaudit && (a.unavailable || (a.overturned && a.verdict.is_none()))
+				})
 				.map(|(i, _)| i)
 				.collect();
 			if voided.is_empty() {
@@ -1711,6 +1762,7 @@ pub mod pallet {
 				a.challenger = None;
 				a.refuted_by = None;
 				a.reaudit = true;
+				a.unavailable = false;
 				T::ForcedErrors::bind(&v, id);
 				if !replaced.contains(&old) {
 					// At most one re-audit per segment: the bound holds.
@@ -1727,6 +1779,23 @@ pub mod pallet {
 				Replaced::<T>::insert(id, replaced);
 			}
 			Ok(given)
+		}
+
+		/// Stores `audits` after one of them was done, opening the challenge window when
+		/// none awaits a verdict any more, and stores the task.
+		fn note_done(
+			id: TaskId,
+			task: &mut Task<T>,
+			audits: BoundedVec<Audit<T::AccountId>, T::MaxAuditSegments>,
+		) -> DispatchResult {
+			let all_in = !audits.iter().any(Audit::awaits_verdict);
+			Audits::<T>::insert(id, audits);
+			if all_in {
+				let now = frame_system::Pallet::<T>::block_number();
+				Self::open_window(id, task, now)?;
+			}
+			Tasks::<T>::insert(id, task);
+			Ok(())
 		}
 
 		/// Opens the challenge window.
@@ -1896,14 +1965,17 @@ pub mod pallet {
 			// a forced error, it was wrong. An unrevealed one's verifier is slashed for
 			// the missed reveal too: here when this is its only audit (a re-audit would
 			// let it go), else with its other verdicts when the task finally settles.
-			let verifiers: Vec<T::AccountId> = audits.iter().map(|a| a.verifier.clone()).collect();
-			for (a, forced) in audits.iter_mut().zip(&forced_of).filter(|(a, _)| !a.overturned) {
+			for i in 0..audits.len() {
+				let alone = audits.get(i).is_some_and(|a| {
+					audits.iter().filter(|x| x.verifier == a.verifier).count() == 1
+				});
+				let forced = forced_of.get(i).copied().flatten();
+				let Some(a) = audits.get_mut(i).filter(|a| !a.overturned) else { continue };
 				let Some(winner) = a.refuted_by.clone() else { continue };
-				if Self::was_wrong(*forced, a) == Some(false) {
+				if Self::was_wrong(forced, a) == Some(false) {
 					continue;
 				}
 				Self::overturn(id, a, &winner);
-				let alone = verifiers.iter().filter(|v| **v == a.verifier).count() == 1;
 				if forced.is_none() && alone {
 					Self::slash_untrusted(&a.verifier, &mut slashed);
 				}
@@ -1918,6 +1990,7 @@ pub mod pallet {
 			// No re-audit was given, so every audit keeps its verifier (and `forced_of`).
 			for (a, &forced) in audits.iter_mut().zip(&forced_of) {
 				if a.verdict.is_none() && !a.overturned {
+					// Nothing posted to judge (an unavailability report included).
 					continue;
 				}
 				let honest = match (forced, a.verdict) {
@@ -1961,9 +2034,12 @@ pub mod pallet {
 				.filter(|a| a.verdict.is_some() && !void.contains(&a.segment))
 				.collect();
 			let failed = counted.iter().find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false));
+			// A re-audit reported unavailable too: two verifiers drawn independently could
+			// not fetch the solver's proof.
+			let withheld = audits.iter().any(|a| a.unavailable && a.reaudit);
 			let solver = task.solver.clone();
-			match (failed, solver) {
-				(None, Some(solver)) => {
+			match (failed.is_some() || withheld, solver) {
+				(false, Some(solver)) => {
 					let solver_paid = Self::pay(task, &solver, solver_pay);
 					if !solver_paid.is_zero() {
 						T::Stake::note_earned(&solver, Role::Solver, solver_paid);
@@ -1983,7 +2059,8 @@ pub mod pallet {
 				(_, Some(solver)) => {
 					// The verifier that caught the fault reports it; when the failing
 					// verdict is an overturned pass, the verifier was wrong and the
-					// whistleblower was already paid from its slash: no reporter.
+					// whistleblower was already paid from its slash: no reporter. A
+					// withheld proof has no reporter either (nothing was proven).
 					let reporter = counted
 						.iter()
 						.find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false) && !a.overturned)
@@ -2022,7 +2099,7 @@ pub mod pallet {
 					}),
 					Phase::Verifying => {
 						for a in Audits::<T>::get(id) {
-							if a.verifier == *who && a.verdict.is_none() {
+							if a.verifier == *who && a.awaits_verdict() {
 								out.push(Duty::Verify {
 									task: id,
 									segment: a.segment,
@@ -2230,7 +2307,7 @@ pub mod pallet {
 				Phase::Verifying => {
 					let mut audits = Audits::<T>::get(id);
 					let mut missing: Vec<T::AccountId> = Vec::new();
-					for a in audits.iter().filter(|a| a.verdict.is_none() && !a.overturned) {
+					for a in audits.iter().filter(|a| a.awaits_verdict()) {
 						if !missing.contains(&a.verifier) {
 							missing.push(a.verifier.clone());
 						}
@@ -2238,7 +2315,8 @@ pub mod pallet {
 					for v in &missing {
 						T::Stake::slash(v, Role::Verifier, T::MissedVerdictSlash::get(), None);
 					}
-					audits.retain(|a| a.verdict.is_some());
+					// Verdicts and unavailability reports stay; the rest are not audits.
+					audits.retain(|a| a.verdict.is_some() || a.unavailable);
 					let still: Vec<T::AccountId> =
 						audits.iter().map(|a| a.verifier.clone()).collect();
 					for v in missing.iter().filter(|v| !still.contains(v)) {

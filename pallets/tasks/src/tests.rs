@@ -1675,6 +1675,14 @@ fn a_reaudit_pool_that_runs_out_leaves_the_rest_unaudited_and_never_redraws_a_re
 		assert_eq!(again.len(), 1);
 		assert_eq!(again[0].verifier, 14);
 		assert_eq!(task(id).phase, Phase::Verifying);
+		// The refuted verifier kept on the segment no one audits again owes nothing now.
+		let kept = now.iter().find(|a| !a.reaudit).expect("the other audit");
+		assert!(
+			!TaskPallet::duties(&kept.verifier)
+				.iter()
+				.any(|d| matches!(d, Duty::Verify { task, .. } if *task == id)),
+			"an overturned verdict is final: no Verify duty"
+		);
 		// The verifier let go commits again: it is still not drawn for the other segment.
 		let gone = audits.iter().find(|a| a.segment == again[0].segment).expect("audit");
 		assert!(!now.iter().any(|a| a.verifier == gone.verifier));
@@ -1986,5 +1994,152 @@ fn verifiers_are_told_to_commit_and_to_reveal_until_they_do() {
 		assert_eq!(result.checkpoints, 8);
 		assert_eq!(result.checkpoint_root, merkle::root(&leaves(8)));
 		assert_eq!(view.order_randomness, task(id).order_randomness);
+	});
+}
+
+#[test]
+fn report_unavailable_errors() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		let other = if a.verifier == 11 { 12 } else { 11 };
+		let report = |who: u64, id: TaskId, segment: u32| {
+			TaskPallet::report_unavailable(RuntimeOrigin::signed(who), id, segment)
+		};
+		assert_noop!(
+			TaskPallet::report_unavailable(RuntimeOrigin::none(), id, a.segment),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_noop!(report(a.verifier, id + 1, a.segment), Error::<T>::UnknownTask);
+		assert_noop!(report(a.verifier, id, 999), Error::<T>::UnknownSegment);
+		assert_noop!(report(other, id, a.segment), Error::<T>::NotVerifier);
+		assert_ok!(report(a.verifier, id, a.segment));
+		// Reported: the window is open, the segment neither reportable nor verifiable now.
+		assert_noop!(report(a.verifier, id, a.segment), Error::<T>::WrongPhase);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment),
+			Error::<T>::NoVerdict
+		);
+		assert!(!Audits::<T>::get(id)[0].awaits_verdict());
+		check();
+	});
+	new_test_ext().execute_with(|| {
+		// Two audits: one verdict posted, then its verifier cannot take it back.
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with(two);
+		let a = Audits::<T>::get(id)[0].clone();
+		let p = proof_for(task(id).checkpoints, a.segment);
+		let h = p.checkpoint_hash;
+		let v = RuntimeOrigin::signed(a.verifier);
+		assert_ok!(TaskPallet::submit_verification(v.clone(), id, a.segment, 0, h, p));
+		assert_noop!(TaskPallet::report_unavailable(v, id, a.segment), Error::<T>::AlreadyVerified);
+	});
+}
+
+/// A task with one audit whose verifier reports the solver's store unavailable; with
+/// `spare` the verifier that was not drawn stays active (a possible re-auditor), else it
+/// unbonds first. Returns the task, the reporter and the other verifier.
+fn reported_unavailable(spare: bool) -> (TaskId, u64, u64) {
+	let id = verifying();
+	let a = Audits::<T>::get(id)[0].clone();
+	assert_eq!(Audits::<T>::get(id).len(), 1);
+	let other = if a.verifier == 11 { 12 } else { 11 };
+	if !spare {
+		assert_ok!(Stake::unbond(RuntimeOrigin::signed(other), Role::Verifier));
+	}
+	assert_ok!(TaskPallet::report_unavailable(RuntimeOrigin::signed(a.verifier), id, a.segment));
+	assert!(events().contains(&Event::StoreUnavailable {
+		id,
+		segment: a.segment,
+		verifier: a.verifier
+	}));
+	assert_eq!(task(id).phase, Phase::Challenge, "the only audit is done: the window opens");
+	assert!(!TaskPallet::duties(&a.verifier).iter().any(|d| matches!(d, Duty::Verify { .. })));
+	(id, a.verifier, other)
+}
+
+#[test]
+fn a_store_reported_unavailable_twice_rejects_the_solver_and_nobody_else_pays() {
+	new_test_ext().execute_with(|| {
+		let (id, reporter, other) = reported_unavailable(true);
+		let balances = |w: &[u64]| -> Vec<(u64, u64)> {
+			w.iter().map(|a| (Balances::free_balance(a), Stake::bond(a, Role::Verifier))).collect()
+		};
+		let before = balances(&[reporter, other]);
+		let (sb, owner) = (Stake::bond(&10, Role::Solver), Balances::free_balance(1));
+		let escrow = task(id).escrow;
+		run_to(task(id).deadline);
+		// The segment goes to the verifier never bound to the task; the reporter is let go.
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.reaudit, a.unavailable), (other, true, false));
+		assert_eq!(task(id).phase, Phase::Verifying);
+		assert_eq!(Replaced::<T>::get(id).into_inner(), vec![reporter]);
+		assert!(WorkerTasks::<T>::get(reporter, id).is_none());
+		assert_ok!(TaskPallet::report_unavailable(RuntimeOrigin::signed(other), id, a.segment));
+		run_to(task(id).deadline);
+		// Two verifiers drawn independently could not fetch the proof: rejected, and with
+		// no other solver the task fails and the escrow comes back whole.
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
+		assert!(events().contains(&Event::TaskFailed {
+			id,
+			reason: FailReason::ProofRejected,
+			refunded: escrow
+		}));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
+		assert_eq!(Balances::free_balance(1), owner + escrow);
+		assert_eq!(balances(&[reporter, other]), before, "reporters neither paid nor slashed");
+		assert!(Tasks::<T>::get(id).is_none() && Replaced::<T>::get(id).is_empty());
+	});
+}
+
+#[test]
+fn a_single_unavailable_report_with_no_spare_verifier_leaves_the_segment_unaudited() {
+	new_test_ext().execute_with(|| {
+		let (id, reporter, _) = reported_unavailable(false);
+		let (sb, vb, vfree) = (
+			Stake::bond(&10, Role::Solver),
+			Stake::bond(&reporter, Role::Verifier),
+			Balances::free_balance(reporter),
+		);
+		let t = task(id);
+		let solver = Balances::free_balance(10);
+		run_to(t.deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
+		assert_eq!(Balances::free_balance(10), solver + t.solver_pay, "the solver is paid");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+		assert_eq!(
+			(Stake::bond(&reporter, Role::Verifier), Balances::free_balance(reporter)),
+			(vb, vfree),
+			"the report is neither paid nor slashed"
+		);
+	});
+}
+
+#[test]
+fn an_unavailable_report_survives_the_verifying_deadline_beside_a_missed_verdict() {
+	new_test_ext().execute_with(|| {
+		// Two audits by 11 and 12: one reports, the other posts nothing.
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with(two);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		let (r, m) = (&audits[0], &audits[1]);
+		assert_ne!(r.verifier, m.verifier);
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(r.verifier),
+			id,
+			r.segment
+		));
+		assert_eq!(task(id).phase, Phase::Verifying, "one audit still awaits its verdict");
+		let (rb, mb) =
+			(Stake::bond(&r.verifier, Role::Verifier), Stake::bond(&m.verifier, Role::Verifier));
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&m.verifier, Role::Verifier), mb - 20, "missed verdict");
+		assert_eq!(Stake::bond(&r.verifier, Role::Verifier), rb, "a report is not a miss");
+		let left = Audits::<T>::get(id);
+		assert_eq!(left.len(), 1);
+		assert!(left[0].unavailable && left[0].verifier == r.verifier);
+		assert_eq!(task(id).phase, Phase::Challenge);
 	});
 }

@@ -30,6 +30,8 @@ pub trait WeightInfo {
 	fn submit_result() -> Weight;
 	/// `submit_verification`.
 	fn submit_verification() -> Weight;
+	/// `report_unavailable`.
+	fn report_unavailable() -> Weight;
 	/// `challenge`.
 	fn challenge() -> Weight;
 	/// `submit_profile`.
@@ -86,6 +88,11 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(90_000_000, 12_000).saturating_add(db.reads_writes(4, 3))
 	}
+	// report_unavailable: r Tasks, Audits, Deadlines; w Tasks, Audits, Deadlines.
+	fn report_unavailable(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(40_000_000, 12_000).saturating_add(db.reads_writes(3, 3))
+	}
 	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements + the
 	// arbiter's opening (allowance: 10 reads/writes); w Tasks, Audits, Deadlines, ...
 	fn challenge(&self) -> Weight {
@@ -131,6 +138,9 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn submit_verification() -> Weight {
 		Est(T::DbWeight::get()).submit_verification()
 	}
+	fn report_unavailable() -> Weight {
+		Est(T::DbWeight::get()).report_unavailable()
+	}
 	fn challenge() -> Weight {
 		Est(T::DbWeight::get()).challenge()
 	}
@@ -159,6 +169,9 @@ impl WeightInfo for () {
 	}
 	fn submit_verification() -> Weight {
 		Est(RocksDbWeight::get()).submit_verification()
+	}
+	fn report_unavailable() -> Weight {
+		Est(RocksDbWeight::get()).report_unavailable()
 	}
 	fn challenge() -> Weight {
 		Est(RocksDbWeight::get()).challenge()
