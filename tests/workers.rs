@@ -104,26 +104,7 @@ fn setup_with(o: Options) -> Setup {
 			("solver", Some(store)) => format!("http://{store}"),
 			_ => format!("http://{listen}"),
 		};
-		let (reg, _) = run_ok(
-			"register.js",
-			&[
-				"--ws",
-				&ws,
-				"--seed",
-				seed,
-				"--role",
-				role,
-				"--bond",
-				"100",
-				"--memory-mib",
-				"8192",
-				"--mgas-per-sec",
-				"500",
-				"--endpoint",
-				&endpoint,
-			],
-		);
-		assert_eq!(reg["active"], true, "{reg}");
+		register(&ws, seed, role, &endpoint);
 	}
 	let from = node.finalized_number().expect("finalized head");
 	Setup { node, ws, from }
@@ -285,36 +266,54 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
 }
 
-/// A second node (on disk, synced from the first) whose solver signs as Ferdie, with its
-/// proof store on `store`; `extra` is added to its arguments.
-fn ferdie_solver(s: &Setup, store: &str, base: &std::path::Path, extra: &[&str]) -> Node {
+/// A second node `name` (on disk at `base`, synced from the first) running one worker
+/// `role` (`solver`, `verifier`) whose key of `key_type` is `suri`; `extra` is added to
+/// its arguments.
+fn second_node(
+	s: &Setup,
+	name: &str,
+	(role, key_type, suri): (&str, &str, &str),
+	base: &std::path::Path,
+	extra: &[&str],
+) -> Node {
 	let base_arg = base.to_str().expect("utf-8 path");
 	let inserted = std::process::Command::new(common::node_bin())
 		.args(["key", "insert", "--chain", "dev", "--base-path", base_arg])
-		.args(["--key-type", "gsol", "--scheme", "sr25519", "--suri", "//Ferdie"])
+		.args(["--key-type", key_type, "--scheme", "sr25519", "--suri", suri])
 		.status()
 		.expect("gensyn-node key insert");
-	assert!(inserted.success(), "inserting Ferdie's solver key");
+	assert!(inserted.success(), "inserting {name}'s {role} key");
 	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
-	let mut args = vec!["--chain", "dev", "--base-path", base_arg, "--solver"];
-	args.extend(["--worker-threads", "1", "--worker-cpu", "--proof-store-listen", store]);
-	args.extend(["--bootnodes", &boot]);
+	let role_flag = format!("--{role}");
+	let mut args = vec!["--chain", "dev", "--base-path", base_arg, &role_flag];
+	args.extend(["--worker-threads", "1", "--worker-cpu", "--bootnodes", &boot]);
 	args.extend(extra);
-	Node::start("ferdie", &args)
+	Node::start(name, &args)
+}
+
+/// A second node whose solver signs as Ferdie, with its proof store on `store`.
+fn ferdie_solver(s: &Setup, store: &str, base: &std::path::Path) -> Node {
+	let extra = ["--proof-store-listen", store];
+	second_node(s, "ferdie", ("solver", "gsol", "//Ferdie"), base, &extra)
 }
 
 /// Registers `seed` as a solver whose proof store is at `store`.
 fn register_solver(s: &Setup, seed: &str, store: &str) {
-	let endpoint = format!("http://{store}");
+	register(&s.ws, seed, "solver", &format!("http://{store}"));
+}
+
+/// Registers `seed` in `role` through `ws`, with the bond and capability every test
+/// worker has.
+fn register(ws: &str, seed: &str, role: &str, endpoint: &str) {
 	let (reg, _) = run_ok(
 		"register.js",
 		&[
 			"--ws",
-			&s.ws,
+			ws,
 			"--seed",
 			seed,
 			"--role",
-			"solver",
+			role,
 			"--bond",
 			"100",
 			"--memory-mib",
@@ -336,7 +335,7 @@ fn redrawn_to_ferdie(s: &Setup, bob_marker: &str) -> String {
 	let store = format!("127.0.0.1:{}", free_port());
 	let base =
 		std::env::temp_dir().join(format!("gensyn-ferdie-{}-{}", std::process::id(), free_port()));
-	let ferdie = ferdie_solver(s, &store, &base, &[]);
+	let ferdie = ferdie_solver(s, &store, &base);
 	let ws = s.ws.clone();
 	let follow = std::thread::spawn(move || submit_example(&ws));
 	s.node.wait_until(bob_marker, Duration::from_secs(600), |n| n.log().contains(bob_marker));
@@ -520,4 +519,66 @@ fn worker_lines(log: &str) -> String {
 fn tail(log: &str) -> String {
 	let lines: Vec<&str> = log.lines().collect();
 	lines[lines.len().saturating_sub(60)..].join("\n")
+}
+
+/// Bob's proof store serves nothing. Charlie, the only verifier when the task is drawn,
+/// reports his segments unavailable (neither paid nor slashed); at settlement one goes to
+/// Eve (a second verifier node, registered once Charlie found the store empty), whose
+/// report makes two verifiers drawn independently that could not fetch the proof: Bob is
+/// rejected and slashed, and with no other solver the task fails and Alice is refunded
+/// all but the profile (paid to Charlie).
+#[test]
+fn a_solver_withholding_its_proof_is_reported_twice_and_rejected() {
+	let s = setup_with(Options {
+		fault: Some("withholding-solver"),
+		forced_percent: Some("0"),
+		node_args: &["--unavailable-after", "1"],
+		..Options::default()
+	});
+	let base =
+		std::env::temp_dir().join(format!("gensyn-eve-{}-{}", std::process::id(), free_port()));
+	let eve_args = ["--unavailable-after", "0"];
+	let eve = second_node(&s, "eve", ("verifier", "gver", "//Eve"), &base, &eve_args);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	let empty = "the solver's store does not serve segment";
+	s.node.wait_until("Charlie finds the store empty", Duration::from_secs(600), |n| {
+		n.log().contains(empty)
+	});
+	register(&s.ws, "//Eve", "verifier", "http://127.0.0.1:9");
+	let (_, stdout, stderr) = follow.join().expect("the follower");
+	let (log, eve_log) = (s.node.log(), eve.log());
+	let _ = std::fs::remove_dir_all(&base);
+	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
+	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\nworkers:\n{}", worker_lines(&log));
+	let submitted = tagged_json(&stdout, "RESULT ");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{}", worker_lines(&log));
+	assert!(stdout.contains("ProofRejected"), "{stdout}");
+	let reports = stdout.lines().filter(|l| l.contains("tasks.StoreUnavailable")).count();
+	let audits = submitted["audits"].as_u64().expect("audits") as usize;
+	assert_eq!(reports, audits + 1, "Charlie's reports and Eve's:\n{stdout}");
+	let reaudits = stdout.lines().filter(|l| l.contains("tasks.Reaudited")).count();
+	assert_eq!(reaudits, 1, "{stdout}");
+	assert!(!stdout.contains("tasks.VerdictPosted"), "nothing was judged:\n{stdout}");
+	assert!(eve_log.contains("reporting it unavailable"), "{}", tail(&eve_log));
+
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Alice,//Bob,//Charlie,//Eve");
+	const GSN: i128 = 1_000_000_000_000;
+	let (d_bob, fee_bob) = account(&ledger, 1);
+	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed: {ledger}");
+	// A report is neither paid nor slashed; Charlie was paid for profiling the task.
+	let profile_pay = planck(&submitted["segmentPay"]);
+	let (d_charlie, fee_charlie) = account(&ledger, 2);
+	assert_eq!(d_charlie, profile_pay - fee_charlie, "Charlie: {ledger}");
+	let (d_eve, fee_eve) = account(&ledger, 3);
+	assert_eq!(d_eve, -fee_eve, "Eve: {ledger}");
+	// Alice paid the profile only (Alice authors the blocks: the fees come to her).
+	let escrow = planck(&submitted["escrow"]);
+	let refunded = planck(&outcome["data"]["refunded"]);
+	assert_eq!(escrow - refunded, profile_pay, "{outcome}");
+	let (d_alice, fee_alice) = account(&ledger, 0);
+	let fees_total = planck(&ledger["feesTotal"]);
+	assert_eq!(d_alice, -(escrow - refunded) - fee_alice + fees_total, "Alice: {ledger}");
 }

@@ -25,6 +25,15 @@ pub fn duties(
 	client.runtime_api().duties(at, who.clone()).map_err(|e| e.to_string())
 }
 
+/// The number of block `at`.
+pub fn number(client: &FullClient, at: H256) -> Result<BlockNumber, String> {
+	use sp_blockchain::HeaderBackend;
+	client
+		.number(at)
+		.map_err(|e| e.to_string())?
+		.ok_or_else(|| format!("block {at:?} is not known"))
+}
+
 /// Task `id` at block `at`.
 pub fn task(client: &FullClient, at: H256, id: TaskId) -> Result<Task, String> {
 	client

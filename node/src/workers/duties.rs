@@ -19,7 +19,7 @@ use super::{submitter::Submitter, WorkerContext};
 /// Blocks to wait for a submitted call to take effect before submitting it again.
 const RESUBMIT_AFTER: BlockNumber = 10;
 /// Blocks to wait before retrying a job that failed.
-const RETRY_AFTER: BlockNumber = 20;
+pub const RETRY_AFTER: BlockNumber = 20;
 
 /// What a role does about one duty now.
 pub enum Plan {

@@ -44,6 +44,8 @@ pub enum WorkerFault {
 	LazyVerifier,
 	/// The solver trains on a data order of its own, not the task's.
 	LazySolver,
+	/// The solver's proof store serves nothing (an empty store on its address).
+	WithholdingSolver,
 }
 
 /// Command-line flags of the embedded workers.
@@ -88,6 +90,13 @@ pub struct WorkerArgs {
 	/// will be checked.
 	#[arg(long, value_name = "PERCENT", default_value_t = 100, value_parser = clap::value_parser!(u8).range(1..=100))]
 	pub watch_percent: u8,
+
+	/// Blocks the verifier waits for a solver's store that does not serve a segment
+	/// (its journal or checkpoints, as committed) before it reports the segment
+	/// unavailable (0: at the first failure); it reports earlier when the verify period
+	/// is about to end.
+	#[arg(long, value_name = "BLOCKS", default_value_t = 200)]
+	pub unavailable_after: gensyn_runtime::BlockNumber,
 
 	/// Stop training after this many steps and fail the job, as if the machine died
 	/// there every time (the protocol's own tests: a solver killed, or one that never
@@ -175,7 +184,13 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 	}
 	if args.solver {
 		let public = worker_key(&deps, SOLVER_KEY, "//Bob")?;
-		let server = gensyn_workers::proof_store::serve::serve(store, &args.proof_store_listen)
+		let served = if args.worker_fault == Some(WorkerFault::WithholdingSolver) {
+			ProofStore::open(dir.join("withheld-store"))
+				.map_err(|e| format!("proof store in {}: {e}", dir.display()))?
+		} else {
+			store
+		};
+		let server = gensyn_workers::proof_store::serve::serve(served, &args.proof_store_listen)
 			.map_err(|e| format!("proof store server on {}: {e}", args.proof_store_listen))?;
 		// It serves for the life of the process; the handle only tells the address.
 		let url = server.url();
@@ -198,7 +213,7 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		log::info!(target: "gensyn-worker", "verifier {} started", submitter.account());
 		let secrets = secrets::Secrets::open(dir.join("forced-secrets"))
 			.map_err(|e| format!("secrets in {}: {e}", dir.display()))?;
-		let role = verifier::Verifier::new(ctx.clone(), secrets);
+		let role = verifier::Verifier::new(ctx.clone(), secrets, args.unavailable_after);
 		deps.spawn.spawn(
 			"gensyn-verifier",
 			Some("gensyn-workers"),

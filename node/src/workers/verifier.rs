@@ -2,9 +2,13 @@
 //! tasks, replays the segments it is drawn for with repops against the solver's
 //! checkpoints (fetched from the solver's proof store and hash-checked), applies its
 //! forced errors, reveals its secret in the challenge window, and defends its verdicts
-//! in the pinpoint game.
+//! in the pinpoint game. A solver's store that keeps failing to serve a segment (its
+//! journal or checkpoints, as committed) is reported unavailable instead of judged.
 
-use std::sync::Arc;
+use std::{
+	collections::HashMap,
+	sync::{Arc, Mutex},
+};
 
 use gensyn_runtime::{AccountId, BlockNumber, RuntimeCall};
 use gensyn_workers::{
@@ -29,6 +33,12 @@ use super::{
 
 /// Segments a profiler runs from the start of a task (libtorch against repops).
 const PROFILE_SEGMENTS: usize = 2;
+/// A segment the solver's store does not serve is reported at the latest when this
+/// few blocks of the verify period are left (two retries' worth).
+const REPORT_MARGIN: BlockNumber = 2 * super::duties::RETRY_AFTER;
+
+/// The block at which the solver's store first failed to serve each segment.
+type Unserved = Arc<Mutex<HashMap<(TaskId, u32), BlockNumber>>>;
 
 /// The verifier's state.
 pub struct Verifier {
@@ -36,13 +46,17 @@ pub struct Verifier {
 	secrets: Secrets,
 	player: Player,
 	account: Option<AccountId>,
+	unserved: Unserved,
+	report_after: BlockNumber,
 }
 
 impl Verifier {
-	/// A verifier keeping its secrets in `secrets`.
-	pub fn new(ctx: Arc<WorkerContext>, secrets: Secrets) -> Self {
+	/// A verifier keeping its secrets in `secrets`, that reports a segment unavailable
+	/// once the solver's store has failed to serve it for `report_after` blocks.
+	pub fn new(ctx: Arc<WorkerContext>, secrets: Secrets, report_after: BlockNumber) -> Self {
 		let player = Player::new(ctx.clone(), Replays::default());
-		Verifier { ctx, secrets, player, account: None }
+		let unserved = Unserved::default();
+		Verifier { ctx, secrets, player, account: None, unserved, report_after }
 	}
 
 	/// The secret bound to `task` for this verifier and the forced-error rate it was
@@ -99,7 +113,20 @@ impl Role for Verifier {
 				}
 				Err(e) => Plan::failed(e),
 			},
-			Duty::Verify { task, segment, .. } => {
+			Duty::Verify { task, segment, by } => {
+				let now = match chain::number(&self.ctx.client, at) {
+					Ok(n) => n,
+					Err(e) => return Plan::failed(e),
+				};
+				let first =
+					self.unserved.lock().ok().and_then(|u| u.get(&(task, segment)).copied());
+				let store = StoreCheck {
+					unserved: self.unserved.clone(),
+					now,
+					may_report: self.report_after == 0
+						|| first.is_some_and(|f| now >= f.saturating_add(self.report_after))
+						|| now.saturating_add(REPORT_MARGIN) >= by,
+				};
 				let view = match chain::task(&self.ctx.client, at, task) {
 					Ok(v) => v,
 					Err(e) => return Plan::failed(e),
@@ -113,7 +140,7 @@ impl Role for Verifier {
 				};
 				let ctx = self.ctx.clone();
 				Plan::Job(Box::new(move || {
-					verify_segment(&ctx, task, segment, &view, forced).map(Some)
+					verify_segment(&ctx, task, segment, &view, forced, store).map(Some)
 				}))
 			}
 			Duty::Dispute { task, segment } => match self.account.clone() {
@@ -143,16 +170,60 @@ fn profile_task(
 	Ok(RuntimeCall::Tasks(TasksCall::submit_profile { id, threshold: threshold.to_bits() }))
 }
 
-/// Replays `segment` of the task's committed run and returns the verdict to post.
+/// What a verify job does when the solver's store does not serve its segment.
+struct StoreCheck {
+	/// Where first failures are noted.
+	unserved: Unserved,
+	/// The block the job was planned at.
+	now: BlockNumber,
+	/// Report the segment unavailable (the store failed long enough, or the deadline is
+	/// near) rather than fail the job to retry later.
+	may_report: bool,
+}
+
+impl StoreCheck {
+	/// The store failed with `why`: the call reporting it, or the error to retry on.
+	fn unserved(&self, id: TaskId, segment: u32, why: String) -> Result<RuntimeCall, String> {
+		let mut unserved = self.unserved.lock().map_err(|_| "a poisoned lock".to_string())?;
+		if self.may_report {
+			unserved.remove(&(id, segment));
+			log::warn!(
+				target: "gensyn-worker",
+				"verifier: task {id} segment {segment}: the solver's store does not serve it \
+				 ({why}): reporting it unavailable"
+			);
+			return Ok(RuntimeCall::Tasks(TasksCall::report_unavailable { id, segment }));
+		}
+		let first = *unserved.entry((id, segment)).or_insert(self.now);
+		Err(format!(
+			"the solver's store does not serve segment {segment} ({why}); failing since block \
+			 {first}"
+		))
+	}
+
+	/// The segment was served.
+	fn served(&self, id: TaskId, segment: u32) {
+		if let Ok(mut u) = self.unserved.lock() {
+			u.remove(&(id, segment));
+		}
+	}
+}
+
+/// Replays `segment` of the task's committed run and returns the verdict to post, or
+/// the report of an unavailable store.
 fn verify_segment(
 	ctx: &WorkerContext,
 	id: TaskId,
 	segment: u32,
 	view: &chain::Task,
 	forced: bool,
+	store: StoreCheck,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let segment::Committed { base, journal, leaves } = segment::committed(id, view)?;
+	let segment::Committed { base, journal, leaves } = match segment::committed(id, view) {
+		Ok(c) => c,
+		Err(e) => return store.unserved(id, segment, e),
+	};
 	let leaf = segment as usize + 1;
 	let checkpoint_hash =
 		*leaves.get(leaf).ok_or_else(|| format!("task {id}: no checkpoint {leaf}"))?;
@@ -174,31 +245,29 @@ fn verify_segment(
 		}));
 	}
 
-	// A checkpoint that cannot be fetched or read is itself a failed proof.
-	let replay = jobs::fetch_segments(&base, &journal, &[segment as usize], &ctx.store)
-		.map_err(|e| e.to_string())
-		.and_then(|()| {
-			let data = Arc::new(
-				dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?,
-			);
-			let threshold = view
-				.threshold
-				.map(f32::from_bits)
-				.unwrap_or_else(|| f32::from_bits(default_threshold()));
-			let job = VerifyJob {
-				spec: &spec,
-				randomness: view.order_randomness,
-				data: &data,
-				store: &ctx.store,
-				journal: &journal,
-				threshold: threshold as f64,
-				threads: ctx.threads,
-			};
-			jobs::verify(&job, &[segment as usize])
-				.pop()
-				.ok_or_else(|| "no report".to_string())?
-				.map_err(|e| e.to_string())
-		});
+	if let Err(e) = jobs::fetch_segments(&base, &journal, &[segment as usize], &ctx.store) {
+		return store.unserved(id, segment, e.to_string());
+	}
+	store.served(id, segment);
+	// The task's data is the submitter's, not the solver's: when it cannot be had, the
+	// job fails and is retried.
+	let data = Arc::new(dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?);
+	let threshold =
+		view.threshold.map(f32::from_bits).unwrap_or_else(|| f32::from_bits(default_threshold()));
+	let job = VerifyJob {
+		spec: &spec,
+		randomness: view.order_randomness,
+		data: &data,
+		store: &ctx.store,
+		journal: &journal,
+		threshold: threshold as f64,
+		threads: ctx.threads,
+	};
+	// A served checkpoint that cannot be read or replayed is itself a failed proof.
+	let replay = jobs::verify(&job, &[segment as usize])
+		.pop()
+		.ok_or_else(|| "no report".to_string())
+		.and_then(|r| r.map_err(|e| e.to_string()));
 	let (mut distance, mut replay_hash, passed) = match replay {
 		Ok(report) => (
 			report.distances.l2 as f32,
