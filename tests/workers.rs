@@ -321,7 +321,7 @@ fn register(ws: &str, seed: &str, role: &str, endpoint: &str) {
 			"--mgas-per-sec",
 			"500",
 			"--endpoint",
-			&endpoint,
+			endpoint,
 		],
 	);
 	assert_eq!(reg["active"], true, "{reg}");
