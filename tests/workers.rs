@@ -349,7 +349,12 @@ fn redrawn_to_ferdie(s: &Setup, bob_marker: &str) -> String {
 		worker_lines(&s.node.log()),
 		tail(&ferdie_log)
 	);
-	assert!(ferdie_log.contains("solver: task 0 trained"), "{}", tail(&ferdie_log));
+	assert!(
+		ferdie_log.contains("solver: task 0 trained"),
+		"Ferdie did not train:\n{stdout}\nworkers:\n{}\nFerdie:\n{}",
+		worker_lines(&s.node.log()),
+		tail(&ferdie_log)
+	);
 	stdout
 }
 

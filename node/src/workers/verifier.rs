@@ -15,6 +15,7 @@ use gensyn_workers::{
 	dataset, hash,
 	jobs::{self, VerifyJob},
 	profile,
+	proof_store::StoreError,
 };
 use pallet_gensyn_jackpot::Call as JackpotCall;
 use pallet_gensyn_stake::Role as StakeRole;
@@ -37,8 +38,10 @@ const PROFILE_SEGMENTS: usize = 2;
 /// few blocks of the verify period are left (two retries' worth).
 const REPORT_MARGIN: BlockNumber = 2 * super::duties::RETRY_AFTER;
 
-/// The block at which the solver's store first failed to serve each segment.
-type Unserved = Arc<Mutex<HashMap<(TaskId, u32), BlockNumber>>>;
+/// The block at which the solver's store first failed to serve each segment, by task,
+/// segment and committed checkpoint root (a task re-drawn after a rejected proof is
+/// trained again under the same id).
+type Unserved = Arc<Mutex<HashMap<segment::ReplayKey, BlockNumber>>>;
 
 /// The verifier's state.
 pub struct Verifier {
@@ -118,19 +121,22 @@ impl Role for Verifier {
 					Ok(n) => n,
 					Err(e) => return Plan::failed(e),
 				};
-				let first =
-					self.unserved.lock().ok().and_then(|u| u.get(&(task, segment)).copied());
-				let store = StoreCheck {
-					unserved: self.unserved.clone(),
-					now,
-					may_report: self.report_after == 0
-						|| first.is_some_and(|f| now >= f.saturating_add(self.report_after))
-						|| now.saturating_add(REPORT_MARGIN) >= by,
-				};
 				let view = match chain::task(&self.ctx.client, at, task) {
 					Ok(v) => v,
 					Err(e) => return Plan::failed(e),
 				};
+				let Some(key) = segment::replay_key(task, segment, &view) else {
+					return Plan::failed(format!("task {task} has no result"));
+				};
+				let first = self.unserved.lock().ok().and_then(|u| u.get(&key).copied());
+				// Reported after failing long enough, or, once failing, when the period is
+				// about to end; at the first failure only at the very end (or when told).
+				let may_report = self.report_after == 0
+					|| first.is_some_and(|f| {
+						now >= f.saturating_add(self.report_after)
+							|| now.saturating_add(REPORT_MARGIN) >= by
+					}) || now.saturating_add(super::duties::RETRY_AFTER) >= by;
+				let store = StoreCheck { unserved: self.unserved.clone(), key, now, may_report };
 				let forced = match self.bound_secret(at, task) {
 					Ok(Some((secret, rate))) => {
 						pallet_gensyn_jackpot::is_forced(&secret, task, segment, rate)
@@ -174,6 +180,8 @@ fn profile_task(
 struct StoreCheck {
 	/// Where first failures are noted.
 	unserved: Unserved,
+	/// The segment's key there.
+	key: segment::ReplayKey,
 	/// The block the job was planned at.
 	now: BlockNumber,
 	/// Report the segment unavailable (the store failed long enough, or the deadline is
@@ -186,7 +194,7 @@ impl StoreCheck {
 	fn unserved(&self, id: TaskId, segment: u32, why: String) -> Result<RuntimeCall, String> {
 		let mut unserved = self.unserved.lock().map_err(|_| "a poisoned lock".to_string())?;
 		if self.may_report {
-			unserved.remove(&(id, segment));
+			unserved.remove(&self.key);
 			log::warn!(
 				target: "gensyn-worker",
 				"verifier: task {id} segment {segment}: the solver's store does not serve it \
@@ -194,7 +202,7 @@ impl StoreCheck {
 			);
 			return Ok(RuntimeCall::Tasks(TasksCall::report_unavailable { id, segment }));
 		}
-		let first = *unserved.entry((id, segment)).or_insert(self.now);
+		let first = *unserved.entry(self.key).or_insert(self.now);
 		Err(format!(
 			"the solver's store does not serve segment {segment} ({why}); failing since block \
 			 {first}"
@@ -202,9 +210,9 @@ impl StoreCheck {
 	}
 
 	/// The segment was served.
-	fn served(&self, id: TaskId, segment: u32) {
+	fn served(&self) {
 		if let Ok(mut u) = self.unserved.lock() {
-			u.remove(&(id, segment));
+			u.remove(&self.key);
 		}
 	}
 }
@@ -245,10 +253,12 @@ fn verify_segment(
 		}));
 	}
 
-	if let Err(e) = jobs::fetch_segments(&base, &journal, &[segment as usize], &ctx.store) {
-		return store.unserved(id, segment, e.to_string());
+	match jobs::fetch_segments(&base, &journal, &[segment as usize], &ctx.store) {
+		Err(e @ StoreError::Remote { .. }) => return store.unserved(id, segment, e.to_string()),
+		// This node's own trouble (its disk): retried, never blamed on the solver.
+		Err(e) => return Err(e.to_string()),
+		Ok(()) => store.served(),
 	}
-	store.served(id, segment);
 	// The task's data is the submitter's, not the solver's: when it cannot be had, the
 	// job fails and is retried.
 	let data = Arc::new(dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?);

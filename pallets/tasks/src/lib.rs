@@ -25,7 +25,8 @@
 //!    verifier never bound to the task; a second report means two verifiers drawn
 //!    independently could not fetch the proof, and it is rejected as a failing audit
 //!    would be (step 6). A verifier can dodge a forced error by reporting, at the price
-//!    of that audit's pay.
+//!    of that audit's pay. When nothing was verified and a report could not be
+//!    checked again, the task fails unpaid and unslashed, and the owner is refunded.
 //! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
 //!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
 //!    game), which reports back through [`DisputeOutcome`]. A verdict whose replay the
@@ -161,6 +162,9 @@ pub enum FailReason {
 	ProofRejected,
 	/// A deadline could not be scheduled (every block's deadline list full).
 	Unschedulable,
+	/// Nothing could be verified: the solver's store was reported unavailable and no
+	/// verifier was left to check it again.
+	Unverified,
 }
 
 /// A solver's committed result.
@@ -240,6 +244,9 @@ pub struct Audit<AccountId> {
 	/// Its verifier reported that the solver's proof store did not serve what this
 	/// segment needs (journal or checkpoints, as committed) instead of a verdict.
 	pub unavailable: bool,
+	/// This audit re-audits a segment whose previous verifier reported the store
+	/// unavailable: a second report rejects the proof.
+	pub reported_before: bool,
 }
 
 impl<AccountId> Audit<AccountId> {
@@ -1654,6 +1661,7 @@ pub mod pallet {
 						refuted_by: None,
 						reaudit: false,
 						unavailable: false,
+						reported_before: false,
 					})
 					.is_err()
 				{
@@ -1762,6 +1770,7 @@ pub mod pallet {
 				a.challenger = None;
 				a.refuted_by = None;
 				a.reaudit = true;
+				a.reported_before = a.unavailable;
 				a.unavailable = false;
 				T::ForcedErrors::bind(&v, id);
 				if !replaced.contains(&old) {
@@ -2036,7 +2045,17 @@ pub mod pallet {
 			let failed = counted.iter().find(|a| a.verdict.map(|v| !v.pass).unwrap_or(false));
 			// A re-audit reported unavailable too: two verifiers drawn independently could
 			// not fetch the solver's proof.
-			let withheld = audits.iter().any(|a| a.unavailable && a.reaudit);
+			let withheld = audits.iter().any(|a| a.unavailable && a.reported_before);
+			if failed.is_none()
+				&& !withheld && counted.is_empty()
+				&& audits.iter().any(|a| a.unavailable)
+			{
+				// Nothing was verified and a store was reported unavailable with no
+				// verifier left to check it again: the solver is not paid, nor slashed on
+				// one verifier's word; the owner gets the rest back.
+				Self::fail(id, task, FailReason::Unverified);
+				return Ok(false);
+			}
 			let solver = task.solver.clone();
 			match (failed.is_some() || withheld, solver) {
 				(false, Some(solver)) => {

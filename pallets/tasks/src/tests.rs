@@ -2071,7 +2071,10 @@ fn a_store_reported_unavailable_twice_rejects_the_solver_and_nobody_else_pays() 
 		run_to(task(id).deadline);
 		// The segment goes to the verifier never bound to the task; the reporter is let go.
 		let a = Audits::<T>::get(id)[0].clone();
-		assert_eq!((a.verifier, a.reaudit, a.unavailable), (other, true, false));
+		assert_eq!(
+			(a.verifier, a.reaudit, a.unavailable, a.reported_before),
+			(other, true, false, true)
+		);
 		assert_eq!(task(id).phase, Phase::Verifying);
 		assert_eq!(Replaced::<T>::get(id).into_inner(), vec![reporter]);
 		assert!(WorkerTasks::<T>::get(reporter, id).is_none());
@@ -2093,7 +2096,7 @@ fn a_store_reported_unavailable_twice_rejects_the_solver_and_nobody_else_pays() 
 }
 
 #[test]
-fn a_single_unavailable_report_with_no_spare_verifier_leaves_the_segment_unaudited() {
+fn a_report_no_verifier_can_check_again_fails_the_task_unpaid_unslashed_and_refunded() {
 	new_test_ext().execute_with(|| {
 		let (id, reporter, _) = reported_unavailable(false);
 		let (sb, vb, vfree) = (
@@ -2102,17 +2105,44 @@ fn a_single_unavailable_report_with_no_spare_verifier_leaves_the_segment_unaudit
 			Balances::free_balance(reporter),
 		);
 		let t = task(id);
-		let solver = Balances::free_balance(10);
+		let (solver, owner) = (Balances::free_balance(10), Balances::free_balance(1));
 		run_to(t.deadline);
-		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
-		assert_eq!(Balances::free_balance(10), solver + t.solver_pay, "the solver is paid");
-		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+		assert!(events().contains(&Event::TaskFailed {
+			id,
+			reason: FailReason::Unverified,
+			refunded: t.escrow
+		}));
+		assert_eq!(Balances::free_balance(1), owner + t.escrow);
+		assert_eq!((Balances::free_balance(10), Stake::bond(&10, Role::Solver)), (solver, sb));
 		assert_eq!(
 			(Stake::bond(&reporter, Role::Verifier), Balances::free_balance(reporter)),
 			(vb, vfree),
 			"the report is neither paid nor slashed"
 		);
+	});
+}
+
+#[test]
+fn a_report_on_the_reaudit_of_a_voided_verdict_is_a_first_report_not_a_rejection() {
+	new_test_ext().execute_with(|| {
+		// The first verifier fetched the proof (it posted a verdict, since refuted); the
+		// re-auditor's report is one verifier's word: the solver is not rejected.
+		let (id, _) = overturned_pass(VerificationMode::Threshold, true);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert!(a.reaudit && !a.reported_before);
+		let sb = Stake::bond(&10, Role::Solver);
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment
+		));
+		run_to(task(id).deadline);
+		assert!(!events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::Unverified, .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
 	});
 }
 
