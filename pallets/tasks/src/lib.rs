@@ -25,8 +25,9 @@
 //!    verifier never bound to the task; a second report means two verifiers drawn
 //!    independently could not fetch the proof, and it is rejected as a failing audit
 //!    would be (step 6). A verifier can dodge a forced error by reporting, at the price
-//!    of that audit's pay. When nothing was verified and a report could not be
-//!    checked again, the task fails unpaid and unslashed, and the owner is refunded.
+//!    of that audit's pay. A report left unchecked (no verifier left to draw, or the
+//!    one drawn stayed silent: it is slashed and the report stands) leaves its segment
+//!    unverified: the task fails unpaid and unslashed, and the owner is refunded.
 //! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
 //!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
 //!    game), which reports back through [`DisputeOutcome`]. A verdict whose replay the
@@ -107,6 +108,10 @@ pub const MAX_PROOF_DEPTH: u32 = 32;
 pub type BalanceOf<T> =
 	<<T as Config>::Currency as Inspect<<T as frame_system::Config>::AccountId>>::Balance;
 
+/// A task's audits, as stored.
+pub type AuditsOf<T> =
+	BoundedVec<Audit<<T as frame_system::Config>::AccountId>, <T as Config>::MaxAuditSegments>;
+
 /// Where a task is in its life. Every phase has a deadline.
 #[derive(
 	Clone,
@@ -162,8 +167,8 @@ pub enum FailReason {
 	ProofRejected,
 	/// A deadline could not be scheduled (every block's deadline list full).
 	Unschedulable,
-	/// Nothing could be verified: the solver's store was reported unavailable and no
-	/// verifier was left to check it again.
+	/// A segment could not be verified: the solver's store was reported unavailable
+	/// and no verifier checked it again.
 	Unverified,
 }
 
@@ -1158,15 +1163,8 @@ pub mod pallet {
 			proof: CheckpointProof,
 		) -> DispatchResult {
 			let who = ensure_signed(origin)?;
-			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
-			ensure!(task.phase == Phase::Verifying, Error::<T>::WrongPhase);
-			let mut audits = Audits::<T>::get(id);
-			let audit = audits
-				.iter_mut()
-				.find(|a| a.segment == segment)
-				.ok_or(Error::<T>::UnknownSegment)?;
-			ensure!(audit.verifier == who, Error::<T>::NotVerifier);
-			ensure!(audit.awaits_verdict(), Error::<T>::AlreadyVerified);
+			let (mut task, mut audits, i) = Self::owed_audit(id, segment, &who)?;
+			let audit = audits.get_mut(i).ok_or(Error::<T>::UnknownSegment)?;
 			let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
 			let mp = merkle::MerkleProof {
 				leaf_index: segment.saturating_add(1),
@@ -1198,8 +1196,8 @@ pub mod pallet {
 		/// verdict. The audit counts as done, unpaid and unslashed. At settlement the
 		/// segment goes to a new verifier, as a voided verdict does; when the new verifier
 		/// reports it unavailable too, two verifiers drawn independently could not fetch
-		/// the solver's proof and it is rejected. With no verifier to draw, the segment
-		/// counts as not audited.
+		/// the solver's proof and it is rejected. A report no verifier checks again
+		/// fails the task unpaid and unslashed (`FailReason::Unverified`).
 		#[pallet::call_index(7)]
 		#[pallet::weight(T::WeightInfo::report_unavailable())]
 		pub fn report_unavailable(
@@ -1208,15 +1206,8 @@ pub mod pallet {
 			segment: u32,
 		) -> DispatchResult {
 			let who = ensure_signed(origin)?;
-			let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
-			ensure!(task.phase == Phase::Verifying, Error::<T>::WrongPhase);
-			let mut audits = Audits::<T>::get(id);
-			let audit = audits
-				.iter_mut()
-				.find(|a| a.segment == segment)
-				.ok_or(Error::<T>::UnknownSegment)?;
-			ensure!(audit.verifier == who, Error::<T>::NotVerifier);
-			ensure!(audit.awaits_verdict(), Error::<T>::AlreadyVerified);
+			let (mut task, mut audits, i) = Self::owed_audit(id, segment, &who)?;
+			let audit = audits.get_mut(i).ok_or(Error::<T>::UnknownSegment)?;
 			audit.unavailable = true;
 			Self::note_done(id, &mut task, audits)?;
 			Self::deposit_event(Event::StoreUnavailable { id, segment, verifier: who });
@@ -1636,8 +1627,7 @@ pub mod pallet {
 				}
 			}
 			let segments = task.checkpoints.saturating_sub(1).max(1);
-			let mut audits: BoundedVec<Audit<T::AccountId>, T::MaxAuditSegments> =
-				BoundedVec::default();
+			let mut audits: AuditsOf<T> = BoundedVec::default();
 			let mut picked: Vec<(u32, T::AccountId)> = Vec::new();
 			for j in 0..task.audits {
 				let mut s = (rng.next_u64() % u64::from(segments)) as u32;
@@ -1724,7 +1714,7 @@ pub mod pallet {
 		fn reaudit(
 			id: TaskId,
 			task: &mut Task<T>,
-			audits: &mut BoundedVec<Audit<T::AccountId>, T::MaxAuditSegments>,
+			audits: &mut AuditsOf<T>,
 		) -> Result<bool, DispatchError> {
 			let voided: Vec<usize> = audits
 				.iter()
@@ -1790,13 +1780,29 @@ pub mod pallet {
 			Ok(given)
 		}
 
+		/// The live task `id` in its Verifying phase, its audits and the index of the audit
+		/// of `segment`, which `who` was drawn for and still owes a verdict on.
+		fn owed_audit(
+			id: TaskId,
+			segment: u32,
+			who: &T::AccountId,
+		) -> Result<(Task<T>, AuditsOf<T>, usize), DispatchError> {
+			let task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+			ensure!(task.phase == Phase::Verifying, Error::<T>::WrongPhase);
+			let audits = Audits::<T>::get(id);
+			let i = audits
+				.iter()
+				.position(|a| a.segment == segment)
+				.ok_or(Error::<T>::UnknownSegment)?;
+			let audit = audits.get(i).ok_or(Error::<T>::UnknownSegment)?;
+			ensure!(audit.verifier == *who, Error::<T>::NotVerifier);
+			ensure!(audit.awaits_verdict(), Error::<T>::AlreadyVerified);
+			Ok((task, audits, i))
+		}
+
 		/// Stores `audits` after one of them was done, opening the challenge window when
 		/// none awaits a verdict any more, and stores the task.
-		fn note_done(
-			id: TaskId,
-			task: &mut Task<T>,
-			audits: BoundedVec<Audit<T::AccountId>, T::MaxAuditSegments>,
-		) -> DispatchResult {
+		fn note_done(id: TaskId, task: &mut Task<T>, audits: AuditsOf<T>) -> DispatchResult {
 			let all_in = !audits.iter().any(Audit::awaits_verdict);
 			Audits::<T>::insert(id, audits);
 			if all_in {
@@ -2046,13 +2052,11 @@ pub mod pallet {
 			// A re-audit reported unavailable too: two verifiers drawn independently could
 			// not fetch the solver's proof.
 			let withheld = audits.iter().any(|a| a.unavailable && a.reported_before);
-			if failed.is_none()
-				&& !withheld && counted.is_empty()
-				&& audits.iter().any(|a| a.unavailable)
-			{
-				// Nothing was verified and a store was reported unavailable with no
-				// verifier left to check it again: the solver is not paid, nor slashed on
-				// one verifier's word; the owner gets the rest back.
+			if failed.is_none() && !withheld && audits.iter().any(|a| a.unavailable) {
+				// A store was reported unavailable and no verifier checked it again (none
+				// was left to draw, or the one drawn stayed silent): the segment was not
+				// verified, so the solver is not paid, nor slashed on one verifier's word;
+				// the owner gets the rest back.
 				Self::fail(id, task, FailReason::Unverified);
 				return Ok(false);
 			}
@@ -2333,6 +2337,12 @@ pub mod pallet {
 					}
 					for v in &missing {
 						T::Stake::slash(v, Role::Verifier, T::MissedVerdictSlash::get(), None);
+					}
+					for a in audits.iter_mut().filter(|a| a.reported_before && a.awaits_verdict()) {
+						// A silent re-auditor does not erase the report it was to check:
+						// the report stands, unchecked (a segment is re-audited once).
+						a.unavailable = true;
+						a.reported_before = false;
 					}
 					// Verdicts and unavailability reports stay; the rest are not audits.
 					audits.retain(|a| a.verdict.is_some() || a.unavailable);

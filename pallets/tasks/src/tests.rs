@@ -2173,3 +2173,74 @@ fn an_unavailable_report_survives_the_verifying_deadline_beside_a_missed_verdict
 		assert_eq!(task(id).phase, Phase::Challenge);
 	});
 }
+
+#[test]
+fn a_silent_reauditor_of_a_reported_segment_is_slashed_and_the_report_stands() {
+	new_test_ext().execute_with(|| {
+		let (id, _, other) = reported_unavailable(true);
+		let t = task(id);
+		let (sb, solver, owner) =
+			(Stake::bond(&10, Role::Solver), Balances::free_balance(10), Balances::free_balance(1));
+		run_to(t.deadline);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.reported_before), (other, true), "re-audited by the spare");
+		let ob = Stake::bond(&other, Role::Verifier);
+		// The re-auditor posts nothing: it is slashed, and the first report is not lost.
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&other, Role::Verifier), ob - 20, "missed verdict");
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.unavailable, a.reported_before, a.reaudit), (true, false, true));
+		assert_eq!(task(id).phase, Phase::Challenge);
+		// Never re-audited twice: at settlement the segment is unverified.
+		run_to(task(id).deadline);
+		assert_eq!(events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count(), 1);
+		assert!(events().contains(&Event::TaskFailed {
+			id,
+			reason: FailReason::Unverified,
+			refunded: t.escrow
+		}));
+		assert_eq!((Balances::free_balance(10), Stake::bond(&10, Role::Solver)), (solver, sb));
+		assert_eq!(Balances::free_balance(1), owner + t.escrow);
+		assert!(WorkerTasks::<T>::iter().next().is_none());
+		check();
+	});
+}
+
+#[test]
+fn an_unchecked_report_beside_a_passing_verdict_leaves_the_solver_unpaid() {
+	new_test_ext().execute_with(|| {
+		// Two audits by 11 and 12, the only verifiers: no one is left to re-audit.
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with(two);
+		let audits = Audits::<T>::get(id);
+		let (r, p) = (&audits[0], &audits[1]);
+		let t = task(id);
+		let (solver, pb) = (Balances::free_balance(10), Balances::free_balance(p.verifier));
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(r.verifier),
+			id,
+			r.segment
+		));
+		let proof = proof_for(t.checkpoints, p.segment);
+		let h = proof.checkpoint_hash;
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(p.verifier),
+			id,
+			p.segment,
+			0,
+			h,
+			proof
+		));
+		run_to(task(id).deadline);
+		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
+		let failed = events().into_iter().find_map(|e| match e {
+			Event::TaskFailed { id: i, reason, refunded } if i == id => Some((reason, refunded)),
+			_ => None,
+		});
+		// The passing verdict is paid; the solver is not: one segment went unverified.
+		assert_eq!(failed, Some((FailReason::Unverified, t.escrow - t.segment_pay)));
+		assert_eq!(Balances::free_balance(p.verifier), pb + t.segment_pay);
+		assert_eq!(Balances::free_balance(10), solver);
+		check();
+	});
+}
