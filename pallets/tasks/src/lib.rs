@@ -25,9 +25,9 @@
 //!    verifier never bound to the task; a second report means two verifiers drawn
 //!    independently could not fetch the proof, and it is rejected as a failing audit
 //!    would be (step 6). A verifier can dodge a forced error by reporting, at the price
-//!    of that audit's pay. A report left unchecked (no verifier left to draw, or the
-//!    one drawn stayed silent: it is slashed and the report stands) leaves its segment
-//!    unverified: the task fails unpaid and unslashed, and the owner is refunded.
+//!    of that audit's pay. A report left unchecked (no verifier left to draw, the one
+//!    drawn stayed silent, slashed for it, or its verdict did not hold) leaves its
+//!    segment unverified: the task fails unpaid and unslashed, the owner is refunded.
 //! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
 //!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
 //!    game), which reports back through [`DisputeOutcome`]. A verdict whose replay the
@@ -246,8 +246,10 @@ pub struct Audit<AccountId> {
 	/// This audit replaces a verdict a dispute voided, or a report of an unavailable
 	/// store (a segment is re-audited once).
 	pub reaudit: bool,
-	/// Its verifier reported that the solver's proof store did not serve what this
-	/// segment needs (journal or checkpoints, as committed) instead of a verdict.
+	/// The segment stands reported unavailable: its verifier reported that the solver's
+	/// proof store did not serve what the segment needs (journal or checkpoints, as
+	/// committed) instead of a verdict, or, after such a report, the re-auditor named
+	/// here posted nothing (it is slashed, and the report stands unchecked).
 	pub unavailable: bool,
 	/// This audit re-audits a segment whose previous verifier reported the store
 	/// unavailable: a second report rejects the proof.
@@ -782,6 +784,14 @@ pub mod pallet {
 			/// Whether it passed.
 			pass: bool,
 		},
+		/// The re-auditor of a segment reported unavailable posted nothing by the verify
+		/// deadline: the first report stands, unchecked.
+		ReportStands {
+			/// The task.
+			id: TaskId,
+			/// The segment.
+			segment: u32,
+		},
 		/// A verifier reported that the solver's proof store did not serve a segment.
 		StoreUnavailable {
 			/// The task.
@@ -1196,8 +1206,9 @@ pub mod pallet {
 		/// verdict. The audit counts as done, unpaid and unslashed. At settlement the
 		/// segment goes to a new verifier, as a voided verdict does; when the new verifier
 		/// reports it unavailable too, two verifiers drawn independently could not fetch
-		/// the solver's proof and it is rejected. A report no verifier checks again
-		/// fails the task unpaid and unslashed (`FailReason::Unverified`).
+		/// the solver's proof and it is rejected. A report no verifier checks again (a
+		/// report on a re-audit of a voided verdict included: a segment is re-audited
+		/// once) fails the task unpaid and unslashed (`FailReason::Unverified`).
 		#[pallet::call_index(7)]
 		#[pallet::weight(T::WeightInfo::report_unavailable())]
 		pub fn report_unavailable(
@@ -1708,9 +1719,10 @@ pub mod pallet {
 		}
 
 		/// Gives every segment whose verdict a dispute voided, or whose verifier reported
-		/// the solver's store unavailable, once per segment, to a new verifier: an active one with a standing forced-error commitment, not bound to
-		/// the task now or before, neither its solver nor its owner. A voided verifier
-		/// left with no audit of the task is let go. Returns whether any segment was given.
+		/// the solver's store unavailable, once per segment, to a new verifier: an active
+		/// one with a standing forced-error commitment, not bound to the task now or
+		/// before, neither its solver nor its owner. A voided verifier left with no audit
+		/// of the task is let go. Returns whether any segment was given.
 		fn reaudit(
 			id: TaskId,
 			task: &mut Task<T>,
@@ -2052,11 +2064,15 @@ pub mod pallet {
 			// A re-audit reported unavailable too: two verifiers drawn independently could
 			// not fetch the solver's proof.
 			let withheld = audits.iter().any(|a| a.unavailable && a.reported_before);
-			if failed.is_none() && !withheld && audits.iter().any(|a| a.unavailable) {
-				// A store was reported unavailable and no verifier checked it again (none
-				// was left to draw, or the one drawn stayed silent): the segment was not
-				// verified, so the solver is not paid, nor slashed on one verifier's word;
-				// the owner gets the rest back.
+			// A report no verifier checked again: none was left to draw, the one drawn
+			// stayed silent, or its verdict does not count (untrusted, voided).
+			let unchecked = audits.iter().any(|a| {
+				a.unavailable
+					|| (a.reported_before && !counted.iter().any(|c| c.segment == a.segment))
+			});
+			if failed.is_none() && !withheld && unchecked {
+				// The segment was not verified: the solver is not paid, nor slashed on one
+				// verifier's word; the owner gets the rest back.
 				Self::fail(id, task, FailReason::Unverified);
 				return Ok(false);
 			}
@@ -2343,6 +2359,7 @@ pub mod pallet {
 						// the report stands, unchecked (a segment is re-audited once).
 						a.unavailable = true;
 						a.reported_before = false;
+						Self::deposit_event(Event::ReportStands { id, segment: a.segment });
 					}
 					// Verdicts and unavailability reports stay; the rest are not audits.
 					audits.retain(|a| a.verdict.is_some() || a.unavailable);

@@ -2190,8 +2190,11 @@ fn a_silent_reauditor_of_a_reported_segment_is_slashed_and_the_report_stands() {
 		assert_eq!(Stake::bond(&other, Role::Verifier), ob - 20, "missed verdict");
 		let a = Audits::<T>::get(id)[0].clone();
 		assert_eq!((a.unavailable, a.reported_before, a.reaudit), (true, false, true));
+		assert!(events().contains(&Event::ReportStands { id, segment: a.segment }));
 		assert_eq!(task(id).phase, Phase::Challenge);
-		// Never re-audited twice: at settlement the segment is unverified.
+		// Never re-audited twice, though a fresh verifier could be drawn now: at
+		// settlement the segment is unverified.
+		reg(14, Role::Verifier);
 		run_to(task(id).deadline);
 		assert_eq!(events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count(), 1);
 		assert!(events().contains(&Event::TaskFailed {
@@ -2241,6 +2244,40 @@ fn an_unchecked_report_beside_a_passing_verdict_leaves_the_solver_unpaid() {
 		assert_eq!(failed, Some((FailReason::Unverified, t.escrow - t.segment_pay)));
 		assert_eq!(Balances::free_balance(p.verifier), pb + t.segment_pay);
 		assert_eq!(Balances::free_balance(10), solver);
+		check();
+	});
+}
+
+#[test]
+fn a_reaudit_verdict_that_does_not_hold_leaves_the_report_unchecked() {
+	new_test_ext().execute_with(|| {
+		let (id, _, other) = reported_unavailable(true);
+		Specs::<T>::mutate(id, |s| {
+			if let Some(s) = s {
+				s.verification.mode = VerificationMode::Threshold;
+			}
+		});
+		let t = task(id);
+		let (sb, solver) = (Stake::bond(&10, Role::Solver), Balances::free_balance(10));
+		run_to(t.deadline);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.reported_before), (other, true));
+		// The re-auditor passes the segment and a whistleblower refutes its replay: the
+		// verdict is void, so the first report was never checked.
+		reg(13, Role::Whistleblower);
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verdict, a.overturned), (None, true));
+		run_to(task(id).deadline);
+		assert!(events().contains(&Event::TaskFailed {
+			id,
+			reason: FailReason::Unverified,
+			refunded: t.escrow
+		}));
+		assert!(!events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!((Balances::free_balance(10), Stake::bond(&10, Role::Solver)), (solver, sb));
 		check();
 	});
 }
