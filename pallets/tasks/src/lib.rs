@@ -1802,11 +1802,11 @@ pub mod pallet {
 			let task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 			ensure!(task.phase == Phase::Verifying, Error::<T>::WrongPhase);
 			let audits = Audits::<T>::get(id);
-			let i = audits
+			let (i, audit) = audits
 				.iter()
-				.position(|a| a.segment == segment)
+				.enumerate()
+				.find(|(_, a)| a.segment == segment)
 				.ok_or(Error::<T>::UnknownSegment)?;
-			let audit = audits.get(i).ok_or(Error::<T>::UnknownSegment)?;
 			ensure!(audit.verifier == *who, Error::<T>::NotVerifier);
 			ensure!(audit.awaits_verdict(), Error::<T>::AlreadyVerified);
 			Ok((task, audits, i))
@@ -2068,7 +2068,7 @@ pub mod pallet {
 			// stayed silent, or its verdict does not count (untrusted, voided).
 			let unchecked = audits.iter().any(|a| {
 				a.unavailable
-					|| (a.reported_before && !counted.iter().any(|c| c.segment == a.segment))
+					|| (a.reported_before && (a.verdict.is_none() || void.contains(&a.segment)))
 			});
 			if failed.is_none() && !withheld && unchecked {
 				// The segment was not verified: the solver is not paid, nor slashed on one
