@@ -6,8 +6,10 @@
 #             profiles, replays and re-checks examples/mnist-mlp.json submitted through
 #             polkadot.js; the node's gensyn_worker_job_seconds_total (per role and duty)
 #             is summed once the task completes;
-#   baseline: the bench example's tch training speed without checkpoints, times the
-#             task's steps.
+#   baseline: the bench example's tch training speed without checkpoints (best of 3
+#             runs of up to P1_BASELINE_STEPS steps, default 1000), times the task's
+#             steps; `train_s_over_plain` in the report checks that rate against the
+#             solver's own full training.
 #
 # It also prints the audit the task used and the probability that it catches a solver
 # faking at least 10% of the segments, and the smallest audit reaching 99% with the
@@ -18,6 +20,10 @@
 #   P1_KEEP=1 ...                       (keep the node log and metrics in the temp dir)
 #   P1_WATCH_PERCENT=25 ...             (the whistleblower replays a random 25% of the
 #                                        verdicts; default 100)
+#   P1_SPEC=scripts/bench/p1-cnn-1008-segments.json ...
+#                                       (the task; default examples/mnist-mlp.json, 6
+#                                        segments; this one has 1,008 segments of 10
+#                                        CNN steps and 43 audits, ~2 min of training)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -39,14 +45,24 @@ WATCH="${P1_WATCH_PERCENT:-100}"
 	echo "P1_WATCH_PERCENT must be 1 to 100, got '$WATCH'" >&2
 	exit 2
 }
+TASK="${P1_SPEC:-examples/mnist-mlp.json}"
+[[ -f "$TASK" ]] || {
+	echo "P1_SPEC: no such task spec '$TASK'" >&2
+	exit 2
+}
+BASE_STEPS="${P1_BASELINE_STEPS:-1000}"
+[[ "$BASE_STEPS" =~ ^[1-9][0-9]*$ ]] || {
+	echo "P1_BASELINE_STEPS must be a positive number, got '$BASE_STEPS'" >&2
+	exit 2
+}
 mkdir -p "$OUT"
 WORK="$(mktemp -d)"
-SPEC="$WORK/mnist-mlp.json"
-"$T/gensyn-ml" data-ref --file .data/mnist/train.idx --spec examples/mnist-mlp.json --out "$SPEC" >/dev/null
+SPEC="$WORK/task.json"
+"$T/gensyn-ml" data-ref --file .data/mnist/train.idx --spec "$TASK" --out "$SPEC" >/dev/null
 STEPS=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); t=s["training"]; d=s["data"]; print(t["epochs"]*(-(-d["samples"]//t["batch_size"])))' "$SPEC")
 
-say "baseline: plain tch training, $STEPS steps, 1 thread"
-"$T/examples/bench" "$SPEC" --threads 1 --steps "$STEPS" --cpu >"$WORK/plain.json"
+say "baseline: plain tch training speed ($TASK, $STEPS steps in the task), 1 thread"
+"$T/examples/bench" "$SPEC" --threads 1 --steps "$((STEPS < BASE_STEPS ? STEPS : BASE_STEPS))" --reps 3 --cpu >"$WORK/plain.json"
 
 RPC=$((20000 + RANDOM % 20000))
 PROM=$((RPC + 1))
@@ -70,15 +86,17 @@ for who in "//Bob solver" "//Charlie verifier" "//Dave whistleblower"; do
 done
 jq_uri() { python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["data"]["uri"]="file://"+sys.argv[2]; json.dump(s,open(sys.argv[1],"w"))' "$@"; }
 jq_uri "$SPEC" "$ROOT/.data/mnist/train.idx"
-js submit-task.js --ws "$WS" --seed //Alice --spec "$SPEC" --follow --timeout 900000 >"$WORK/submit.log"
+say "task: $STEPS steps submitted through polkadot.js; following it to settlement"
+js submit-task.js --ws "$WS" --seed //Alice --spec "$SPEC" --follow --timeout 3600000 | tee "$WORK/submit.log" >&2
 curl -fsS "http://127.0.0.1:$PROM/metrics" >"$WORK/metrics.txt"
 
 python3 - "$WORK" "$OUT/p1.json" "$WATCH" <<'PYEOF'
 import json, math, re, sys
 work, out, watch = sys.argv[1], sys.argv[2], int(sys.argv[3])
 plain = json.load(open(f"{work}/plain.json"))
-spec = json.load(open(f"{work}/mnist-mlp.json"))
-steps = plain["steps"]
+spec = json.load(open(f"{work}/task.json"))
+k = spec["training"]["checkpoint_interval"]
+steps = spec["training"]["epochs"] * -(-spec["data"]["samples"] // spec["training"]["batch_size"])
 plain_s = steps / plain["tch_steps_per_s"]
 jobs = {}
 for line in open(f"{work}/metrics.txt"):
@@ -88,7 +106,6 @@ for line in open(f"{work}/metrics.txt"):
         jobs[f"{labels['role']}/{labels['duty']}"] = float(m.group(2))
 result = next(json.loads(l[7:]) for l in open(f"{work}/submit.log") if l.startswith("RESULT "))
 audits = int(result.get("audits", 0))
-k = spec["training"]["checkpoint_interval"]
 segments = math.ceil(steps / k)
 def catch(n, m, fake_frac=0.10):
     f = max(1, math.ceil(fake_frac * n))
