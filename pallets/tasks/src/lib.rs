@@ -25,16 +25,18 @@
 //!    verifier never bound to the task; a second report means two verifiers drawn
 //!    independently could not fetch the proof, and it is rejected as a failing audit
 //!    would be (step 6). A verifier can dodge a forced error by reporting, at the price
-//!    of that audit's pay. A report left unchecked (no verifier left to draw, the one
-//!    drawn stayed silent, slashed for it, or its verdict did not hold) leaves its
-//!    segment unverified: the task fails unpaid and unslashed, the owner is refunded.
+//!    of that audit's pay. A re-auditor that stays silent, or posts a verdict that does
+//!    not hold, is slashed and the report stands: another verifier re-audits it, up to
+//!    [`Config::MaxReaudits`] per segment. A report still unchecked after them (or with
+//!    no verifier left to draw) leaves its segment unverified: the task fails unpaid and
+//!    unslashed, the owner is refunded.
 //! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
 //!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
 //!    game), which reports back through [`DisputeOutcome`]. A verdict whose replay the
 //!    game refutes slashes its verifier and pays the challenger from the slash; the
 //!    verdict is then void, except an Exact-mode pass, which becomes a fail (the replay
-//!    does not reach the solver's checkpoint). A voided segment is audited again, once,
-//!    by a verifier never bound to the task ([`Replaced`] remembers those a re-audit
+//!    does not reach the solver's checkpoint). A voided segment is audited again (up to
+//!    [`Config::MaxReaudits`] times) by a verifier never bound to the task ([`Replaced`] remembers those a re-audit
 //!    took off), so a solver cannot buy a pass from one verifier and have its segment
 //!    go unaudited; with none to draw it counts as not audited. The window opens again
 //!    once the new verdicts are in.
@@ -243,13 +245,15 @@ pub struct Audit<AccountId> {
 	/// for the settlement; a whistleblower that caught a forced error is paid from the
 	/// jackpot then.
 	pub refuted_by: Option<AccountId>,
-	/// This audit replaces a verdict a dispute voided, or a report of an unavailable
-	/// store (a segment is re-audited once).
-	pub reaudit: bool,
+	/// How many times the segment was given to a new verifier: after a verdict a dispute
+	/// voided, a report of an unavailable store, or a re-auditor that left such a report
+	/// unchecked (at most [`Config::MaxReaudits`]).
+	pub reaudits: u32,
 	/// The segment stands reported unavailable: its verifier reported that the solver's
 	/// proof store did not serve what the segment needs (journal or checkpoints, as
 	/// committed) instead of a verdict, or, after such a report, the re-auditor named
-	/// here posted nothing (it is slashed, and the report stands unchecked).
+	/// here posted nothing or a verdict that does not hold (it is slashed, and the
+	/// report stands unchecked until another re-audit checks it).
 	pub unavailable: bool,
 	/// This audit re-audits a segment whose previous verifier reported the store
 	/// unavailable: a second report rejects the proof.
@@ -519,6 +523,15 @@ impl<H: Default, B, R: Randomness<Option<H>, B>> Randomness<H, B> for FromOption
 	}
 }
 
+/// The most verifiers re-audits can take off one task: one per re-audit, at most
+/// [`Config::MaxReaudits`] for each of [`Config::MaxAuditSegments`] segments.
+pub struct ReplacedBound<T>(core::marker::PhantomData<T>);
+impl<T: Config> Get<u32> for ReplacedBound<T> {
+	fn get() -> u32 {
+		T::MaxAuditSegments::get().saturating_mul(T::MaxReaudits::get())
+	}
+}
+
 #[frame_support::pallet]
 pub mod pallet {
 	use super::*;
@@ -618,6 +631,10 @@ pub mod pallet {
 		/// Most audited segments of a task.
 		#[pallet::constant]
 		type MaxAuditSegments: Get<u32>;
+		/// Most times one segment is given to a new verifier (a re-audit): a report that
+		/// re-auditor after re-auditor leaves unchecked leaves the segment unverified.
+		#[pallet::constant]
+		type MaxReaudits: Get<u32>;
 		/// Most workers one task counts on (solver, verifiers, challengers).
 		#[pallet::constant]
 		type MaxEngaged: Get<u32>;
@@ -678,16 +695,12 @@ pub mod pallet {
 		ValueQuery,
 	>;
 
-	/// Verifiers a re-audit took off a live task's audits (their verdicts were refuted):
-	/// never drawn again to re-audit that task.
+	/// Verifiers a re-audit took off a live task's audits (their verdicts were refuted,
+	/// or they reported or left a report unchecked): never drawn again to re-audit that
+	/// task.
 	#[pallet::storage]
-	pub type Replaced<T: Config> = StorageMap<
-		_,
-		Twox64Concat,
-		TaskId,
-		BoundedVec<T::AccountId, T::MaxAuditSegments>,
-		ValueQuery,
-	>;
+	pub type Replaced<T: Config> =
+		StorageMap<_, Twox64Concat, TaskId, BoundedVec<T::AccountId, ReplacedBound<T>>, ValueQuery>;
 
 	/// Tasks whose deadline fires at a block.
 	#[pallet::storage]
@@ -1660,7 +1673,7 @@ pub mod pallet {
 						challenger: None,
 						overturned: false,
 						refuted_by: None,
-						reaudit: false,
+						reaudits: 0,
 						unavailable: false,
 						reported_before: false,
 					})
@@ -1718,11 +1731,13 @@ pub mod pallet {
 			audit.overturned = true;
 		}
 
-		/// Gives every segment whose verdict a dispute voided, or whose verifier reported
-		/// the solver's store unavailable, once per segment, to a new verifier: an active
-		/// one with a standing forced-error commitment, not bound to the task now or
-		/// before, neither its solver nor its owner. A voided verifier left with no audit
-		/// of the task is let go. Returns whether any segment was given.
+		/// Gives every segment whose verdict a dispute voided, or whose report of an
+		/// unavailable store stands unchecked, while it has re-audits left
+		/// ([`Config::MaxReaudits`]), to a new verifier: an active one with a standing
+		/// forced-error commitment, not bound to the task now or before, neither its
+		/// solver nor its owner. A report carries over to the re-audit, so a second report
+		/// rejects the proof. A voided verifier left with no audit of the task is let go.
+		/// Returns whether any segment was given.
 		fn reaudit(
 			id: TaskId,
 			task: &mut Task<T>,
@@ -1732,7 +1747,8 @@ pub mod pallet {
 				.iter()
 				.enumerate()
 				.filter(|(_, a)| {
-					!a.reaudit && (a.unavailable || (a.overturned && a.verdict.is_none()))
+					a.reaudits < T::MaxReaudits::get()
+						&& (a.unavailable || (a.overturned && a.verdict.is_none()))
 				})
 				.map(|(i, _)| i)
 				.collect();
@@ -1771,12 +1787,12 @@ pub mod pallet {
 				a.overturned = false;
 				a.challenger = None;
 				a.refuted_by = None;
-				a.reaudit = true;
-				a.reported_before = a.unavailable;
+				a.reaudits = a.reaudits.saturating_add(1);
+				a.reported_before = a.unavailable || a.reported_before;
 				a.unavailable = false;
 				T::ForcedErrors::bind(&v, id);
 				if !replaced.contains(&old) {
-					// At most one re-audit per segment: the bound holds.
+					// At most `MaxReaudits` re-audits per segment: the bound holds.
 					let _ = replaced.try_push(old.clone());
 				}
 				if !audits.iter().any(|x| x.verifier == old) {
@@ -2005,6 +2021,25 @@ pub mod pallet {
 				Self::overturn(id, a, &winner);
 				if forced.is_none() && alone {
 					Self::slash_untrusted(&a.verifier, &mut slashed);
+				}
+			}
+			// A re-audit verdict on a reported segment that cannot be trusted (its secret
+			// unrevealed, or a forced error not applied) does not check the report: its
+			// verifier is slashed here, once, and the report stands again.
+			for (a, &forced) in audits.iter_mut().zip(&forced_of) {
+				let untrusted = match (forced, a.verdict) {
+					(None, Some(_)) => true,
+					(Some(true), Some(v)) => v.pass,
+					_ => false,
+				};
+				if a.reported_before && !a.overturned && untrusted {
+					Self::slash_untrusted(&a.verifier, &mut slashed);
+					a.verdict = None;
+					a.challenger = None;
+					a.refuted_by = None;
+					a.unavailable = true;
+					a.reported_before = false;
+					Self::deposit_event(Event::ReportStands { id, segment: a.segment });
 				}
 			}
 			if Self::reaudit(id, task, &mut audits)? {
@@ -2356,7 +2391,8 @@ pub mod pallet {
 					}
 					for a in audits.iter_mut().filter(|a| a.reported_before && a.awaits_verdict()) {
 						// A silent re-auditor does not erase the report it was to check:
-						// the report stands, unchecked (a segment is re-audited once).
+						// the report stands, unchecked, and is re-audited again at
+						// settlement while the segment has re-audits left.
 						a.unavailable = true;
 						a.reported_before = false;
 						Self::deposit_event(Event::ReportStands { id, segment: a.segment });

@@ -199,6 +199,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type DisputeTimeout = ConstU64<20>;
 	type VerifiersPerTask = ConstU32<2>;
 	type MaxAuditSegments = ConstU32<4>;
+	type MaxReaudits = ConstU32<2>;
 	type MaxEngaged = ConstU32<12>;
 	type MaxDeadlinesPerBlock = ConstU32<3>;
 	type MaxLocationLen = ConstU32<64>;

@@ -1063,7 +1063,7 @@ fn an_overturned_threshold_verdict_is_void_and_its_verifier_slashed_and_unpaid()
 		// The refuted replay says nothing about the solver's checkpoint: void; with no
 		// verifier left to audit it again, the window runs on.
 		let a = Audits::<T>::get(id)[0].clone();
-		assert_eq!((a.verdict, a.overturned, a.reaudit), (None, true, false));
+		assert_eq!((a.verdict, a.overturned, a.reaudits), (None, true, 0));
 		assert_eq!(task(id).phase, Phase::Challenge);
 		let sb = Stake::bond(&10, Role::Solver);
 		let vfree = Balances::free_balance(verifier);
@@ -1084,14 +1084,14 @@ fn an_overturned_threshold_verdict_is_void_and_its_verifier_slashed_and_unpaid()
 }
 
 #[test]
-fn a_voided_segment_is_audited_again_once_by_another_verifier() {
+fn a_voided_segment_is_audited_again_by_another_verifier() {
 	new_test_ext().execute_with(|| {
 		let (id, voided) = overturned_pass(VerificationMode::Threshold, true);
 		let other = if voided == 11 { 12 } else { 11 };
 		let t = task(id);
 		// The segment goes to the verifier not bound to the task; the voided one is let go.
 		let a = Audits::<T>::get(id)[0].clone();
-		assert_eq!((a.verifier, a.verdict, a.reaudit), (other, None, true));
+		assert_eq!((a.verifier, a.verdict, a.reaudits), (other, None, 1));
 		assert_eq!(t.phase, Phase::Verifying);
 		assert!(events().contains(&Event::Reaudited { id, segment: a.segment, verifier: other }));
 		assert!(WorkerTasks::<T>::get(voided, id).is_none());
@@ -1179,7 +1179,7 @@ fn the_solver_may_dispute_a_failing_verdict_and_win() {
 		// The voided segment goes to the other verifier, whose replay passes it.
 		assert_eq!(task(id).phase, Phase::Verifying);
 		let r = Audits::<T>::get(id)[0].clone();
-		assert!(r.reaudit && r.verifier != a.verifier);
+		assert!(r.reaudits == 1 && r.verifier != a.verifier);
 		let p = proof_for(task(id).checkpoints, r.segment);
 		assert_ok!(TaskPallet::submit_verification(
 			RuntimeOrigin::signed(r.verifier),
@@ -1671,12 +1671,12 @@ fn a_reaudit_pool_that_runs_out_leaves_the_rest_unaudited_and_never_redraws_a_re
 		}
 		assert_eq!(Balances::free_balance(13), w + 30);
 		let now = Audits::<T>::get(id);
-		let again: Vec<_> = now.iter().filter(|a| a.reaudit).collect();
+		let again: Vec<_> = now.iter().filter(|a| a.reaudits > 0).collect();
 		assert_eq!(again.len(), 1);
 		assert_eq!(again[0].verifier, 14);
 		assert_eq!(task(id).phase, Phase::Verifying);
 		// The refuted verifier kept on the segment no one audits again owes nothing now.
-		let kept = now.iter().find(|a| !a.reaudit).expect("the other audit");
+		let kept = now.iter().find(|a| a.reaudits == 0).expect("the other audit");
 		assert!(
 			!TaskPallet::duties(&kept.verifier)
 				.iter()
@@ -1814,7 +1814,7 @@ fn an_honest_verdict_refuted_before_its_reveal_is_overturned_at_settlement() {
 		assert_eq!(Balances::free_balance(13), w + 15);
 		// Voided, so audited again by the spare verifier: the task goes on.
 		let a = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment).expect("audit");
-		assert!(a.reaudit && a.verdict.is_none() && task(id).phase == Phase::Verifying);
+		assert!(a.reaudits == 1 && a.verdict.is_none() && task(id).phase == Phase::Verifying);
 		assert!(Balances::total_issuance() <= issuance, "slashes burn, nothing is minted");
 	});
 }
@@ -1835,7 +1835,7 @@ fn a_refuted_pass_on_a_forced_segment_is_a_wrong_verdict_at_once() {
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
 		assert_eq!(Balances::free_balance(13), w + 15, "the reporter's share, no catch");
 		let x = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
-		assert!(x.is_some_and(|x| x.overturned || x.reaudit));
+		assert!(x.is_some_and(|x| x.overturned || x.reaudits > 0));
 	});
 }
 
@@ -1849,7 +1849,7 @@ fn a_refuted_verdict_never_revealed_is_slashed_as_wrong_and_as_unrevealed() {
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30 - 40);
 		assert_eq!(Balances::free_balance(13), w + 15);
 		let again = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
-		assert!(again.is_some_and(|x| x.reaudit && x.verifier != a.verifier), "re-audited");
+		assert!(again.is_some_and(|x| x.reaudits == 1 && x.verifier != a.verifier), "re-audited");
 		// The re-auditor posts a pass; at the end the first verifier is not slashed again.
 		let n = task(id).checkpoints;
 		for x in Audits::<T>::get(id).into_iter().filter(|x| x.verdict.is_none()) {
@@ -2072,8 +2072,8 @@ fn a_store_reported_unavailable_twice_rejects_the_solver_and_nobody_else_pays() 
 		// The segment goes to the verifier never bound to the task; the reporter is let go.
 		let a = Audits::<T>::get(id)[0].clone();
 		assert_eq!(
-			(a.verifier, a.reaudit, a.unavailable, a.reported_before),
-			(other, true, false, true)
+			(a.verifier, a.reaudits, a.unavailable, a.reported_before),
+			(other, 1, false, true)
 		);
 		assert_eq!(task(id).phase, Phase::Verifying);
 		assert_eq!(Replaced::<T>::get(id).into_inner(), vec![reporter]);
@@ -2130,7 +2130,7 @@ fn a_report_on_the_reaudit_of_a_voided_verdict_is_a_first_report_not_a_rejection
 		// re-auditor's report is one verifier's word: the solver is not rejected.
 		let (id, _) = overturned_pass(VerificationMode::Threshold, true);
 		let a = Audits::<T>::get(id)[0].clone();
-		assert!(a.reaudit && !a.reported_before);
+		assert!(a.reaudits == 1 && !a.reported_before);
 		let sb = Stake::bond(&10, Role::Solver);
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(a.verifier),
@@ -2189,14 +2189,22 @@ fn a_silent_reauditor_of_a_reported_segment_is_slashed_and_the_report_stands() {
 		run_to(task(id).deadline);
 		assert_eq!(Stake::bond(&other, Role::Verifier), ob - 20, "missed verdict");
 		let a = Audits::<T>::get(id)[0].clone();
-		assert_eq!((a.unavailable, a.reported_before, a.reaudit), (true, false, true));
+		assert_eq!((a.unavailable, a.reported_before, a.reaudits), (true, false, 1));
 		assert!(events().contains(&Event::ReportStands { id, segment: a.segment }));
 		assert_eq!(task(id).phase, Phase::Challenge);
-		// Never re-audited twice, though a fresh verifier could be drawn now: at
-		// settlement the segment is unverified.
+		// A verifier registered since is drawn to check the report at settlement; it is
+		// silent too, and the segment has no re-audit left (two in the mock).
 		reg(14, Role::Verifier);
 		run_to(task(id).deadline);
-		assert_eq!(events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count(), 1);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.reaudits, a.reported_before), (14, 2, true));
+		assert_eq!(task(id).phase, Phase::Verifying);
+		reg(15, Role::Verifier);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&14, Role::Verifier), 500 - 20, "missed verdict");
+		run_to(task(id).deadline);
+		assert_eq!(events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count(), 2);
+		assert!(!events().contains(&Event::Reaudited { id, segment: a.segment, verifier: 15 }));
 		assert!(events().contains(&Event::TaskFailed {
 			id,
 			reason: FailReason::Unverified,
@@ -2205,6 +2213,48 @@ fn a_silent_reauditor_of_a_reported_segment_is_slashed_and_the_report_stands() {
 		assert_eq!((Balances::free_balance(10), Stake::bond(&10, Role::Solver)), (solver, sb));
 		assert_eq!(Balances::free_balance(1), owner + t.escrow);
 		assert!(WorkerTasks::<T>::iter().next().is_none());
+		check();
+	});
+}
+
+#[test]
+fn a_reaudit_verdict_left_unrevealed_is_slashed_once_and_another_verifier_checks_the_report() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12, 14]);
+		let first = Audits::<T>::get(id)[0].clone();
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(first.verifier),
+			id,
+			first.segment
+		));
+		let t = task(id);
+		let (solver, sb) = (Balances::free_balance(10), Stake::bond(&10, Role::Solver));
+		run_to(t.deadline);
+		let b = Audits::<T>::get(id)[0].clone();
+		assert_eq!((b.reaudits, b.reported_before), (1, true));
+		// The re-auditor passes the segment but never reveals its secret: its verdict
+		// cannot be trusted, so it does not check the report.
+		verify_all(id, true);
+		let bb = Stake::bond(&b.verifier, Role::Verifier);
+		run_to(task(id).deadline);
+		let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+		assert_eq!(Stake::bond(&b.verifier, Role::Verifier), bb - reveal_slash);
+		assert!(events().contains(&Event::ReportStands { id, segment: b.segment }));
+		let c = Audits::<T>::get(id)[0].clone();
+		assert_eq!((c.reaudits, c.reported_before, c.verdict), (2, true, None));
+		assert!(c.verifier != first.verifier && c.verifier != b.verifier);
+		assert_eq!(task(id).phase, Phase::Verifying);
+		// The third verifier checks it honestly: the solver is paid in full.
+		verify_all(id, true);
+		reveal(c.verifier, id);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(
+			e,
+			Event::TaskCompleted { id: i, solver_paid, .. } if *i == id && *solver_paid == t.solver_pay
+		)));
+		assert_eq!(Balances::free_balance(10), solver + t.solver_pay);
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+		assert_eq!(Stake::bond(&b.verifier, Role::Verifier), bb - reveal_slash, "slashed once");
 		check();
 	});
 }
@@ -2278,6 +2328,36 @@ fn a_reaudit_verdict_that_does_not_hold_leaves_the_report_unchecked() {
 		}));
 		assert!(!events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert_eq!((Balances::free_balance(10), Stake::bond(&10, Role::Solver)), (solver, sb));
+		check();
+	});
+}
+
+#[test]
+fn a_report_outlives_a_refuted_reaudit_so_the_next_report_rejects_the_proof() {
+	new_test_ext().execute_with(|| {
+		let (id, _, other) = reported_unavailable(true);
+		Specs::<T>::mutate(id, |s| {
+			if let Some(s) = s {
+				s.verification.mode = VerificationMode::Threshold;
+			}
+		});
+		let sb = Stake::bond(&10, Role::Solver);
+		run_to(task(id).deadline);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.reported_before), (other, true));
+		// The re-auditor's pass is refuted; the next verifier drawn still checks the
+		// first report, so its own report is the second one.
+		reg(13, Role::Whistleblower);
+		reg(14, Role::Verifier);
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.reaudits, a.reported_before), (14, 2, true));
+		assert_ok!(TaskPallet::report_unavailable(RuntimeOrigin::signed(14), id, a.segment));
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
 		check();
 	});
 }

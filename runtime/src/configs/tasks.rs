@@ -68,6 +68,10 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	// 1 - 0.9^44 > 99% by 44 audited segments (sampled without replacement it is more):
 	// 48 lets a task reach that.
 	type MaxAuditSegments = ConstU32<48>;
+	// A report of an unavailable store is checked by up to three verifiers in turn before
+	// its segment counts as unverified: a silent or untrusted re-auditor costs its bond
+	// and the owner gains nothing unless every re-auditor drawn is on its side.
+	type MaxReaudits = ConstU32<3>;
 	type MaxEngaged = ConstU32<24>;
 	type MaxDeadlinesPerBlock = ConstU32<16>;
 	type MaxLocationLen = ConstU32<128>;
