@@ -1219,9 +1219,9 @@ pub mod pallet {
 		/// verdict. The audit counts as done, unpaid and unslashed. At settlement the
 		/// segment goes to a new verifier, as a voided verdict does; when the new verifier
 		/// reports it unavailable too, two verifiers drawn independently could not fetch
-		/// the solver's proof and it is rejected. A report no verifier checks again (a
-		/// report on a re-audit of a voided verdict included: a segment is re-audited
-		/// once) fails the task unpaid and unslashed (`FailReason::Unverified`).
+		/// the solver's proof and it is rejected. A report no verifier checks again within
+		/// the segment's re-audits ([`Config::MaxReaudits`], shared with voided verdicts)
+		/// fails the task unpaid and unslashed (`FailReason::Unverified`).
 		#[pallet::call_index(7)]
 		#[pallet::weight(T::WeightInfo::report_unavailable())]
 		pub fn report_unavailable(
@@ -1747,8 +1747,10 @@ pub mod pallet {
 				.iter()
 				.enumerate()
 				.filter(|(_, a)| {
+					// A report on a re-audit of a report is the second one: final.
+					let second_report = a.unavailable && a.reported_before;
 					a.reaudits < T::MaxReaudits::get()
-						&& (a.unavailable || (a.overturned && a.verdict.is_none()))
+						&& !second_report && (a.unavailable || (a.overturned && a.verdict.is_none()))
 				})
 				.map(|(i, _)| i)
 				.collect();
@@ -2389,10 +2391,14 @@ pub mod pallet {
 					for v in &missing {
 						T::Stake::slash(v, Role::Verifier, T::MissedVerdictSlash::get(), None);
 					}
-					for a in audits.iter_mut().filter(|a| a.reported_before && a.awaits_verdict()) {
-						// A silent re-auditor does not erase the report it was to check:
-						// the report stands, unchecked, and is re-audited again at
-						// settlement while the segment has re-audits left.
+					let unchecked = |a: &Audit<T::AccountId>| {
+						a.reported_before && a.verdict.is_none() && !a.unavailable
+					};
+					for a in audits.iter_mut().filter(|a| unchecked(a)) {
+						// A silent re-auditor, or one whose verdict a game voided, does not
+						// erase the report it was to check: the report stands, unchecked,
+						// and is re-audited again at settlement while the segment has
+						// re-audits left.
 						a.unavailable = true;
 						a.reported_before = false;
 						Self::deposit_event(Event::ReportStands { id, segment: a.segment });

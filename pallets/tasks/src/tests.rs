@@ -1110,7 +1110,8 @@ fn a_voided_segment_is_audited_again_by_another_verifier() {
 			p
 		));
 		assert_eq!(task(id).phase, Phase::Challenge, "the window opens again");
-		// Overturned again: the segment was re-audited once already, so it stays void.
+		// Overturned again: no verifier is left to draw (11 and 12 were both taken off), so
+		// the segment stays void.
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
 		let a = Audits::<T>::get(id)[0].clone();
@@ -2078,6 +2079,8 @@ fn a_store_reported_unavailable_twice_rejects_the_solver_and_nobody_else_pays() 
 		assert_eq!(task(id).phase, Phase::Verifying);
 		assert_eq!(Replaced::<T>::get(id).into_inner(), vec![reporter]);
 		assert!(WorkerTasks::<T>::get(reporter, id).is_none());
+		// A spare verifier is never drawn after the second report: it is final.
+		reg(14, Role::Verifier);
 		assert_ok!(TaskPallet::report_unavailable(RuntimeOrigin::signed(other), id, a.segment));
 		run_to(task(id).deadline);
 		// Two verifiers drawn independently could not fetch the proof: rejected, and with
@@ -2091,6 +2094,7 @@ fn a_store_reported_unavailable_twice_rejects_the_solver_and_nobody_else_pays() 
 		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
 		assert_eq!(Balances::free_balance(1), owner + escrow);
 		assert_eq!(balances(&[reporter, other]), before, "reporters neither paid nor slashed");
+		assert_eq!(events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count(), 1);
 		assert!(Tasks::<T>::get(id).is_none() && Replaced::<T>::get(id).is_empty());
 	});
 }
@@ -2358,6 +2362,72 @@ fn a_report_outlives_a_refuted_reaudit_so_the_next_report_rejects_the_proof() {
 		run_to(task(id).deadline);
 		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
 		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
+		check();
+	});
+}
+
+/// `who` posts an honest pass on `segment` of task `id`.
+fn pass(id: TaskId, who: u64, segment: u32) {
+	let p = proof_for(task(id).checkpoints, segment);
+	let h = p.checkpoint_hash;
+	assert_ok!(TaskPallet::submit_verification(RuntimeOrigin::signed(who), id, segment, 0, h, p));
+}
+
+#[test]
+fn a_report_whose_reaudit_a_game_voided_survives_a_later_verifying_deadline() {
+	new_test_ext().execute_with(|| {
+		// Three audits: 11 and 12 dealt in turn.
+		let three = spec_with(|s| {
+			s.verification.audit_fraction = SpecPermill(300_000);
+			s.verification.mode = VerificationMode::Threshold;
+		});
+		let id = verifying_with(three);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 3);
+		let (s0, s1, s2) = (audits[0].clone(), audits[1].clone(), audits[2].clone());
+		assert_eq!(s0.verifier, s2.verifier);
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(s1.verifier),
+			id,
+			s1.segment
+		));
+		pass(id, s0.verifier, s0.segment);
+		pass(id, s2.verifier, s2.segment);
+		reg(14, Role::Verifier);
+		run_to(task(id).deadline);
+		assert_eq!(Audits::<T>::get(id)[1].verifier, 14, "the report goes to the spare");
+		pass(id, 14, s1.segment);
+		// Both the re-audit of the report and the first pass are refuted; one new verifier
+		// comes, and the first voided segment in order takes it.
+		reg(13, Role::Whistleblower);
+		reg(16, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, s1.segment));
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(16), id, s0.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, s1.segment, true));
+		reg(15, Role::Verifier);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, s0.segment, true));
+		let now = Audits::<T>::get(id);
+		assert_eq!((now[0].verifier, now[0].reaudits), (15, 1));
+		assert!(now[1].overturned && now[1].reported_before && now[1].verdict.is_none());
+		assert_eq!(task(id).phase, Phase::Verifying);
+		// 15 stays silent: its audit is dropped, but the report on s1 is not.
+		run_to(task(id).deadline);
+		assert!(events().contains(&Event::ReportStands { id, segment: s1.segment }));
+		let left = Audits::<T>::get(id);
+		assert!(left.iter().any(|a| a.segment == s1.segment && a.unavailable));
+		let solver = Balances::free_balance(10);
+		// The report is re-audited while a verifier and a re-audit are left (15 again,
+		// silent again), then settles unverified.
+		for _ in 0..6 {
+			if let Some(t) = Tasks::<T>::get(id) {
+				run_to(t.deadline);
+			}
+		}
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::Unverified, .. })));
+		assert_eq!(Balances::free_balance(10), solver, "the solver is not paid");
 		check();
 	});
 }
