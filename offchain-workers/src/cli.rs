@@ -138,6 +138,13 @@ pub struct VerifyArgs {
 	/// when the journal does not match it.
 	#[arg(long, value_parser = parse_hash)]
 	pub expect_root: Option<Hash>,
+	/// Judge Threshold segments by the repops replay alone: no libtorch second opinion on
+	/// a segment the replay fails.
+	#[arg(long)]
+	pub repops_only: bool,
+	/// Run the libtorch second opinion on the CPU even when a GPU is present.
+	#[arg(long)]
+	pub cpu: bool,
 }
 
 /// `serve` options.

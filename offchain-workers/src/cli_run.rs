@@ -133,6 +133,13 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 		journal: &journal,
 		threshold: a.threshold,
 		threads: l.threads,
+		second_opinion: (!a.repops_only).then(|| {
+			if a.cpu {
+				tch::Device::Cpu
+			} else {
+				crate::tch_backend::best_device()
+			}
+		}),
 	};
 	let results = jobs::verify(&job, &segments);
 	let mut reports = Vec::new();
@@ -140,9 +147,11 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 	for (segment, result) in segments.iter().zip(results) {
 		let value = match result {
 			Ok(r) => {
+				let second =
+					r.libtorch_l2.map(|t| format!(" (libtorch {t:.3e})")).unwrap_or_default();
 				tracing::info!(
 					target: "gensyn_ml",
-					"segment {segment} (steps {}..{}): l2 {:.3e}, {}",
+					"segment {segment} (steps {}..{}): l2 {:.3e}{second}, {}",
 					r.from_step,
 					r.to_step,
 					r.distances.l2,

@@ -152,8 +152,12 @@ pub struct VerifyJob<'a> {
 	pub journal: &'a Journal,
 	/// Threshold mode: the largest accepted L2 distance.
 	pub threshold: f64,
-	/// CPU threads for repops (0: all cores; the bits do not depend on it).
+	/// CPU threads for repops (0: all cores; the bits do not depend on it) and for
+	/// libtorch (0: its default).
 	pub threads: usize,
+	/// Threshold mode: the libtorch device of the second opinion on a segment the repops
+	/// replay fails (`replay::verify_segment`); `None` judges by repops alone.
+	pub second_opinion: Option<tch::Device>,
 }
 
 /// Replays `segments` of the job's run and judges each under the spec's mode.
@@ -163,19 +167,21 @@ pub fn verify(job: &VerifyJob, segments: &[usize]) -> Vec<Result<SegmentReport, 
 	let mut make = |s: &TrainState| -> Box<dyn Backend> {
 		Box::new(RepopsEngine::new(spec, s, job.data.clone(), job.threads))
 	};
+	let mut libtorch = |s: &TrainState| -> Box<dyn Backend> {
+		if job.threads > 0 {
+			tch::set_num_threads(job.threads as i32);
+		}
+		let mut t = TchTrainer::new(spec, s, job.second_opinion.unwrap_or(tch::Device::Cpu));
+		t.load_data(job.data);
+		Box::new(t)
+	};
+	let judge = (spec.verification.mode, job.threshold);
 	segments
 		.iter()
 		.map(|&i| {
-			let mode = spec.verification.mode;
-			replay::verify_segment(
-				job.store,
-				job.journal,
-				&mut order,
-				i,
-				mode,
-				job.threshold,
-				&mut make,
-			)
+			let second: Option<replay::MakeEngine> =
+				if job.second_opinion.is_some() { Some(&mut libtorch) } else { None };
+			replay::verify_segment(job.store, job.journal, &mut order, i, judge, &mut make, second)
 		})
 		.collect()
 }

@@ -72,9 +72,9 @@ fn mlp_learns_mnist_digits() {
 		&run.journal,
 		&mut order,
 		last,
-		VerificationMode::Threshold,
-		1e-3,
+		(VerificationMode::Threshold, 1e-3),
 		&mut make,
+		None,
 	)
 	.unwrap();
 	assert!(report.passed, "{report:?}");

@@ -35,7 +35,15 @@ fn verify_all(
 	let mut make = |s: &TrainState| common::engine("repops", spec, s, data);
 	(0..journal.checkpoints.len() - 1)
 		.map(|i| {
-			replay::verify_segment(store, journal, &mut order, i, mode, THRESHOLD_L2, &mut make)
+			replay::verify_segment(
+				store,
+				journal,
+				&mut order,
+				i,
+				(mode, THRESHOLD_L2),
+				&mut make,
+				None,
+			)
 		})
 		.collect()
 }
@@ -240,9 +248,9 @@ fn a_profiled_threshold_passes_honest_runs_and_fails_cheats() {
 					journal,
 					&mut order,
 					i,
-					VerificationMode::Threshold,
-					threshold,
+					(VerificationMode::Threshold, threshold),
 					&mut make,
+					None,
 				)
 				.unwrap()
 				.passed
@@ -255,4 +263,47 @@ fn a_profiled_threshold_passes_honest_runs_and_fails_cheats() {
 	// Only the segment holding step 7 fails: each segment starts from the solver's own
 	// checkpoint, so the later ones are consistent again.
 	assert_eq!(judge(&cheat)[..3], [true, false, true]);
+}
+
+/// Below the engines' rounding distance every honest segment fails on the repops replay
+/// alone; the libtorch second opinion reaches the solver's checkpoints exactly (same
+/// engine, same device kind) and passes them, while a reordered batch fails both.
+#[test]
+fn the_libtorch_second_opinion_passes_honest_segments_and_not_cheats() {
+	let dir = tempfile::tempdir().unwrap();
+	let store = ProofStore::open(dir.path().join("store")).unwrap();
+	let spec = common::spec(dir.path(), "mlp", SGD, "threshold");
+	let data = common::data(&spec, dir.path());
+	let threshold = 1e-12;
+	let judge = |journal: &Journal, second: bool| -> Vec<SegmentReport> {
+		let mut order = DataOrder::new(&spec, RANDOMNESS);
+		let mut make = |s: &TrainState| common::engine("repops", &spec, s, &data);
+		let mut libtorch = |s: &TrainState| common::engine("tch", &spec, s, &data);
+		(0..journal.checkpoints.len() - 1)
+			.map(|i| {
+				let second: Option<replay::MakeEngine> =
+					if second { Some(&mut libtorch) } else { None };
+				let judge = (VerificationMode::Threshold, threshold);
+				replay::verify_segment(&store, journal, &mut order, i, judge, &mut make, second)
+					.unwrap()
+			})
+			.collect()
+	};
+	let honest = common::honest_run("tch", &spec, &data, &store, None);
+	let alone = judge(&honest.journal, false);
+	assert!(alone.iter().all(|r| !r.passed && r.distances.l2 > threshold), "{alone:?}");
+	assert!(alone.iter().all(|r| r.libtorch_l2.is_none()));
+	let checked = judge(&honest.journal, true);
+	assert!(checked.iter().all(|r| r.passed && r.libtorch_l2 == Some(0.0)), "{checked:?}");
+	assert_eq!(
+		checked.iter().map(|r| &r.replayed_hash).collect::<Vec<_>>(),
+		alone.iter().map(|r| &r.replayed_hash).collect::<Vec<_>>(),
+		"the verdict's replay hash stays the repops replay's"
+	);
+
+	let cheat = common::dishonest_run("tch", &spec, &data, &store, Cheat::ReorderBatch(7));
+	let reports = judge(&cheat, true);
+	assert!(!reports[1].passed, "{:?}", reports[1]);
+	assert!(reports[1].libtorch_l2.is_some_and(|l2| l2 > 1e-4), "{:?}", reports[1]);
+	assert!(reports[0].passed && reports[2].passed, "{reports:?}");
 }

@@ -272,18 +272,35 @@ fn verify_segment(
 		journal: &journal,
 		threshold: threshold as f64,
 		threads: ctx.threads,
+		second_opinion: Some(if ctx.cpu_only {
+			tch::Device::Cpu
+		} else {
+			gensyn_workers::tch_backend::best_device()
+		}),
 	};
 	// A served checkpoint that cannot be read or replayed is itself a failed proof.
 	let replay = jobs::verify(&job, &[segment as usize])
 		.pop()
 		.ok_or_else(|| "no report".to_string())
 		.and_then(|r| r.map_err(|e| e.to_string()));
+	let mut second = String::new();
 	let (mut distance, mut replay_hash, passed) = match replay {
-		Ok(report) => (
-			report.distances.l2 as f32,
-			hash::from_hex(&report.replayed_hash).unwrap_or([0; 32]),
-			report.passed,
-		),
+		Ok(report) => {
+			// A pass on the libtorch second opinion posts that replay's distance (the one
+			// within the threshold); the replay hash stays repops', which games check.
+			let l2 = match report.libtorch_l2 {
+				Some(t) => {
+					second = format!(" (libtorch replay {t:e})");
+					if report.passed {
+						t.min(report.distances.l2)
+					} else {
+						report.distances.l2
+					}
+				}
+				None => report.distances.l2,
+			};
+			(l2 as f32, hash::from_hex(&report.replayed_hash).unwrap_or([0; 32]), report.passed)
+		}
 		Err(e) => {
 			log::warn!(target: "gensyn-worker", "verifier: task {id} segment {segment}: {e}");
 			(f32::MAX, [0; 32], false)
@@ -292,7 +309,7 @@ fn verify_segment(
 	ctx.metrics.replayed(passed);
 	log::info!(
 		target: "gensyn-worker",
-		"verifier: task {id} segment {segment}: l2 {distance:e}, {}{}",
+		"verifier: task {id} segment {segment}: l2 {distance:e}{second}, {}{}",
 		if passed { "passed" } else { "FAILED" },
 		if forced { " (forced error: posting a failing verdict)" } else { "" }
 	);
