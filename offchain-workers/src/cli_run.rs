@@ -133,13 +133,7 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 		journal: &journal,
 		threshold: a.threshold,
 		threads: l.threads,
-		second_opinion: (!a.repops_only).then(|| {
-			if a.cpu {
-				tch::Device::Cpu
-			} else {
-				crate::tch_backend::best_device()
-			}
-		}),
+		second_opinion: (!a.repops_only).then(|| crate::tch_backend::device(a.cpu)),
 	};
 	let results = jobs::verify(&job, &segments);
 	let mut reports = Vec::new();
@@ -186,7 +180,7 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 /// threshold they suggest.
 pub fn profile(a: ProfileArgs) -> Result<Value, CliError> {
 	let l = load(&a.run)?;
-	let device = if a.cpu { tch::Device::Cpu } else { crate::tch_backend::best_device() };
+	let device = crate::tch_backend::device(a.cpu);
 	let profiles =
 		crate::profile::profile(&l.spec, &l.data, l.randomness, a.segments, l.threads, device)?;
 	Ok(json!({

@@ -53,6 +53,15 @@ pub fn best_device() -> Device {
 	Device::cuda_if_available()
 }
 
+/// The CPU when `cpu_only`, else [`best_device`].
+pub fn device(cpu_only: bool) -> Device {
+	if cpu_only {
+		Device::Cpu
+	} else {
+		best_device()
+	}
+}
+
 #[cfg(target_os = "linux")]
 fn load_cuda_backend() {
 	use std::sync::Once;

@@ -114,11 +114,8 @@ fn train(
 		VerificationMode::Exact => BackendKind::Repops,
 		VerificationMode::Threshold => BackendKind::Tch,
 	};
-	let device = if ctx.cpu_only || backend == BackendKind::Repops {
-		tch::Device::Cpu
-	} else {
-		gensyn_workers::tch_backend::best_device()
-	};
+	let device =
+		gensyn_workers::tch_backend::device(ctx.cpu_only || backend == BackendKind::Repops);
 	if backend == BackendKind::Tch {
 		tch::set_num_threads(ctx.threads as i32);
 	}

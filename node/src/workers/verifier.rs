@@ -167,8 +167,7 @@ fn profile_task(
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
 	let data = Arc::new(dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?);
-	let device =
-		if ctx.cpu_only { tch::Device::Cpu } else { gensyn_workers::tch_backend::best_device() };
+	let device = gensyn_workers::tch_backend::device(ctx.cpu_only);
 	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)
 		.map_err(|e| e.to_string())?;
 	let threshold = profile::suggest_threshold(&profiles) as f32;
@@ -272,11 +271,7 @@ fn verify_segment(
 		journal: &journal,
 		threshold: threshold as f64,
 		threads: ctx.threads,
-		second_opinion: Some(if ctx.cpu_only {
-			tch::Device::Cpu
-		} else {
-			gensyn_workers::tch_backend::best_device()
-		}),
+		second_opinion: Some(gensyn_workers::tch_backend::device(ctx.cpu_only)),
 	};
 	// A served checkpoint that cannot be read or replayed is itself a failed proof.
 	let replay = jobs::verify(&job, &[segment as usize])
@@ -288,16 +283,12 @@ fn verify_segment(
 		Ok(report) => {
 			// A pass on the libtorch second opinion posts that replay's distance (the one
 			// within the threshold); the replay hash stays repops', which games check.
+			if let Some(t) = report.libtorch_l2 {
+				second = format!(" (libtorch replay {t:e})");
+			}
 			let l2 = match report.libtorch_l2 {
-				Some(t) => {
-					second = format!(" (libtorch replay {t:e})");
-					if report.passed {
-						t.min(report.distances.l2)
-					} else {
-						report.distances.l2
-					}
-				}
-				None => report.distances.l2,
+				Some(t) if report.passed => t.min(report.distances.l2),
+				_ => report.distances.l2,
 			};
 			(l2 as f32, hash::from_hex(&report.replayed_hash).unwrap_or([0; 32]), report.passed)
 		}
