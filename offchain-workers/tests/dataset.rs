@@ -64,7 +64,7 @@ fn hash_mismatch_is_named() {
 	let path = dir.path().join("d.idx");
 	std::fs::write(&path, bundle(2, 2)).unwrap();
 	let good = blake2_256(&bundle(2, 2));
-	dataset::fetch_verified(&file_uri(&path), &good, dir.path()).unwrap();
+	assert_eq!(dataset::fetch_verified(&file_uri(&path), &good, dir.path()).unwrap(), bundle(2, 2));
 	let err = dataset::fetch_verified(&file_uri(&path), &[9; 32], dir.path()).unwrap_err();
 	match err {
 		DatasetError::HashMismatch { expected, actual, .. } => {
@@ -79,19 +79,19 @@ fn hash_mismatch_is_named() {
 fn truncation_is_named() {
 	let full = bundle(4, 3);
 	for cut in [2, 10, 30, full.len() - 1, 4 + 12 + 36] {
-		let err = dataset::parse_mnist_bundle(full[..cut].to_vec(), "cut").unwrap_err();
+		let err = dataset::parse_mnist_bundle(&full[..cut], "cut").unwrap_err();
 		assert!(
 			matches!(err, DatasetError::Truncated { .. }),
 			"cut at {cut}: expected Truncated, got {err}"
 		);
 	}
-	let err = idx::gunzip_if_needed(gzip(&full)[..20].to_vec(), "gz").unwrap_err();
+	let err = idx::gunzip_if_needed(&gzip(&full)[..20], "gz").unwrap_err();
 	assert!(matches!(err, DatasetError::Corrupt { .. }), "{err}");
 }
 
 #[test]
 fn wrong_shape_count_and_labels_are_named() {
-	let d = dataset::parse_mnist_bundle(bundle(4, 3), "d").unwrap();
+	let d = dataset::parse_mnist_bundle(&bundle(4, 3), "d").unwrap();
 	assert!(matches!(d.check(&[1, 28, 28], None, 10), Err(DatasetError::ShapeMismatch { .. })));
 	assert!(matches!(
 		d.check(&[1, 3, 3], Some(5), 10),
@@ -103,7 +103,7 @@ fn wrong_shape_count_and_labels_are_named() {
 	));
 	let mut bad = bundle(4, 3);
 	bad[2] = 0x0d; // float IDX: not ubyte
-	assert!(matches!(dataset::parse_mnist_bundle(bad, "d"), Err(DatasetError::Corrupt { .. })));
+	assert!(matches!(dataset::parse_mnist_bundle(&bad, "d"), Err(DatasetError::Corrupt { .. })));
 	assert!(matches!(
 		dataset::fetch_verified("ftp://x/y", &[0; 32], Path::new("/tmp")),
 		Err(DatasetError::UnsupportedUri(_))
@@ -159,17 +159,21 @@ fn http_downloads_are_streamed_checked_and_cached() {
 	let dir = tempfile::tempdir().unwrap();
 	let body = bundle(6, 5);
 	let good = blake2_256(&body);
-	let uri = serve(body.clone(), body.len(), 2);
-	let path = dataset::fetch_verified(&uri, &good, dir.path()).unwrap();
-	assert_eq!(std::fs::read(&path).unwrap(), body);
-	let d: Dataset = dataset::load_mnist_bundle(&path).unwrap();
+	let uri = serve(body.clone(), body.len(), 3);
+	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), body);
+	let cached = dir.path().join(to_hex(&good));
+	let d: Dataset = dataset::load_mnist_bundle(&cached).unwrap();
 	assert_eq!(d.len(), 6);
 	// A wrong hash: nothing is kept.
 	let err = dataset::fetch_verified(&uri, &[1; 32], dir.path()).unwrap_err();
 	assert!(matches!(err, DatasetError::HashMismatch { .. }), "{err}");
 	assert!(!dir.path().join(to_hex(&[1; 32])).exists());
 	// Served again from the cache without a server.
-	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), path);
+	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), body);
+	// A cache entry that no longer matches is fetched anew (the server's second answer).
+	std::fs::write(&cached, b"rewritten").unwrap();
+	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), body);
+	assert_eq!(std::fs::read(&cached).unwrap(), body);
 }
 
 #[test]

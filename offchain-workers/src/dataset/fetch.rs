@@ -1,9 +1,11 @@
-//! Bringing a data file to local disk from a `file://` or `http(s)://` URI, checked
-//! against its expected blake2-256 hash before anything reads it.
+//! Getting a data file's bytes from a `file://` or `http(s)://` URI, checked against
+//! their expected blake2-256 hash. The bytes returned are the bytes hashed: a file
+//! rewritten between a check and a later read cannot slip past the check.
 //!
 //! Downloads are streamed to `<cache>/<hash>.<pid>.part` while being hashed and renamed to
-//! `<cache>/<hash>` only when the hash matches, so a cache entry is always a verified
-//! blob and a second fetch of the same hash costs nothing.
+//! `<cache>/<hash>` only when the hash matches, so a second fetch of the same hash
+//! downloads nothing (a cache entry is still hashed again when read, and fetched anew
+//! when it no longer matches).
 
 use super::DatasetError;
 use crate::hash::{self, Hash, Hasher};
@@ -15,19 +17,31 @@ use std::time::Duration;
 /// How long one download may take in all before it is abandoned.
 const HTTP_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// Resolves `uri` to a local file whose blake2-256 hash is `expected`.
+/// The bytes `uri` names, once their blake2-256 hash is checked to be `expected`
+/// ([`DatasetError::HashMismatch`] otherwise).
 ///
-/// `file://PATH` (or a plain path) is hashed where it lies; `http://` and `https://` are
-/// downloaded into `cache`. Any other scheme is [`DatasetError::UnsupportedUri`].
-pub fn fetch_verified(uri: &str, expected: &Hash, cache: &Path) -> Result<PathBuf, DatasetError> {
-	if uri.starts_with("http://") || uri.starts_with("https://") {
-		return download(uri, expected, cache);
+/// `file://PATH` (or a plain path) is read where it lies; `http://` and `https://` are
+/// downloaded into `cache` (or read from it). Any other scheme is
+/// [`DatasetError::UnsupportedUri`].
+pub fn fetch_verified(uri: &str, expected: &Hash, cache: &Path) -> Result<Vec<u8>, DatasetError> {
+	if !(uri.starts_with("http://") || uri.starts_with("https://")) {
+		return read_checked(uri, &local_path(uri)?, expected);
 	}
-	let path = local_path(uri)?;
-	let file = File::open(&path).map_err(|e| DatasetError::io(&path, e))?;
-	let actual = hash::blake2_256_reader(file).map_err(|e| DatasetError::io(&path, e))?;
-	check(uri, expected, &actual)?;
-	Ok(path)
+	let cached = cache.join(hash::to_hex(expected));
+	if let Ok(bytes) = fs::read(&cached) {
+		if hash::blake2_256(&bytes) == *expected {
+			return Ok(bytes);
+		}
+	}
+	download(uri, expected, &cached)?;
+	read_checked(uri, &cached, expected)
+}
+
+/// Reads `path` whole and checks the bytes' hash.
+fn read_checked(uri: &str, path: &Path, expected: &Hash) -> Result<Vec<u8>, DatasetError> {
+	let bytes = fs::read(path).map_err(|e| DatasetError::io(path, e))?;
+	check(uri, expected, &hash::blake2_256(&bytes))?;
+	Ok(bytes)
 }
 
 /// The local path a `file://` URI or a bare path names.
@@ -52,15 +66,11 @@ fn check(uri: &str, expected: &Hash, actual: &Hash) -> Result<(), DatasetError> 
 	Ok(())
 }
 
-fn download(uri: &str, expected: &Hash, cache: &Path) -> Result<PathBuf, DatasetError> {
+/// Streams `uri` into `target` (a cache entry named by the expected hash), renaming it
+/// into place only when the downloaded bytes hash to `expected`.
+fn download(uri: &str, expected: &Hash, target: &Path) -> Result<(), DatasetError> {
+	let cache = target.parent().unwrap_or(Path::new("."));
 	fs::create_dir_all(cache).map_err(|e| DatasetError::io(cache, e))?;
-	let target = cache.join(hash::to_hex(expected));
-	if target.exists() {
-		let file = File::open(&target).map_err(|e| DatasetError::io(&target, e))?;
-		if hash::blake2_256_reader(file).ok().as_ref() == Some(expected) {
-			return Ok(target);
-		}
-	}
 	let http_err = |reason: String| DatasetError::Http { uri: uri.to_string(), reason };
 	let agent =
 		ureq::Agent::config_builder().timeout_global(Some(HTTP_TIMEOUT)).build().new_agent();
@@ -89,6 +99,6 @@ fn download(uri: &str, expected: &Hash, cache: &Path) -> Result<PathBuf, Dataset
 		let _ = fs::remove_file(&part);
 		return Err(e);
 	}
-	fs::rename(&part, &target).map_err(|e| DatasetError::io(&target, e))?;
-	Ok(target)
+	fs::rename(&part, target).map_err(|e| DatasetError::io(target, e))?;
+	Ok(())
 }

@@ -8,6 +8,7 @@
 
 use super::DatasetError;
 use flate2::read::MultiGzDecoder;
+use std::borrow::Cow;
 use std::io::Read;
 
 /// One IDX array of unsigned bytes.
@@ -23,17 +24,17 @@ pub struct IdxArray {
 const UBYTE: u8 = 0x08;
 
 /// Decompresses `bytes` when they are gzip (magic `1f 8b`, any number of members);
-/// returns them unchanged otherwise. `what` names the file in errors.
-pub fn gunzip_if_needed(bytes: Vec<u8>, what: &str) -> Result<Vec<u8>, DatasetError> {
+/// returns them unchanged (borrowed) otherwise. `what` names the file in errors.
+pub fn gunzip_if_needed<'a>(bytes: &'a [u8], what: &str) -> Result<Cow<'a, [u8]>, DatasetError> {
 	if !bytes.starts_with(&[0x1f, 0x8b]) {
-		return Ok(bytes);
+		return Ok(Cow::Borrowed(bytes));
 	}
 	let mut plain = Vec::new();
-	MultiGzDecoder::new(&bytes[..]).read_to_end(&mut plain).map_err(|e| DatasetError::Corrupt {
+	MultiGzDecoder::new(bytes).read_to_end(&mut plain).map_err(|e| DatasetError::Corrupt {
 		what: what.to_string(),
 		reason: format!("gzip: {e}"),
 	})?;
-	Ok(plain)
+	Ok(Cow::Owned(plain))
 }
 
 /// Parses one whole IDX file's bytes (plain, not gzip); `what` names it in errors.

@@ -221,8 +221,9 @@ pub fn pixel_to_f32(b: u8) -> f32 {
 pub fn load_mnist_idx(images: &Path, labels: &Path) -> Result<Dataset, DatasetError> {
 	let images_name = images.display().to_string();
 	let labels_name = labels.display().to_string();
-	let imgs = idx::gunzip_if_needed(read(images)?, &images_name)?;
-	let lbls = idx::gunzip_if_needed(read(labels)?, &labels_name)?;
+	let (imgs, lbls) = (read(images)?, read(labels)?);
+	let imgs = idx::gunzip_if_needed(&imgs, &images_name)?;
+	let lbls = idx::gunzip_if_needed(&lbls, &labels_name)?;
 	mnist_from_arrays(
 		idx::parse(&imgs, &images_name)?,
 		idx::parse(&lbls, &labels_name)?,
@@ -233,12 +234,12 @@ pub fn load_mnist_idx(images: &Path, labels: &Path) -> Result<Dataset, DatasetEr
 /// Reads an MNIST bundle (plain or gzip): the images IDX immediately followed by the
 /// labels IDX, the one-file form a task's data reference names.
 pub fn load_mnist_bundle(path: &Path) -> Result<Dataset, DatasetError> {
-	let name = path.display().to_string();
-	parse_mnist_bundle(idx::gunzip_if_needed(read(path)?, &name)?, &name)
+	parse_mnist_bundle(&read(path)?, &path.display().to_string())
 }
 
-/// Parses the bytes of an MNIST bundle (already decompressed); `what` names them.
-pub fn parse_mnist_bundle(bytes: Vec<u8>, what: &str) -> Result<Dataset, DatasetError> {
+/// Parses the bytes of an MNIST bundle, plain or gzip; `what` names them.
+pub fn parse_mnist_bundle(bytes: &[u8], what: &str) -> Result<Dataset, DatasetError> {
+	let bytes = idx::gunzip_if_needed(bytes, what)?;
 	let (images, rest) = idx::parse_prefix(&bytes, what)?;
 	if rest.is_empty() {
 		return Err(DatasetError::Truncated {
@@ -292,13 +293,31 @@ pub fn load_data_ref(
 	data: &gensyn_primitives::DataRef,
 	cache: &Path,
 ) -> Result<Dataset, DatasetError> {
-	use gensyn_primitives::DataFormat;
+	parse_data_ref(data, &fetch_data_ref(data, cache)?)
+}
+
+/// The bytes of the file a task's data reference names, checked against its hash
+/// (the same bytes the check hashed: nothing is read twice).
+pub fn fetch_data_ref(
+	data: &gensyn_primitives::DataRef,
+	cache: &Path,
+) -> Result<Vec<u8>, DatasetError> {
 	let uri =
 		data.uri.as_str().ok_or_else(|| DatasetError::UnsupportedUri("(not UTF-8)".into()))?;
-	let path = fetch_verified(uri, &data.file_hash.0, cache)?;
+	fetch_verified(uri, &data.file_hash.0, cache)
+}
+
+/// Reads `bytes` (the file a data reference names, already hash-checked) in the
+/// reference's declared format and checks the declared sample shape, count and classes.
+pub fn parse_data_ref(
+	data: &gensyn_primitives::DataRef,
+	bytes: &[u8],
+) -> Result<Dataset, DatasetError> {
+	use gensyn_primitives::DataFormat;
+	let what = data.uri.as_str().unwrap_or("the data file");
 	let dataset = match data.format {
-		DataFormat::MnistIdx | DataFormat::MnistIdxGz => load_mnist_bundle(&path)?,
-		DataFormat::Safetensors => safetensors::load(&path)?,
+		DataFormat::MnistIdx | DataFormat::MnistIdxGz => parse_mnist_bundle(bytes, what)?,
+		DataFormat::Safetensors => safetensors::parse(bytes, what)?,
 	};
 	let s = data.input;
 	dataset.check(
