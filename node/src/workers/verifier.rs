@@ -116,7 +116,7 @@ impl Role for Verifier {
 				}
 				Err(e) => Plan::failed(e),
 			},
-			Duty::Verify { task, segment, by } => {
+			Duty::Verify { task, segment, by, forcible } => {
 				let now = match chain::number(&self.ctx.client, at) {
 					Ok(n) => n,
 					Err(e) => return Plan::failed(e),
@@ -139,7 +139,7 @@ impl Role for Verifier {
 				let store = StoreCheck { unserved: self.unserved.clone(), key, now, may_report };
 				let forced = match self.bound_secret(at, task) {
 					Ok(Some((secret, rate))) => {
-						pallet_gensyn_jackpot::is_forced(&secret, task, segment, rate)
+						forcible && pallet_gensyn_jackpot::is_forced(&secret, task, segment, rate)
 					}
 					Ok(None) => false,
 					Err(e) => return Plan::failed(e),

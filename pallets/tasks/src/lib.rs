@@ -25,9 +25,9 @@
 //!    verifier never bound to the task; a second report means two verifiers drawn
 //!    independently could not fetch the proof, and it is rejected as a failing audit
 //!    would be (step 6). A verifier can dodge a forced error by reporting, at the price
-//!    of that audit's pay. A re-auditor that stays silent, or posts a verdict that does
-//!    not hold, is slashed and the report stands: another verifier re-audits it, up to
-//!    [`Config::MaxReaudits`] per segment. A report still unchecked after them (or with
+//!    of that audit's pay; a re-audit of a report is never forced. A re-auditor that
+//!    stays silent, or posts a verdict that does not hold, is slashed and the report
+//!    stands: another verifier re-audits it, up to [`Config::MaxReaudits`] per segment. A report still unchecked after them (or with
 //!    no verifier left to draw) leaves its segment unverified: the task fails unpaid and
 //!    unslashed, the owner is refunded.
 //! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
@@ -367,6 +367,9 @@ pub enum Duty<BlockNumber> {
 		segment: u32,
 		/// Deadline.
 		by: BlockNumber,
+		/// Whether the verifier's forced-error secret applies to this verdict (not on a
+		/// re-audit of a reported segment, whose verdict must check the report).
+		forcible: bool,
 	},
 	/// A dispute on `segment` of the task is open with this worker as a party.
 	Dispute {
@@ -523,8 +526,9 @@ impl<H: Default, B, R: Randomness<Option<H>, B>> Randomness<H, B> for FromOption
 	}
 }
 
-/// The most verifiers re-audits can take off one task: one per re-audit, at most
-/// [`Config::MaxReaudits`] for each of [`Config::MaxAuditSegments`] segments.
+/// The most verifiers [`Replaced`] keeps for one task: one per re-audit, at most
+/// [`Config::MaxReaudits`] for each of [`Config::MaxAuditSegments`] segments (verifiers
+/// dropped for a missed verdict fill what re-audits leave).
 pub struct ReplacedBound<T>(core::marker::PhantomData<T>);
 impl<T: Config> Get<u32> for ReplacedBound<T> {
 	fn get() -> u32 {
@@ -696,8 +700,8 @@ pub mod pallet {
 	>;
 
 	/// Verifiers a re-audit took off a live task's audits (their verdicts were refuted,
-	/// or they reported or left a report unchecked): never drawn again to re-audit that
-	/// task.
+	/// or they reported or left a report unchecked), and, while there is room, those
+	/// dropped for a missed verdict: never drawn again to re-audit that task.
 	#[pallet::storage]
 	pub type Replaced<T: Config> =
 		StorageMap<_, Twox64Concat, TaskId, BoundedVec<T::AccountId, ReplacedBound<T>>, ValueQuery>;
@@ -1349,8 +1353,7 @@ pub mod pallet {
 				// A revealed honest verdict was wrong: overturned now. A caught forced
 				// error (the verifier did what it had to) and a verdict whose secret is
 				// not revealed yet are decided at settlement, once the secret is known.
-				let forced = T::ForcedErrors::forced(&audit.verifier, id, audit.segment);
-				if Self::was_wrong(forced, audit) == Some(true) {
+				if Self::was_wrong(Self::forced(id, audit), audit) == Some(true) {
 					Self::overturn(id, audit, &challenger);
 				}
 			} else {
@@ -1694,6 +1697,15 @@ pub mod pallet {
 			Ok(true)
 		}
 
+		/// Whether `audit`'s verdict is a forced error: `None` until its verifier revealed
+		/// the secret bound to the task. A re-audit of a reported segment is never forced:
+		/// its verdict is what checks the report, and a forced one would leave the segment
+		/// unverified (failing the task) through no one's fault.
+		fn forced(id: TaskId, audit: &Audit<T::AccountId>) -> Option<bool> {
+			T::ForcedErrors::forced(&audit.verifier, id, audit.segment)
+				.map(|forced| forced && !audit.reported_before)
+		}
+
 		/// Whether a refuted verdict was wrong, given its verifier's revealed `forced` flag:
 		/// `Some(false)` for a forced error (a failing verdict on a forced segment: the
 		/// verifier did what it had to), `Some(true)` for any other revealed verdict,
@@ -2002,10 +2014,7 @@ pub mod pallet {
 			let mut slashed: Vec<T::AccountId> = Vec::new();
 			let mut void: Vec<u32> = Vec::new();
 			// Each verifier's revealed forced flag for its segment, read once.
-			let forced_of: Vec<Option<bool>> = audits
-				.iter()
-				.map(|a| T::ForcedErrors::forced(&a.verifier, id, a.segment))
-				.collect();
+			let forced_of: Vec<Option<bool>> = audits.iter().map(|a| Self::forced(id, a)).collect();
 			// Refutations that waited for the verifier's secret: unless the verdict was
 			// a forced error, it was wrong. An unrevealed one's verifier is slashed for
 			// the missed reveal too: here when this is its only audit (a re-audit would
@@ -2025,15 +2034,11 @@ pub mod pallet {
 					Self::slash_untrusted(&a.verifier, &mut slashed);
 				}
 			}
-			// A re-audit verdict on a reported segment that cannot be trusted (its secret
-			// unrevealed, or a forced error not applied) does not check the report: its
+			// A re-audit verdict on a reported segment whose secret is unrevealed cannot be
+			// trusted and does not check the report (a re-audit is never forced): its
 			// verifier is slashed here, once, and the report stands again.
 			for (a, &forced) in audits.iter_mut().zip(&forced_of) {
-				let untrusted = match (forced, a.verdict) {
-					(None, Some(_)) => true,
-					(Some(true), Some(v)) => v.pass,
-					_ => false,
-				};
+				let untrusted = forced.is_none() && a.verdict.is_some();
 				if a.reported_before && !a.overturned && untrusted {
 					Self::slash_untrusted(&a.verifier, &mut slashed);
 					a.verdict = None;
@@ -2180,6 +2185,7 @@ pub mod pallet {
 									task: id,
 									segment: a.segment,
 									by: t.deadline,
+									forcible: !a.reported_before,
 								});
 							}
 						}
@@ -2201,8 +2207,7 @@ pub mod pallet {
 							} else if is_solver
 								&& a.refuted_by.is_none()
 								&& a.verdict.is_some_and(|v| !v.pass)
-								&& T::ForcedErrors::forced(&a.verifier, id, a.segment)
-									== Some(false)
+								&& Self::forced(id, &a) == Some(false)
 							{
 								// The solver may check a failing verdict that would count
 								// against its work (revealed, not a forced error).
@@ -2407,9 +2412,19 @@ pub mod pallet {
 					audits.retain(|a| a.verdict.is_some() || a.unavailable);
 					let still: Vec<T::AccountId> =
 						audits.iter().map(|a| a.verifier.clone()).collect();
+					let mut replaced = Replaced::<T>::get(id);
+					let known = replaced.len();
 					for v in missing.iter().filter(|v| !still.contains(v)) {
 						Self::disengage(id, task, v);
 						T::ForcedErrors::release(v, id);
+						// A verifier that went silent is not drawn to re-audit this task
+						// (it would likely stay silent and use up a re-audit).
+						if !replaced.contains(v) {
+							let _ = replaced.try_push(v.clone());
+						}
+					}
+					if replaced.len() != known {
+						Replaced::<T>::insert(id, replaced);
 					}
 					if audits.is_empty() {
 						// Nobody verified: draw again.

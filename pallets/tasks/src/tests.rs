@@ -1098,7 +1098,8 @@ fn a_voided_segment_is_audited_again_by_another_verifier() {
 		assert!(TaskPallet::duties(&other).contains(&Duty::Verify {
 			task: id,
 			segment: a.segment,
-			by: t.deadline
+			by: t.deadline,
+			forcible: true
 		}));
 		let p = proof_for(t.checkpoints, a.segment);
 		assert_ok!(TaskPallet::submit_verification(
@@ -1236,7 +1237,7 @@ fn the_runtime_api_helpers_list_duties() {
 		let id = verifying();
 		let a = Audits::<T>::get(id)[0].clone();
 		let d = TaskPallet::duties(&a.verifier);
-		assert_eq!(d, vec![Duty::Verify { task: id, segment: a.segment, by: 13 }]);
+		assert_eq!(d, vec![Duty::Verify { task: id, segment: a.segment, by: 13, forcible: true }]);
 		assert!(TaskPallet::duties(&10).is_empty(), "the solver waits");
 		let view = TaskPallet::view(id).unwrap();
 		assert_eq!(view.phase, Phase::Verifying);
@@ -2151,7 +2152,7 @@ fn a_report_on_the_reaudit_of_a_voided_verdict_is_a_first_report_not_a_rejection
 }
 
 #[test]
-fn an_unavailable_report_survives_the_verifying_deadline_beside_a_missed_verdict() {
+fn a_report_survives_a_missed_verdict_whose_silent_verifier_is_not_drawn_to_recheck_it() {
 	new_test_ext().execute_with(|| {
 		// Two audits by 11 and 12: one reports, the other posts nothing.
 		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
@@ -2175,6 +2176,18 @@ fn an_unavailable_report_survives_the_verifying_deadline_beside_a_missed_verdict
 		assert_eq!(left.len(), 1);
 		assert!(left[0].unavailable && left[0].verifier == r.verifier);
 		assert_eq!(task(id).phase, Phase::Challenge);
+		// The silent verifier is the only other one, yet it is not drawn to re-audit
+		// the report: the report stays unchecked and the task fails unverified.
+		assert!(Replaced::<T>::get(id).contains(&m.verifier));
+		let escrow = task(id).escrow;
+		run_to(task(id).deadline);
+		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
+		assert!(events().contains(&Event::TaskFailed {
+			id,
+			reason: FailReason::Unverified,
+			refunded: escrow
+		}));
+		check();
 	});
 }
 
@@ -2259,6 +2272,60 @@ fn a_reaudit_verdict_left_unrevealed_is_slashed_once_and_another_verifier_checks
 		assert_eq!(Balances::free_balance(10), solver + t.solver_pay);
 		assert_eq!(Stake::bond(&10, Role::Solver), sb);
 		assert_eq!(Stake::bond(&b.verifier, Role::Verifier), bb - reveal_slash, "slashed once");
+		check();
+	});
+}
+
+#[test]
+fn a_reaudit_of_a_report_is_never_forced_so_its_honest_pass_checks_the_report() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12, 14]);
+		let first = Audits::<T>::get(id)[0].clone();
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(first.verifier),
+			id,
+			first.segment
+		));
+		// Every secret bound from now on forces every segment.
+		RATE.with(|r| *r.borrow_mut() = sp_runtime::Perbill::one());
+		let t = task(id);
+		let (solver, sb) = (Balances::free_balance(10), Stake::bond(&10, Role::Solver));
+		run_to(t.deadline);
+		let b = Audits::<T>::get(id)[0].clone();
+		assert_eq!((b.reaudits, b.reported_before), (1, true));
+		let by = task(id).deadline;
+		let duty = Duty::Verify { task: id, segment: b.segment, by, forcible: false };
+		assert!(TaskPallet::duties(&b.verifier).contains(&duty));
+		// The re-auditor checks the report honestly (a pass), though its secret would
+		// force the segment anywhere else.
+		verify_all(id, true);
+		reveal(b.verifier, id);
+		assert_eq!(
+			<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::forced(
+				&b.verifier,
+				id,
+				b.segment
+			),
+			Some(true)
+		);
+		let (bb, vb) =
+			(Stake::bond(&b.verifier, Role::Verifier), Balances::free_balance(b.verifier));
+		run_to(task(id).deadline);
+		assert!(!events().iter().any(|e| matches!(e, Event::ReportStands { .. })));
+		assert!(events().iter().any(|e| matches!(
+			e,
+			Event::TaskCompleted { id: i, solver_paid, .. } if *i == id && *solver_paid == t.solver_pay
+		)));
+		assert_eq!(
+			(Balances::free_balance(10), Stake::bond(&10, Role::Solver)),
+			(solver + t.solver_pay, sb)
+		);
+		assert_eq!(
+			Stake::bond(&b.verifier, Role::Verifier),
+			bb,
+			"an honest re-audit is not slashed"
+		);
+		assert_eq!(Balances::free_balance(b.verifier), vb + t.segment_pay);
 		check();
 	});
 }
