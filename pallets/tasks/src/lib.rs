@@ -27,18 +27,19 @@
 //!    would be (step 6). A verifier can dodge a forced error by reporting, at the price
 //!    of that audit's pay; a re-audit of a report is never forced. A re-auditor that
 //!    stays silent, or posts a verdict that does not hold, is slashed and the report
-//!    stands: another verifier re-audits it, up to [`Config::MaxReaudits`] per segment. A report still unchecked after them (or with
-//!    no verifier left to draw) leaves its segment unverified: the task fails unpaid and
-//!    unslashed, the owner is refunded.
+//!    stands: another verifier re-audits it, up to [`Config::MaxReaudits`] per segment.
+//!    A report still unchecked after them (or with no verifier left to draw) leaves its
+//!    segment unverified: the task fails unpaid and unslashed, the owner is refunded.
 //! 5. **Challenge window**: an active whistleblower may challenge any verdict, the
 //!    solver any failing one; the dispute goes to [`Config::Arbiter`] (the pinpoint
 //!    game), which reports back through [`DisputeOutcome`]. A verdict whose replay the
 //!    game refutes slashes its verifier and pays the challenger from the slash; the
 //!    verdict is then void, except an Exact-mode pass, which becomes a fail (the replay
 //!    does not reach the solver's checkpoint). A voided segment is audited again (up to
-//!    [`Config::MaxReaudits`] times) by a verifier never bound to the task ([`Replaced`] remembers those a re-audit
-//!    took off), so a solver cannot buy a pass from one verifier and have its segment
-//!    go unaudited; with none to draw it counts as not audited. The window opens again
+//!    [`Config::MaxReaudits`] times) by a verifier never bound to the task ([`Replaced`]
+//!    remembers those a re-audit took off, and those dropped for a missed verdict), so a
+//!    solver cannot buy a pass from one verifier and have its segment go unaudited; with
+//!    none to draw it counts as not audited. The window opens again
 //!    once the new verdicts are in.
 //!    A refuted forced error instead pays a whistleblower from the jackpot.
 //! 6. **Settle** when the window ends with no open dispute: all audits pass → solver
@@ -528,7 +529,7 @@ impl<H: Default, B, R: Randomness<Option<H>, B>> Randomness<H, B> for FromOption
 
 /// The most verifiers [`Replaced`] keeps for one task: one per re-audit, at most
 /// [`Config::MaxReaudits`] for each of [`Config::MaxAuditSegments`] segments (verifiers
-/// dropped for a missed verdict fill what re-audits leave).
+/// dropped for a missed verdict only take room no re-audit still to come can need).
 pub struct ReplacedBound<T>(core::marker::PhantomData<T>);
 impl<T: Config> Get<u32> for ReplacedBound<T> {
 	fn get() -> u32 {
@@ -2414,12 +2415,21 @@ pub mod pallet {
 						audits.iter().map(|a| a.verifier.clone()).collect();
 					let mut replaced = Replaced::<T>::get(id);
 					let known = replaced.len();
+					// Room the re-audits still to come may need (a fresh draw's audits
+					// when nobody verified), which a silent verifier must not take.
+					let max = T::MaxReaudits::get() as usize;
+					let reserved: usize = if audits.is_empty() {
+						(task.audits as usize).saturating_mul(max)
+					} else {
+						audits.iter().map(|a| max.saturating_sub(a.reaudits as usize)).sum()
+					};
+					let room = (ReplacedBound::<T>::get() as usize).saturating_sub(reserved);
 					for v in missing.iter().filter(|v| !still.contains(v)) {
 						Self::disengage(id, task, v);
 						T::ForcedErrors::release(v, id);
 						// A verifier that went silent is not drawn to re-audit this task
 						// (it would likely stay silent and use up a re-audit).
-						if !replaced.contains(v) {
+						if !replaced.contains(v) && replaced.len() < room {
 							let _ = replaced.try_push(v.clone());
 						}
 					}

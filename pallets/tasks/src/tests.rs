@@ -2192,6 +2192,33 @@ fn a_report_survives_a_missed_verdict_whose_silent_verifier_is_not_drawn_to_rech
 }
 
 #[test]
+fn a_silent_verifier_never_takes_the_room_a_reaudit_needs_in_replaced() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with(two);
+		let audits = Audits::<T>::get(id);
+		let (r, m) = (audits[0].clone(), audits[1].clone());
+		// Replaced one short of full (8 in the mock): the report's two re-audits may
+		// still need room.
+		let filler: Vec<u64> = (100..107).collect();
+		Replaced::<T>::insert(id, BoundedVec::try_from(filler).unwrap());
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(r.verifier),
+			id,
+			r.segment
+		));
+		run_to(task(id).deadline);
+		assert!(!Replaced::<T>::get(id).contains(&m.verifier), "no room left to spare");
+		assert_eq!(Replaced::<T>::get(id).len(), 7);
+		reg(14, Role::Verifier);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
+		assert!(Replaced::<T>::get(id).contains(&r.verifier), "the reporter is taken off");
+		check();
+	});
+}
+
+#[test]
 fn a_silent_reauditor_of_a_reported_segment_is_slashed_and_the_report_stands() {
 	new_test_ext().execute_with(|| {
 		let (id, _, other) = reported_unavailable(true);
