@@ -137,9 +137,11 @@ impl Role for Verifier {
 							|| now.saturating_add(REPORT_MARGIN) >= by
 					}) || now.saturating_add(super::duties::RETRY_AFTER) >= by;
 				let store = StoreCheck { unserved: self.unserved.clone(), key, now, may_report };
-				let forced = match self.bound_secret(at, task) {
+				// A re-audit of a report is never forced: its secret is not even read.
+				let secret = if forcible { self.bound_secret(at, task) } else { Ok(None) };
+				let forced = match secret {
 					Ok(Some((secret, rate))) => {
-						forcible && pallet_gensyn_jackpot::is_forced(&secret, task, segment, rate)
+						pallet_gensyn_jackpot::is_forced(&secret, task, segment, rate)
 					}
 					Ok(None) => false,
 					Err(e) => return Plan::failed(e),

@@ -4,8 +4,8 @@
 //!
 //! Downloads are streamed to `<cache>/<hash>.<pid>.part` while being hashed and renamed to
 //! `<cache>/<hash>` only when the hash matches, so a second fetch of the same hash
-//! downloads nothing (a cache entry is still hashed again when read, and fetched anew
-//! when it no longer matches).
+//! downloads nothing (a cache entry is hashed again when read, and fetched anew when it
+//! no longer matches).
 
 use super::DatasetError;
 use crate::hash::{self, Hash, Hasher};
@@ -28,13 +28,10 @@ pub fn fetch_verified(uri: &str, expected: &Hash, cache: &Path) -> Result<Vec<u8
 		return read_checked(uri, &local_path(uri)?, expected);
 	}
 	let cached = cache.join(hash::to_hex(expected));
-	if let Ok(bytes) = fs::read(&cached) {
-		if hash::blake2_256(&bytes) == *expected {
-			return Ok(bytes);
-		}
+	if let Ok(bytes) = read_checked(uri, &cached, expected) {
+		return Ok(bytes);
 	}
-	download(uri, expected, &cached)?;
-	read_checked(uri, &cached, expected)
+	download(uri, expected, &cached)
 }
 
 /// Reads `path` whole and checks the bytes' hash.
@@ -67,8 +64,9 @@ fn check(uri: &str, expected: &Hash, actual: &Hash) -> Result<(), DatasetError> 
 }
 
 /// Streams `uri` into `target` (a cache entry named by the expected hash), renaming it
-/// into place only when the downloaded bytes hash to `expected`.
-fn download(uri: &str, expected: &Hash, target: &Path) -> Result<(), DatasetError> {
+/// into place only when the downloaded bytes hash to `expected`, and returns those
+/// bytes (kept while streaming, so the file is not read back).
+fn download(uri: &str, expected: &Hash, target: &Path) -> Result<Vec<u8>, DatasetError> {
 	let cache = target.parent().unwrap_or(Path::new("."));
 	fs::create_dir_all(cache).map_err(|e| DatasetError::io(cache, e))?;
 	let http_err = |reason: String| DatasetError::Http { uri: uri.to_string(), reason };
@@ -79,6 +77,7 @@ fn download(uri: &str, expected: &Hash, target: &Path) -> Result<(), DatasetErro
 	let part = cache.join(format!("{}.{}.part", hash::to_hex(expected), std::process::id()));
 	let mut out = File::create(&part).map_err(|e| DatasetError::io(&part, e))?;
 	let mut hasher = Hasher::new();
+	let mut kept = Vec::new();
 	let mut buf = vec![0u8; 1 << 20];
 	loop {
 		let n = match body.read(&mut buf) {
@@ -91,6 +90,7 @@ fn download(uri: &str, expected: &Hash, target: &Path) -> Result<(), DatasetErro
 			}
 		};
 		hasher.update(&buf[..n]);
+		kept.extend_from_slice(&buf[..n]);
 		out.write_all(&buf[..n]).map_err(|e| DatasetError::io(&part, e))?;
 	}
 	out.sync_all().map_err(|e| DatasetError::io(&part, e))?;
@@ -100,5 +100,5 @@ fn download(uri: &str, expected: &Hash, target: &Path) -> Result<(), DatasetErro
 		return Err(e);
 	}
 	fs::rename(&part, target).map_err(|e| DatasetError::io(target, e))?;
-	Ok(())
+	Ok(kept)
 }

@@ -2038,6 +2038,16 @@ fn report_unavailable_errors() {
 	});
 }
 
+/// A task of two audits (by 11 and 12, the only verifiers) in its Verifying phase, and
+/// the two audits.
+fn verifying_two() -> (TaskId, Audit<u64>, Audit<u64>) {
+	let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+	let id = verifying_with(two);
+	let audits = Audits::<T>::get(id);
+	assert_eq!(audits.len(), 2);
+	(id, audits[0].clone(), audits[1].clone())
+}
+
 /// A task with one audit whose verifier reports the solver's store unavailable; with
 /// `spare` the verifier that was not drawn stays active (a possible re-auditor), else it
 /// unbonds first. Returns the task, the reporter and the other verifier.
@@ -2155,11 +2165,7 @@ fn a_report_on_the_reaudit_of_a_voided_verdict_is_a_first_report_not_a_rejection
 fn a_report_survives_a_missed_verdict_whose_silent_verifier_is_not_drawn_to_recheck_it() {
 	new_test_ext().execute_with(|| {
 		// Two audits by 11 and 12: one reports, the other posts nothing.
-		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
-		let id = verifying_with(two);
-		let audits = Audits::<T>::get(id);
-		assert_eq!(audits.len(), 2);
-		let (r, m) = (&audits[0], &audits[1]);
+		let (id, r, m) = verifying_two();
 		assert_ne!(r.verifier, m.verifier);
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(r.verifier),
@@ -2194,10 +2200,7 @@ fn a_report_survives_a_missed_verdict_whose_silent_verifier_is_not_drawn_to_rech
 #[test]
 fn a_silent_verifier_never_takes_the_room_a_reaudit_needs_in_replaced() {
 	new_test_ext().execute_with(|| {
-		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
-		let id = verifying_with(two);
-		let audits = Audits::<T>::get(id);
-		let (r, m) = (audits[0].clone(), audits[1].clone());
+		let (id, r, m) = verifying_two();
 		// Replaced one short of full (8 in the mock): the report's two re-audits may
 		// still need room.
 		let filler: Vec<u64> = (100..107).collect();
@@ -2361,10 +2364,7 @@ fn a_reaudit_of_a_report_is_never_forced_so_its_honest_pass_checks_the_report() 
 fn an_unchecked_report_beside_a_passing_verdict_leaves_the_solver_unpaid() {
 	new_test_ext().execute_with(|| {
 		// Two audits by 11 and 12, the only verifiers: no one is left to re-audit.
-		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
-		let id = verifying_with(two);
-		let audits = Audits::<T>::get(id);
-		let (r, p) = (&audits[0], &audits[1]);
+		let (id, r, p) = verifying_two();
 		let t = task(id);
 		let (solver, pb) = (Balances::free_balance(10), Balances::free_balance(p.verifier));
 		assert_ok!(TaskPallet::report_unavailable(
