@@ -532,25 +532,70 @@ pub fn backward_weight(
 }
 
 /// `db[oc] = sum_(b,oy,ox) dy` (from +0).
-pub fn backward_bias(dy: &[f32], g: &ConvGeom, out: &mut [f32]) -> Result<()> {
+///
+/// Each channel's sum is one chain of dependent adds in the definition's order, so
+/// one chain runs no faster than the add latency allows: channels are summed
+/// [`BIAS_LANES`] at a time (their chains interleave), and threads take whole groups.
+pub fn backward_bias(dy: &[f32], g: &ConvGeom, out: &mut [f32], threads: usize) -> Result<()> {
 	let d = check(g, None, None, Some(dy))?;
 	if out.len() != d.oc {
 		return Err(ReproError::ShapeMismatch);
 	}
 	let pos = d.oh * d.ow;
-	out.fill(0.0);
-	// One accumulator per channel; the channels' sums interleave (each in its order).
-	for img in dy.chunks_exact(d.oc * pos) {
-		let planes: Vec<&[f32]> = img.chunks_exact(pos).collect();
-		for p in 0..pos {
-			for (o, plane) in out.iter_mut().zip(&planes) {
-				if let Some(v) = plane.get(p) {
-					*o = *o + *v;
+	let threads = par::threads_for(dy.len() * 2, threads);
+	par::for_groups(out, 1, BIAS_LANES, threads, |c0, chans| {
+		let mut c = 0;
+		while let Some(rest) = chans.get_mut(c..).filter(|r| !r.is_empty()) {
+			c += match rest.len() {
+				n if n >= BIAS_LANES => sum_channels::<BIAS_LANES>(dy, d.oc, pos, c0 + c, rest),
+				n if n >= 4 => sum_channels::<4>(dy, d.oc, pos, c0 + c, rest),
+				_ => sum_channels::<1>(dy, d.oc, pos, c0 + c, rest),
+			};
+		}
+	});
+	Ok(())
+}
+
+/// Channels whose bias-gradient sums interleave on one thread.
+const BIAS_LANES: usize = 8;
+
+/// Writes into `out[..G]` the sums over every image of `dy`'s planes `c0..c0 + G`
+/// (each from +0, in position order, image after image) and returns `G`.
+#[inline(always)]
+fn sum_channels<const G: usize>(
+	dy: &[f32],
+	oc: usize,
+	pos: usize,
+	c0: usize,
+	out: &mut [f32],
+) -> usize {
+	let mut acc = [0.0f32; G];
+	for img in dy.chunks_exact((oc * pos).max(1)) {
+		let Some(block) = img.get(c0 * pos..(c0 + G) * pos) else { break };
+		let planes: [&[f32]; G] =
+			core::array::from_fn(|j| block.get(j * pos..(j + 1) * pos).unwrap_or(&[]));
+		let chunks: [&[[f32; 8]]; G] = core::array::from_fn(|j| planes[j].as_chunks::<8>().0);
+		// Eight positions of each plane per load; each accumulator still adds its
+		// plane's values one by one in order.
+		for q in 0..pos / 8 {
+			let vals: [[f32; 8]; G] =
+				core::array::from_fn(|j| chunks[j].get(q).copied().unwrap_or([0.0; 8]));
+			for t in 0..8 {
+				for (a, v) in acc.iter_mut().zip(&vals) {
+					*a = *a + v[t];
 				}
 			}
 		}
+		for p in pos / 8 * 8..pos {
+			for (a, plane) in acc.iter_mut().zip(&planes) {
+				*a = *a + plane.get(p).copied().unwrap_or(0.0);
+			}
+		}
 	}
-	Ok(())
+	for (o, a) in out.iter_mut().zip(acc) {
+		*o = a;
+	}
+	G
 }
 
 /// `dx[b,ic,iy,ix] = sum over valid (kh, kw), then oc, of dy[b,oc,oy,ox] * w[oc,ic,kh,kw]`

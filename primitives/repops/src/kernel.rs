@@ -172,12 +172,9 @@ pub(crate) fn exec_rows<J: Job>(
 	work: usize,
 	threads: usize,
 ) {
-	let threads = if work < PARALLEL_WORK { 1 } else { threads };
+	let threads = par::threads_for(work, threads);
 	par::for_groups(out, row_len, group, threads, |first, chunk| exec(job, t, first, chunk));
 }
-
-/// Below this many multiply-adds an op runs on one thread (starting threads costs more).
-const PARALLEL_WORK: usize = 1 << 20;
 
 /// One tile: `acc[r][c] = acc[r][c] + a(t, r) * b(t, c)` for `t` in order, where
 /// `a` holds `MR` values per `t` and `b` holds `NR` values per `t` (both packed).

@@ -30,6 +30,7 @@ pub mod model;
 pub mod optim;
 pub mod par;
 pub mod pool;
+pub mod relu;
 pub mod selftest;
 pub mod state;
 

@@ -4,7 +4,7 @@
 use crate::{
 	conv,
 	graph::{self, opt_slots, param_shapes, step_graph, Graph, OpKind},
-	init, linear, loss, optim, pool,
+	init, linear, loss, optim, pool, relu,
 	state::TrainState,
 	ReproError, Result,
 };
@@ -99,27 +99,11 @@ pub fn run_op(g: &Graph, index: usize, values: &[Vec<f32>], threads: usize) -> R
 		OpKind::ConvBwdWeight(geom) => {
 			conv::backward_weight(i(0)?, i(1)?, &geom, &mut out, threads)?
 		}
-		OpKind::ConvBwdBias(geom) => conv::backward_bias(i(0)?, &geom, &mut out)?,
-		OpKind::ReluFwd => {
-			let x = i(0)?;
-			if x.len() != n {
-				return Err(ReproError::ShapeMismatch);
-			}
-			for (o, v) in out.iter_mut().zip(x) {
-				*o = if *v > 0.0 { *v } else { 0.0 };
-			}
-		}
-		OpKind::ReluBwd => {
-			let (x, dy) = (i(0)?, i(1)?);
-			if x.len() != n || dy.len() != n {
-				return Err(ReproError::ShapeMismatch);
-			}
-			for ((o, v), d) in out.iter_mut().zip(x).zip(dy) {
-				*o = if *v > 0.0 { *d } else { 0.0 };
-			}
-		}
-		OpKind::PoolFwd(geom) => pool::forward(i(0)?, &geom, &mut out)?,
-		OpKind::PoolBwd(geom) => pool::backward(i(0)?, i(1)?, &geom, &mut out)?,
+		OpKind::ConvBwdBias(geom) => conv::backward_bias(i(0)?, &geom, &mut out, threads)?,
+		OpKind::ReluFwd => relu::forward(i(0)?, &mut out, threads)?,
+		OpKind::ReluBwd => relu::backward(i(0)?, i(1)?, &mut out, threads)?,
+		OpKind::PoolFwd(geom) => pool::forward(i(0)?, &geom, &mut out, threads)?,
+		OpKind::PoolBwd(geom) => pool::backward(i(0)?, i(1)?, &geom, &mut out, threads)?,
 		OpKind::Flatten | OpKind::FlattenBwd => {
 			let x = i(0)?;
 			if x.len() != n {

@@ -4,32 +4,37 @@
 //! rows to threads. Every output element is computed by the same code whatever the
 //! cut, so the bits do not depend on the thread count.
 
-/// Calls `f(first_row, rows)` over `out` cut into rows of `row_len`, on up to `threads`
-/// threads (one without the `parallel` feature).
+use core::sync::atomic::{AtomicUsize, Ordering};
+
+/// Calls `f(first_row, rows)` over `out` cut into rows of `row_len`, giving each of
+/// up to `threads` threads one contiguous piece of whole rows (one thread without the
+/// `parallel` feature).
 pub fn for_rows<F>(out: &mut [f32], row_len: usize, threads: usize, f: F)
 where
 	F: Fn(usize, &mut [f32]) + Sync,
 {
-	if row_len == 0 {
-		return;
+	for_groups(out, row_len, 1, threads, f)
+}
+
+/// Below this much work (multiply-adds, or their equivalent for other ops) an op runs
+/// on one thread by default: starting threads costs more than the split saves.
+pub const PARALLEL_WORK: usize = 1 << 20;
+
+static MIN_PARALLEL_WORK: AtomicUsize = AtomicUsize::new(PARALLEL_WORK);
+
+/// Sets the work below which ops run on one thread ([`PARALLEL_WORK`] by default). It
+/// changes speed only, never a bit of any result; tests set 0 to split even tiny ops.
+pub fn set_min_parallel_work(work: usize) {
+	MIN_PARALLEL_WORK.store(work, Ordering::Relaxed);
+}
+
+/// `threads`, or 1 when `work` is below the threshold of [`set_min_parallel_work`].
+pub fn threads_for(work: usize, threads: usize) -> usize {
+	if work < MIN_PARALLEL_WORK.load(Ordering::Relaxed) {
+		1
+	} else {
+		threads
 	}
-	let rows = out.len() / row_len;
-	#[cfg(feature = "parallel")]
-	{
-		let t = threads.max(1).min(rows);
-		if t > 1 {
-			let per = rows.div_ceil(t);
-			std::thread::scope(|s| {
-				for (i, chunk) in out.chunks_mut(per * row_len).enumerate() {
-					let f = &f;
-					s.spawn(move || f(i * per, chunk));
-				}
-			});
-			return;
-		}
-	}
-	let _ = (threads, rows);
-	f(0, out);
 }
 
 /// How many threads to use by default: the machine's parallelism with `parallel`, else 1.

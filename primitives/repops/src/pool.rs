@@ -1,6 +1,7 @@
 //! `MaxPool2d` forward and backward (fast path). Definitions: [`crate::graph::OpKind`].
 
-use crate::{graph::PoolGeom, ReproError, Result};
+use crate::{graph::PoolGeom, par, ReproError, Result};
+use core::ops::Range;
 
 /// The max of a window in `(kh, kw)` order from `-inf` (`v > acc` replaces) and the
 /// flat input index of its first maximal position (`None` if nothing beat `-inf`):
@@ -32,6 +33,13 @@ fn check(g: &PoolGeom, x: &[f32], y_len: usize) -> Result<()> {
 	Ok(())
 }
 
+/// `if take { new } else { old }` without a branch: the compiler may otherwise turn the
+/// choice into a branch, which random data mispredicts about half the time.
+#[inline(always)]
+fn pick<T>(take: bool, new: T, old: T) -> T {
+	core::hint::select_unpredictable(take, new, old)
+}
+
 /// The max of the window at flat offset `base` (`(kh, kw)` order from `-inf`, `v > acc`
 /// replaces; out-of-range reads are `-inf`) and the flat index of its first maximal
 /// position (`usize::MAX` if nothing beat `-inf`). Written without branches on the
@@ -46,16 +54,16 @@ fn window_at(x: &[f32], base: usize, iw: usize, k: usize) -> (f32, usize) {
 			Some(vals) => {
 				for (kw, v) in vals.iter().enumerate() {
 					let gt = *v > best;
-					best = if gt { *v } else { best };
-					arg = if gt { row + kw } else { arg };
+					best = pick(gt, *v, best);
+					arg = pick(gt, row + kw, arg);
 				}
 			}
 			None => {
 				for kw in 0..k {
 					let v = x.get(row + kw).copied().unwrap_or(f32::NEG_INFINITY);
 					let gt = v > best;
-					best = if gt { v } else { best };
-					arg = if gt { row + kw } else { arg };
+					best = pick(gt, v, best);
+					arg = pick(gt, row + kw, arg);
 				}
 			}
 		}
@@ -63,14 +71,15 @@ fn window_at(x: &[f32], base: usize, iw: usize, k: usize) -> (f32, usize) {
 	(best, arg)
 }
 
-/// Calls `f(output index, window max, flat index of its first maximum or usize::MAX)`
-/// for every window in output order.
+/// Calls `f(output index counted from the first window of plane planes.start, window
+/// max, flat index of its first maximum or usize::MAX)` for every window of `planes`
+/// in output order.
 #[inline(always)]
-fn windows(x: &[f32], g: &PoolGeom, mut f: impl FnMut(usize, f32, usize)) {
+fn windows(x: &[f32], g: &PoolGeom, planes: Range<usize>, mut f: impl FnMut(usize, f32, usize)) {
 	let (ih, iw, k, s) = (g.ih as usize, g.iw as usize, g.k as usize, g.stride as usize);
 	let (oh, ow) = (g.oh as usize, g.ow as usize);
 	let mut i = 0;
-	for plane in 0..(g.batch * g.c) as usize {
+	for plane in planes {
 		for oy in 0..oh {
 			let row = plane * ih * iw + oy * s * iw;
 			match k {
@@ -116,8 +125,8 @@ fn windows_row<const K: usize>(
 			if let Some(vals) = win.get(o..o + K) {
 				for (kw, v) in vals.iter().enumerate() {
 					let gt = *v > best;
-					best = if gt { *v } else { best };
-					arg = if gt { row + o + kw } else { arg };
+					best = pick(gt, *v, best);
+					arg = pick(gt, row + o + kw, arg);
 				}
 			}
 		}
@@ -126,28 +135,47 @@ fn windows_row<const K: usize>(
 	}
 }
 
-/// `y = window max`.
-pub fn forward(x: &[f32], g: &PoolGeom, out: &mut [f32]) -> Result<()> {
+/// Work (in [`par::threads_for`] units) per window element read.
+const WORK_PER_READ: usize = 4;
+
+/// `y = window max`. Threads take whole planes.
+pub fn forward(x: &[f32], g: &PoolGeom, out: &mut [f32], threads: usize) -> Result<()> {
 	check(g, x, out.len())?;
-	windows(x, g, |i, v, _| {
-		if let Some(o) = out.get_mut(i) {
-			*o = v;
-		}
+	let (plane, k) = ((g.oh * g.ow) as usize, g.k as usize);
+	let threads = par::threads_for(out.len() * k * k * WORK_PER_READ, threads);
+	par::for_rows(out, plane, threads, |p0, piece| {
+		windows(x, g, p0..p0 + piece.len() / plane.max(1), |i, v, _| {
+			if let Some(o) = piece.get_mut(i) {
+				*o = v;
+			}
+		});
 	});
 	Ok(())
 }
 
-/// `dx[i] = sum, over windows in (oy, ox) order whose first maximum is i, of dy` (from +0).
-pub fn backward(x: &[f32], dy: &[f32], g: &PoolGeom, out: &mut [f32]) -> Result<()> {
+/// `dx[i] = sum, over windows in (oy, ox) order whose first maximum is i, of dy` (from
+/// +0). A window reads and writes only its own plane, so threads take whole planes.
+pub fn backward(
+	x: &[f32],
+	dy: &[f32],
+	g: &PoolGeom,
+	out: &mut [f32],
+	threads: usize,
+) -> Result<()> {
 	check(g, x, dy.len())?;
 	if out.len() != x.len() {
 		return Err(ReproError::ShapeMismatch);
 	}
-	out.fill(0.0);
-	windows(x, g, |i, _, a| {
-		if let (Some(d), Some(o)) = (dy.get(i), out.get_mut(a)) {
-			*o = *o + *d;
-		}
+	let (in_plane, out_plane, k) = ((g.ih * g.iw) as usize, (g.oh * g.ow) as usize, g.k as usize);
+	let threads = par::threads_for(dy.len() * k * k * WORK_PER_READ, threads);
+	par::for_rows(out, in_plane, threads, |p0, piece| {
+		piece.fill(0.0);
+		let (base, dy) = (p0 * in_plane, dy.get(p0 * out_plane..).unwrap_or(&[]));
+		windows(x, g, p0..p0 + piece.len() / in_plane.max(1), |i, _, a| {
+			if let (Some(d), Some(o)) = (dy.get(i), piece.get_mut(a.wrapping_sub(base))) {
+				*o = *o + *d;
+			}
+		});
 	});
 	Ok(())
 }
@@ -159,6 +187,7 @@ mod tests {
 
 	#[test]
 	fn fast_loops_match_the_definition_bitwise() {
+		crate::par::set_min_parallel_work(0);
 		for &(c, ih, iw, k, s) in
 			&[(3, 7, 9, 2, 2), (2, 9, 8, 3, 2), (1, 6, 6, 3, 1), (2, 5, 7, 1, 1)]
 		{
@@ -182,12 +211,14 @@ mod tests {
 					want_dx[a] = want_dx[a] + dy[i];
 				}
 			}
-			let mut y = vec![1.0f32; m];
-			forward(&x, &g, &mut y).unwrap();
-			let mut dx = vec![1.0f32; n];
-			backward(&x, &dy, &g, &mut dx).unwrap();
-			assert!(y.iter().zip(&want_y).all(|(a, b)| a.to_bits() == b.to_bits()));
-			assert!(dx.iter().zip(&want_dx).all(|(a, b)| a.to_bits() == b.to_bits()));
+			for threads in [1, 2, 3] {
+				let mut y = vec![1.0f32; m];
+				forward(&x, &g, &mut y, threads).unwrap();
+				let mut dx = vec![1.0f32; n];
+				backward(&x, &dy, &g, &mut dx, threads).unwrap();
+				assert!(y.iter().zip(&want_y).all(|(a, b)| a.to_bits() == b.to_bits()));
+				assert!(dx.iter().zip(&want_dx).all(|(a, b)| a.to_bits() == b.to_bits()));
+			}
 		}
 	}
 }

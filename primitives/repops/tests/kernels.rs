@@ -3,7 +3,7 @@
 
 use gensyn_repops::{
 	element,
-	graph::{ConvGeom, Graph, Op, OpKind, TensorInfo, TensorKind},
+	graph::{ConvGeom, Graph, Op, OpKind, PoolGeom, TensorInfo, TensorKind},
 	model::run_op,
 };
 
@@ -35,6 +35,8 @@ fn check(kind: OpKind, inputs: Vec<Vec<f32>>, out_len: usize) {
 
 /// [`check`] with the equality `same`.
 fn check_with(kind: OpKind, inputs: Vec<Vec<f32>>, out_len: usize, same: fn(f32, f32) -> bool) {
+	// Split every op across the threads asked for, however small.
+	gensyn_repops::par::set_min_parallel_work(0);
 	let mut tensors: Vec<TensorInfo> = inputs
 		.iter()
 		.map(|v| TensorInfo { kind: TensorKind::Value, shape: vec![v.len() as u32] })
@@ -141,5 +143,24 @@ fn linear_kernels_match_the_definitions() {
 		check(OpKind::LinearBwdInput { batch, fin, fout }, vec![dy.clone(), w], b * fi);
 		check(OpKind::LinearBwdWeight { batch, fin, fout }, vec![dy.clone(), x], fo * fi);
 		check(OpKind::LinearBwdBias { batch, fout }, vec![dy], fo);
+	}
+}
+
+#[test]
+fn pool_and_relu_kernels_match_the_definitions() {
+	for (i, &(batch, c, ih, iw, k, stride)) in
+		[(2, 3, 26, 26, 2, 2), (3, 2, 13, 13, 2, 2), (2, 2, 9, 28, 3, 2), (1, 3, 7, 8, 3, 1)]
+			.iter()
+			.enumerate()
+	{
+		let (oh, ow) = ((ih - k) / stride + 1, (iw - k) / stride + 1);
+		let g = PoolGeom { batch, c, ih, iw, k, stride, oh, ow };
+		let s = i as u64 * 10 + 900;
+		let x = values((batch * c * ih * iw) as usize, s + 1);
+		let dy = values((batch * c * oh * ow) as usize, s + 2);
+		check(OpKind::PoolFwd(g), vec![x.clone()], dy.len());
+		check(OpKind::PoolBwd(g), vec![x.clone(), dy], x.len());
+		check(OpKind::ReluFwd, vec![x.clone()], x.len());
+		check(OpKind::ReluBwd, vec![x.clone(), values(x.len(), s + 3)], x.len());
 	}
 }
