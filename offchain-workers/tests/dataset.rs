@@ -135,20 +135,25 @@ fn safetensors_datasets_load() {
 	assert_eq!(dataset::load_local(&p).unwrap(), d);
 }
 
-/// Serves `body` once per connection on 127.0.0.1, announcing `announced` bytes.
+/// Serves `body` once per connection (up to `connections`) on 127.0.0.1, announcing
+/// `announced` bytes.
 fn serve(body: Vec<u8>, announced: usize, connections: usize) -> String {
 	let listener = TcpListener::bind("127.0.0.1:0").unwrap();
 	let addr = listener.local_addr().unwrap();
+	let body = std::sync::Arc::new(body);
 	std::thread::spawn(move || {
 		for stream in listener.incoming().take(connections) {
-			let mut s = stream.unwrap();
-			let mut req = [0u8; 4096];
-			let _ = s.read(&mut req);
-			let head = format!(
-				"HTTP/1.1 200 OK\r\nContent-Length: {announced}\r\nConnection: close\r\n\r\n"
-			);
-			let _ = s.write_all(head.as_bytes());
-			let _ = s.write_all(&body);
+			let (mut s, body) = (stream.unwrap(), body.clone());
+			// Each connection on its own thread, so that downloads can overlap.
+			std::thread::spawn(move || {
+				let mut req = [0u8; 4096];
+				let _ = s.read(&mut req);
+				let head = format!(
+					"HTTP/1.1 200 OK\r\nContent-Length: {announced}\r\nConnection: close\r\n\r\n"
+				);
+				let _ = s.write_all(head.as_bytes());
+				let _ = s.write_all(&body);
+			});
 		}
 	});
 	format!("http://{addr}/train.idx")
@@ -174,6 +179,34 @@ fn http_downloads_are_streamed_checked_and_cached() {
 	std::fs::write(&cached, b"rewritten").unwrap();
 	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), body);
 	assert_eq!(std::fs::read(&cached).unwrap(), body);
+	assert_eq!(cache_entries(dir.path()), vec![to_hex(&good)], "no part file is left");
+}
+
+/// The names in a cache directory, sorted.
+fn cache_entries(dir: &Path) -> Vec<String> {
+	let mut names: Vec<String> = std::fs::read_dir(dir)
+		.unwrap()
+		.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+		.collect();
+	names.sort();
+	names
+}
+
+#[test]
+fn concurrent_fetches_of_one_file_both_succeed() {
+	let dir = tempfile::tempdir().unwrap();
+	let body = bundle(40_000, 5);
+	let good = blake2_256(&body);
+	let uri = serve(body.clone(), body.len(), 2);
+	let fetch = || dataset::fetch_verified(&uri, &good, dir.path());
+	let (a, b) = std::thread::scope(|s| {
+		let a = s.spawn(fetch);
+		let b = s.spawn(fetch);
+		(a.join().unwrap(), b.join().unwrap())
+	});
+	assert_eq!(a.unwrap(), body);
+	assert_eq!(b.unwrap(), body);
+	assert_eq!(cache_entries(dir.path()), vec![to_hex(&good)]);
 }
 
 #[test]
@@ -183,4 +216,5 @@ fn http_connection_cut_short_is_an_error() {
 	let uri = serve(body[..100].to_vec(), body.len(), 1);
 	let err = dataset::fetch_verified(&uri, &blake2_256(&body), dir.path()).unwrap_err();
 	assert!(matches!(err, DatasetError::Http { .. } | DatasetError::HashMismatch { .. }), "{err}");
+	assert!(cache_entries(dir.path()).is_empty(), "the part file is removed");
 }

@@ -2,16 +2,17 @@
 //! their expected blake2-256 hash. The bytes returned are the bytes hashed: a file
 //! rewritten between a check and a later read cannot slip past the check.
 //!
-//! Downloads are streamed to `<cache>/<hash>.<pid>.part` while being hashed and renamed to
-//! `<cache>/<hash>` only when the hash matches, so a second fetch of the same hash
-//! downloads nothing (a cache entry is hashed again when read, and fetched anew when it
-//! no longer matches).
+//! Downloads are streamed to a part file of their own (`<cache>/<hash>.<pid>.<n>.part`,
+//! removed on any failure) while being hashed, and renamed to `<cache>/<hash>` only
+//! when the hash matches, so a second fetch of the same hash downloads nothing (a cache
+//! entry is hashed again when read, and fetched anew when it no longer matches).
 
 use super::DatasetError;
 use crate::hash::{self, Hash, Hasher};
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// How long one download may take in all before it is abandoned.
@@ -74,8 +75,8 @@ fn download(uri: &str, expected: &Hash, target: &Path) -> Result<Vec<u8>, Datase
 		ureq::Agent::config_builder().timeout_global(Some(HTTP_TIMEOUT)).build().new_agent();
 	let response = agent.get(uri).call().map_err(|e| http_err(e.to_string()))?;
 	let mut body = response.into_body().into_reader();
-	let part = cache.join(format!("{}.{}.part", hash::to_hex(expected), std::process::id()));
-	let mut out = File::create(&part).map_err(|e| DatasetError::io(&part, e))?;
+	let part = PartFile::new(cache, expected);
+	let mut out = File::create(&part.path).map_err(|e| DatasetError::io(&part.path, e))?;
 	let mut hasher = Hasher::new();
 	let mut kept = Vec::new();
 	let mut buf = vec![0u8; 1 << 20];
@@ -84,21 +85,37 @@ fn download(uri: &str, expected: &Hash, target: &Path) -> Result<Vec<u8>, Datase
 			Ok(0) => break,
 			Ok(n) => n,
 			Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-			Err(e) => {
-				let _ = fs::remove_file(&part);
-				return Err(http_err(e.to_string()));
-			}
+			Err(e) => return Err(http_err(e.to_string())),
 		};
 		hasher.update(&buf[..n]);
 		kept.extend_from_slice(&buf[..n]);
-		out.write_all(&buf[..n]).map_err(|e| DatasetError::io(&part, e))?;
+		out.write_all(&buf[..n]).map_err(|e| DatasetError::io(&part.path, e))?;
 	}
-	out.sync_all().map_err(|e| DatasetError::io(&part, e))?;
+	out.sync_all().map_err(|e| DatasetError::io(&part.path, e))?;
 	drop(out);
-	if let Err(e) = check(uri, expected, &hasher.finish()) {
-		let _ = fs::remove_file(&part);
-		return Err(e);
-	}
-	fs::rename(&part, target).map_err(|e| DatasetError::io(target, e))?;
+	check(uri, expected, &hasher.finish())?;
+	fs::rename(&part.path, target).map_err(|e| DatasetError::io(target, e))?;
 	Ok(kept)
+}
+
+/// A download's part file: named for this call alone (two jobs fetching the same file
+/// at once never share one), and removed when dropped, so every failure cleans up
+/// (after a successful rename there is nothing left to remove).
+struct PartFile {
+	path: PathBuf,
+}
+
+impl PartFile {
+	fn new(cache: &Path, expected: &Hash) -> Self {
+		static NEXT: AtomicU64 = AtomicU64::new(0);
+		let n = NEXT.fetch_add(1, Ordering::Relaxed);
+		let name = format!("{}.{}.{n}.part", hash::to_hex(expected), std::process::id());
+		PartFile { path: cache.join(name) }
+	}
+}
+
+impl Drop for PartFile {
+	fn drop(&mut self) {
+		let _ = fs::remove_file(&self.path);
+	}
 }
