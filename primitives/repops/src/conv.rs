@@ -81,10 +81,11 @@ fn ok(failed: &AtomicBool) -> Result<()> {
 /// `planes` planes of `h x w` with `pad` zeros around each, then `slack` zeros.
 fn pad_planes(x: &[f32], planes: usize, h: usize, w: usize, pad: usize, slack: usize) -> Vec<f32> {
 	if pad == 0 {
-		let mut out = scratch::take(x.len() + slack);
-		if let Some(d) = out.get_mut(..x.len()) {
-			d.copy_from_slice(x);
-		}
+		let mut out = scratch::take_dirty(x.len() + slack);
+		let at = x.len().min(out.len());
+		let (d, rest) = out.split_at_mut(at);
+		d.copy_from_slice(x.get(..d.len()).unwrap_or(&[]));
+		rest.fill(0.0);
 		return out;
 	}
 	let (ph, pw) = (h + 2 * pad, w + 2 * pad);
@@ -461,7 +462,13 @@ impl Job for TapJob<'_> {
 /// flattened.
 fn pack_dy<const NR: usize>(dy: &[f32], b: usize, c: usize, p: usize) -> Vec<f32> {
 	let panels = c.div_ceil(NR);
-	let mut out = scratch::take(b * panels * p * NR);
+	// Every lane below `c` is written below; only a last panel's lanes past `c` need
+	// zeros first.
+	let mut out = if c.is_multiple_of(NR) {
+		scratch::take_dirty(b * panels * p * NR)
+	} else {
+		scratch::take(b * panels * p * NR)
+	};
 	for (bi, img) in dy.chunks_exact((c * p).max(1)).enumerate().take(b) {
 		for (ci, plane) in img.chunks_exact(p.max(1)).enumerate() {
 			let (pi, lane) = (ci / NR, ci % NR);

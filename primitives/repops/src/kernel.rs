@@ -12,7 +12,10 @@
 //! multiplies and adds give the same bits in any vector width, and Rust never fuses a
 //! multiply and an add).
 
-use crate::{par, ReproError, Result};
+use crate::{
+	par::{self, scratch},
+	ReproError, Result,
+};
 use alloc::{vec, vec::Vec};
 
 /// Where an output's accumulator starts.
@@ -458,6 +461,14 @@ pub(crate) fn gemm(
 		return Ok(());
 	}
 	let t = Tiles::for_cols(n);
+	let threads = par::threads_for(m * n * k, threads).max(1);
+	// Threads take whole tiles: by rows or by column panels, whichever leaves the
+	// busiest thread fewer tiles.
+	let (row_tiles, panels) = (m.div_ceil(t.mr()), n.div_ceil(t.nr()));
+	if panels.div_ceil(threads) * row_tiles < row_tiles.div_ceil(threads) * panels {
+		gemm_by_panels(a, b, m, k, n, init, swap, out, t, threads);
+		return Ok(());
+	}
 	let run = |pb: &[f32], out: &mut [f32]| {
 		let job = Gemm { a, pb, nr: t.nr(), m, k, n, init, swap };
 		exec_rows(&job, t, out, n, t.mr(), m * n * k, threads);
@@ -468,6 +479,53 @@ pub(crate) fn gemm(
 		_ => run(pack_all::<16>(b, k, n).as_flattened(), out),
 	}
 	Ok(())
+}
+
+/// [`gemm`] (arguments checked) with threads taking contiguous column panels: each
+/// packs only its own panels of `b` and computes them for every row into a buffer of
+/// its own, copied into `out` afterwards. Every element sums the same terms in the
+/// same order as with a split by rows.
+#[allow(clippy::too_many_arguments)]
+fn gemm_by_panels(
+	a: View,
+	b: View,
+	m: usize,
+	k: usize,
+	n: usize,
+	init: Init,
+	swap: bool,
+	out: &mut [f32],
+	t: Tiles,
+	threads: usize,
+) {
+	let nr = t.nr();
+	let parts = par::map_ranges(n.div_ceil(nr), threads, |panels| {
+		let (j0, j1) = (panels.start * nr, (panels.end * nr).min(n));
+		let nc = j1.saturating_sub(j0);
+		let b = View { d: b.d.get(j0 * b.cs..).unwrap_or(&[]), ..b };
+		let init = match init {
+			Init::Col(v) => Init::Col(v.get(j0..j1).unwrap_or(&[])),
+			other => other,
+		};
+		let mut part = scratch::take_dirty(m * nc);
+		let run = |pb: &[f32], part: &mut [f32]| {
+			exec(&Gemm { a, pb, nr, m, k, n: nc, init, swap }, t, 0, part);
+		};
+		match nr {
+			4 => run(pack_all::<4>(b, k, nc).as_flattened(), &mut part),
+			8 => run(pack_all::<8>(b, k, nc).as_flattened(), &mut part),
+			_ => run(pack_all::<16>(b, k, nc).as_flattened(), &mut part),
+		}
+		(j0, nc, part)
+	});
+	for (j0, nc, part) in parts {
+		for (row, src) in out.chunks_exact_mut(n).zip(part.chunks_exact(nc.max(1))) {
+			if let Some(dst) = row.get_mut(j0..j0 + nc) {
+				dst.copy_from_slice(src);
+			}
+		}
+		scratch::give(part);
+	}
 }
 
 /// `b (k x n)` as column panels of `NR`: panel `p` holds `k` rows of columns

@@ -4,6 +4,8 @@
 //! rows to threads. Every output element is computed by the same code whatever the
 //! cut, so the bits do not depend on the thread count.
 
+use alloc::vec::Vec;
+use core::ops::Range;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 /// Calls `f(first_row, rows)` over `out` cut into rows of `row_len`, giving each of
@@ -35,6 +37,39 @@ pub fn threads_for(work: usize, threads: usize) -> usize {
 	} else {
 		threads
 	}
+}
+
+/// Calls `f` on `0..count` cut into up to `threads` contiguous ranges (the first on
+/// the calling thread, the others on threads of their own; all on the calling thread
+/// without the `parallel` feature) and returns the results in range order.
+pub fn map_ranges<T, F>(count: usize, threads: usize, f: F) -> Vec<T>
+where
+	T: Send,
+	F: Fn(Range<usize>) -> T + Sync,
+{
+	#[cfg(feature = "parallel")]
+	{
+		let t = threads.max(1).min(count);
+		if t > 1 {
+			let per = count.div_ceil(t);
+			return std::thread::scope(|s| {
+				let f = &f;
+				let others: Vec<_> = (per..count)
+					.step_by(per)
+					.map(|lo| s.spawn(move || f(lo..(lo + per).min(count))))
+					.collect();
+				let mut all = Vec::with_capacity(t);
+				all.push(f(0..per));
+				for h in others {
+					// `f` does not panic; if it did, the panic goes on here.
+					all.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+				}
+				all
+			});
+		}
+	}
+	let _ = threads;
+	alloc::vec![f(0..count)]
 }
 
 /// How many threads to use by default: the machine's parallelism with `parallel`, else 1.
@@ -93,8 +128,10 @@ pub mod scratch {
 	use alloc::{vec, vec::Vec};
 
 	/// Buffers smaller than this are left to the allocator.
+	#[cfg(feature = "std")]
 	const MIN: usize = 4 * 1024;
 	/// At most this many buffers are kept.
+	#[cfg(feature = "std")]
 	const KEEP: usize = 64;
 
 	#[cfg(feature = "std")]
@@ -133,12 +170,13 @@ pub mod scratch {
 		if n >= MIN {
 			return FREE.with(|f| {
 				let mut f = f.try_borrow_mut().ok()?;
-				// The smallest kept buffer that holds `n` (and is not much larger).
+				// The smallest kept buffer that holds `n` (and is not much larger), best one
+				// already `n` long: growing a shorter one writes zeros up to `n`.
 				let i = f
 					.iter()
 					.enumerate()
 					.filter(|(_, v)| v.capacity() >= n && v.capacity() <= 2 * n)
-					.min_by_key(|(_, v)| v.capacity())
+					.min_by_key(|(_, v)| (v.len() < n, v.capacity()))
 					.map(|(i, _)| i)?;
 				Some(f.swap_remove(i))
 			});
