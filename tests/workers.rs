@@ -219,7 +219,18 @@ fn workers_train_verify_and_settle_a_task() {
 	let escrow = planck(&submitted["escrow"]);
 	let profile_pay = planck(&submitted["segmentPay"]);
 	let (jackpot, treasury) = (planck(&submitted["jackpotCut"]), planck(&submitted["treasuryCut"]));
-	assert!(solver_paid > 0 && verifiers_paid > 0, "{outcome}");
+	// (A verdict whose verifier missed its reveal is voided unpaid: the events and the
+	// node log say why.)
+	assert!(
+		solver_paid > 0 && verifiers_paid > 0,
+		"{outcome}\n{}\nnode log tail:\n{}",
+		stdout
+			.lines()
+			.filter(|l| l.contains("tasks.") || l.contains("jackpot."))
+			.collect::<Vec<_>>()
+			.join("\n"),
+		tail(&log)
+	);
 	assert_eq!(
 		escrow - refunded,
 		solver_paid + verifiers_paid + profile_pay + jackpot + treasury,

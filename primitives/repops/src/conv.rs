@@ -60,7 +60,7 @@ fn check(g: &ConvGeom, x: Option<&[f32]>, w: Option<&[f32]>, dy: Option<&[f32]>)
 		&& w.is_none_or(|w| w.len() == d.oc * d.ic * d.k * d.k)
 		&& dy.is_none_or(|y| y.len() == d.b * d.oc * d.oh * d.ow);
 	let fits = d.s > 0
-		&& (d.oh - 1) * d.s + d.k <= d.ih + 2 * d.p
+		&& d.oh.saturating_sub(1) * d.s + d.k <= d.ih + 2 * d.p
 		&& (d.ow.saturating_sub(1)) * d.s + d.k <= d.iw + 2 * d.p;
 	if ok && d.ow > 0 && d.oh > 0 && fits {
 		Ok(d)
@@ -541,15 +541,15 @@ pub fn backward_weight(
 /// `db[oc] = sum_(b,oy,ox) dy` (from +0).
 ///
 /// Each channel's sum is one chain of dependent adds in the definition's order, so
-/// one chain runs no faster than the add latency allows: channels are summed
-/// [`BIAS_LANES`] at a time (their chains interleave), and threads take whole groups.
+/// one chain runs no faster than the add latency allows: channels are summed eight at
+/// a time (their chains interleave), and threads take whole groups of eight.
 pub fn backward_bias(dy: &[f32], g: &ConvGeom, out: &mut [f32], threads: usize) -> Result<()> {
 	let d = check(g, None, None, Some(dy))?;
 	if out.len() != d.oc {
 		return Err(ReproError::ShapeMismatch);
 	}
 	let pos = d.oh * d.ow;
-	let threads = par::threads_for(dy.len() * 2, threads);
+	let threads = par::threads_for(dy.len().saturating_mul(2), threads);
 	par::for_groups(out, 1, BIAS_LANES, threads, |c0, chans| {
 		let mut c = 0;
 		while let Some(rest) = chans.get_mut(c..).filter(|r| !r.is_empty()) {

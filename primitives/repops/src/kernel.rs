@@ -461,17 +461,19 @@ pub(crate) fn gemm(
 		return Ok(());
 	}
 	let t = Tiles::for_cols(n);
-	let threads = par::threads_for(m * n * k, threads).max(1);
+	let work = m.saturating_mul(n).saturating_mul(k);
+	let threads = par::threads_for(work, threads).max(1);
 	// Threads take whole tiles: by rows or by column panels, whichever leaves the
 	// busiest thread fewer tiles.
 	let (row_tiles, panels) = (m.div_ceil(t.mr()), n.div_ceil(t.nr()));
-	if panels.div_ceil(threads) * row_tiles < row_tiles.div_ceil(threads) * panels {
+	let fewer = panels.div_ceil(threads) * row_tiles < row_tiles.div_ceil(threads) * panels;
+	if cfg!(feature = "parallel") && fewer {
 		gemm_by_panels(a, b, m, k, n, init, swap, out, t, threads);
 		return Ok(());
 	}
 	let run = |pb: &[f32], out: &mut [f32]| {
 		let job = Gemm { a, pb, nr: t.nr(), m, k, n, init, swap };
-		exec_rows(&job, t, out, n, t.mr(), m * n * k, threads);
+		exec_rows(&job, t, out, n, t.mr(), work, threads);
 	};
 	match t.nr() {
 		4 => run(pack_all::<4>(b, k, n).as_flattened(), out),

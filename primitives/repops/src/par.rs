@@ -1,8 +1,10 @@
 //! Parallelism across independent outputs only.
 //!
-//! [`for_rows`] cuts an output buffer into whole rows and hands contiguous groups of
-//! rows to threads. Every output element is computed by the same code whatever the
-//! cut, so the bits do not depend on the thread count.
+//! [`for_rows`] and [`for_groups`] cut an output buffer into whole rows and hand
+//! contiguous groups of rows to threads; [`map_ranges`] does the same for a range of
+//! work items whose results come back in order. Every output element is computed by the
+//! same code whatever the cut, so the bits do not depend on the thread count.
+//! [`threads_for`] keeps small ops on one thread.
 
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -41,7 +43,8 @@ pub fn threads_for(work: usize, threads: usize) -> usize {
 
 /// Calls `f` on `0..count` cut into up to `threads` contiguous ranges (the first on
 /// the calling thread, the others on threads of their own; all on the calling thread
-/// without the `parallel` feature) and returns the results in range order.
+/// without the `parallel` feature) and returns the results in range order (one result,
+/// for `0..0`, when `count` is 0).
 pub fn map_ranges<T, F>(count: usize, threads: usize, f: F) -> Vec<T>
 where
 	T: Send,
@@ -175,7 +178,7 @@ pub mod scratch {
 				let i = f
 					.iter()
 					.enumerate()
-					.filter(|(_, v)| v.capacity() >= n && v.capacity() <= 2 * n)
+					.filter(|(_, v)| v.capacity() >= n && v.capacity() <= n.saturating_mul(2))
 					.min_by_key(|(_, v)| (v.len() < n, v.capacity()))
 					.map(|(i, _)| i)?;
 				Some(f.swap_remove(i))
@@ -183,6 +186,16 @@ pub mod scratch {
 		}
 		let _ = n;
 		None
+	}
+
+	/// Drops every buffer kept on this thread (frees their memory).
+	pub fn clear() {
+		#[cfg(feature = "std")]
+		FREE.with(|f| {
+			if let Ok(mut f) = f.try_borrow_mut() {
+				f.clear();
+			}
+		});
 	}
 
 	/// Keeps `v` for a later [`take`] (drops it when small or when enough are kept).
@@ -199,5 +212,22 @@ pub mod scratch {
 		}
 		#[cfg(not(feature = "std"))]
 		drop(v);
+	}
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn map_ranges_covers_every_item_once_in_order() {
+		for count in [0, 1, 2, 5, 19] {
+			for threads in 1..=4 {
+				let ranges = map_ranges(count, threads, |r| r);
+				assert!(ranges.len() <= threads.max(1), "{count} on {threads}: {ranges:?}");
+				let items: Vec<usize> = ranges.into_iter().flatten().collect();
+				assert_eq!(items, (0..count).collect::<Vec<_>>(), "{count} on {threads}");
+			}
+		}
 	}
 }

@@ -108,7 +108,7 @@ fn windows_row<const K: usize>(
 	i: &mut usize,
 	f: &mut impl FnMut(usize, f32, usize),
 ) {
-	let span = (K - 1) * iw + (ow - 1) * s + K;
+	let span = (K - 1) * iw + ow.saturating_sub(1) * s + K;
 	let Some(win) = x.get(row..row + span) else {
 		for ox in 0..ow {
 			let (v, a) = window_at(x, row + ox * s, iw, K);
@@ -135,14 +135,17 @@ fn windows_row<const K: usize>(
 	}
 }
 
-/// Work (in [`par::threads_for`] units) per window element read.
-const WORK_PER_READ: usize = 4;
+/// The work (in [`par::threads_for`] units) of `windows` windows of side `k`: each
+/// read of a window element counts 4.
+fn work(windows: usize, k: usize) -> usize {
+	windows.saturating_mul(k).saturating_mul(k).saturating_mul(4)
+}
 
 /// `y = window max`. Threads take whole planes.
 pub fn forward(x: &[f32], g: &PoolGeom, out: &mut [f32], threads: usize) -> Result<()> {
 	check(g, x, out.len())?;
 	let (plane, k) = ((g.oh * g.ow) as usize, g.k as usize);
-	let threads = par::threads_for(out.len() * k * k * WORK_PER_READ, threads);
+	let threads = par::threads_for(work(out.len(), k), threads);
 	par::for_rows(out, plane, threads, |p0, piece| {
 		windows(x, g, p0..p0 + piece.len() / plane.max(1), |i, v, _| {
 			if let Some(o) = piece.get_mut(i) {
@@ -167,7 +170,7 @@ pub fn backward(
 		return Err(ReproError::ShapeMismatch);
 	}
 	let (in_plane, out_plane, k) = ((g.ih * g.iw) as usize, (g.oh * g.ow) as usize, g.k as usize);
-	let threads = par::threads_for(dy.len() * k * k * WORK_PER_READ, threads);
+	let threads = par::threads_for(work(dy.len(), k), threads);
 	par::for_rows(out, in_plane, threads, |p0, piece| {
 		piece.fill(0.0);
 		let (base, dy) = (p0 * in_plane, dy.get(p0 * out_plane..).unwrap_or(&[]));

@@ -10,7 +10,7 @@ pub fn forward(x: &[f32], out: &mut [f32], threads: usize) -> Result<()> {
 	if x.len() != out.len() {
 		return Err(ReproError::ShapeMismatch);
 	}
-	let threads = par::threads_for(out.len() * WORK_PER_ELEM, threads);
+	let threads = par::threads_for(out.len().saturating_mul(WORK_PER_ELEM), threads);
 	par::for_rows(out, 1, threads, |first, piece| {
 		let Some(x) = x.get(first..) else { return };
 		for (o, v) in piece.iter_mut().zip(x) {
@@ -26,7 +26,7 @@ pub fn backward(x: &[f32], dy: &[f32], out: &mut [f32], threads: usize) -> Resul
 	if x.len() != out.len() || dy.len() != out.len() {
 		return Err(ReproError::ShapeMismatch);
 	}
-	let threads = par::threads_for(out.len() * WORK_PER_ELEM, threads);
+	let threads = par::threads_for(out.len().saturating_mul(WORK_PER_ELEM), threads);
 	par::for_rows(out, 1, threads, |first, piece| {
 		let (Some(x), Some(dy)) = (x.get(first..), dy.get(first..)) else { return };
 		for ((o, v), d) in piece.iter_mut().zip(x).zip(dy) {

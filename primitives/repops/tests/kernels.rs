@@ -55,11 +55,19 @@ fn check_with(kind: OpKind, inputs: Vec<Vec<f32>>, out_len: usize, same: fn(f32,
 	};
 	let mut vals = inputs;
 	vals.push(vec![]);
-	// Reused output buffers hold old values: poison them so that an element a kernel
-	// forgets to write shows.
+	// Reused buffers hold old values: poison them so that an element a kernel forgets
+	// to write shows. Besides the output's size, buffers of every power of two from the
+	// scratch pool's smallest, so that any working buffer (a padded image, packed
+	// panels) can be handed a poisoned one.
 	let poison = || {
+		gensyn_repops::par::scratch::clear();
 		for _ in 0..4 {
 			gensyn_repops::par::scratch::give(vec![f32::NAN; out_len]);
+		}
+		for shift in 12..19 {
+			for _ in 0..2 {
+				gensyn_repops::par::scratch::give(vec![f32::NAN; 1 << shift]);
+			}
 		}
 	};
 	poison();
@@ -149,7 +157,7 @@ fn linear_kernels_match_the_definitions() {
 #[test]
 fn pool_and_relu_kernels_match_the_definitions() {
 	for (i, &(batch, c, ih, iw, k, stride)) in
-		[(2, 3, 26, 26, 2, 2), (3, 2, 13, 13, 2, 2), (2, 2, 9, 28, 3, 2), (1, 3, 7, 8, 3, 1)]
+		[(4, 8, 26, 26, 2, 2), (3, 2, 13, 13, 2, 2), (2, 2, 9, 28, 3, 2), (1, 3, 7, 8, 3, 1)]
 			.iter()
 			.enumerate()
 	{
