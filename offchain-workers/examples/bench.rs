@@ -3,6 +3,7 @@
 //! other load on the machine disturbs it least. Prints one JSON object:
 //!
 //! - `tch_steps_per_s`: tch training steps per second without checkpoints (P2);
+//! - `fresh_steps_per_s`, `checkpointed_steps_per_s`: the two runs compared next;
 //! - `checkpoint_overhead_pct`: how much longer the same steps take, from a fresh
 //!   trainer, in the run loop with checkpoints every `k` steps (written and hashed on a
 //!   writer thread) than alone (P2); `checkpoint_blocked_pct`: the share of that run training waited for
@@ -12,7 +13,8 @@
 //! - `replay`: per thread count, one segment of `k` steps replayed with repops and with
 //!   libtorch on the CPU, and the ratio repops / libtorch (P3).
 //!
-//! Usage: `bench SPEC [--threads N] [--steps N] [--reps N] [--cpu]`.
+//! Usage: `bench SPEC [--threads N] [--steps N] [--reps N] [--cpu] [--replay-threads 1,2]`
+//! (`--replay-threads`: the thread counts of the P3 comparison).
 
 use gensyn_primitives::TaskSpec;
 use gensyn_workers::checkpoint::TrainState;
@@ -84,6 +86,11 @@ fn main() {
 	let steps = arg(&args, "--steps", 100) as u64;
 	let reps = arg(&args, "--reps", 5);
 	let cpu = args.iter().any(|a| a == "--cpu");
+	let replay_threads: Vec<usize> = args
+		.iter()
+		.position(|a| a == "--replay-threads")
+		.and_then(|i| args.get(i + 1))
+		.map_or(vec![1, 2], |v| v.split(',').map(|n| n.parse().expect("a thread count")).collect());
 	let spec: TaskSpec =
 		serde_json::from_str(&std::fs::read_to_string(spec_path).expect("spec file"))
 			.expect("a task spec");
@@ -153,7 +160,7 @@ fn main() {
 	// P3: one segment of k steps from the initial state, repops vs libtorch CPU.
 	let k = spec.training.checkpoint_interval as u64;
 	let mut replay = Vec::new();
-	for n in [1usize, 2] {
+	for n in replay_threads {
 		tch::set_num_threads(n as i32);
 		// Alternating runs, best of each: a slow spell of the machine then hits both.
 		let (mut torch_s, mut repops_s) = (f64::INFINITY, f64::INFINITY);
@@ -179,6 +186,7 @@ fn main() {
 		"steps": steps,
 		"reps": reps,
 		"tch_steps_per_s": steps as f64 / plain,
+		"fresh_steps_per_s": steps as f64 / fresh,
 		"checkpointed_steps_per_s": steps as f64 / checkpointed,
 		"checkpoint_overhead_pct": 100.0 * (checkpointed - fresh) / fresh,
 		"checkpoint_blocked_pct": blocked,

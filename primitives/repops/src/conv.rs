@@ -507,7 +507,8 @@ pub fn backward_weight(
 	let dyp = match t.nr() {
 		4 => pack_dy::<4>(dy, d.b, d.oc, npos),
 		8 => pack_dy::<8>(dy, d.b, d.oc, npos),
-		_ => pack_dy::<16>(dy, d.b, d.oc, npos),
+		16 => pack_dy::<16>(dy, d.b, d.oc, npos),
+		_ => pack_dy::<32>(dy, d.b, d.oc, npos),
 	};
 	let job = TapJob {
 		failed: AtomicBool::new(false),

@@ -7,10 +7,10 @@
 //! output's sum. Zero-padded rows and columns of a tile are computed and thrown away;
 //! they never touch the lanes that are kept.
 //!
-//! On x86-64 with `std`, the same generic code is also compiled with AVX2 enabled and
-//! picked at run time when the CPU has it (wider tiles, same operations: IEEE
-//! multiplies and adds give the same bits in any vector width, and Rust never fuses a
-//! multiply and an add).
+//! On x86-64 with `std`, the same generic code is also compiled with AVX2, and with
+//! AVX-512, enabled and picked at run time when the CPU has it (wider tiles, same
+//! operations: IEEE multiplies and adds give the same bits in any vector width, and
+//! Rust never fuses a multiply and an add).
 
 use crate::{
 	par::{self, scratch},
@@ -40,16 +40,21 @@ impl Init<'_> {
 	}
 }
 
-/// The instruction set the tiles are compiled for (chosen at run time).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The instruction set the tiles are compiled for (chosen at run time), each one a
+/// superset of the ones before it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+#[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
 pub(crate) enum Isa {
 	/// The target's baseline (SSE2 on x86-64, scalar or simd128 on wasm32).
 	Portable,
 	/// x86-64 with AVX2.
 	Avx2,
+	/// x86-64 with AVX-512 (foundation instructions).
+	Avx512,
 }
 
-/// The best instruction set this CPU runs.
+/// The best instruction set this CPU runs, capped by the environment variable
+/// `REPOPS_MAX_ISA` (`portable` or `avx2`) when it is set.
 pub(crate) fn isa() -> Isa {
 	#[cfg(all(feature = "std", target_arch = "x86_64"))]
 	{
@@ -57,27 +62,52 @@ pub(crate) fn isa() -> Isa {
 		static CACHED: AtomicU8 = AtomicU8::new(0);
 		let v = match CACHED.load(Ordering::Relaxed) {
 			0 => {
-				let v = if std::is_x86_feature_detected!("avx2") { 2 } else { 1 };
+				let cpu = if std::is_x86_feature_detected!("avx512f") {
+					3
+				} else if std::is_x86_feature_detected!("avx2") {
+					2
+				} else {
+					1
+				};
+				// A cap for comparing the builds on one machine (speed only: the bits
+				// are the same on every instruction set).
+				let cap = match std::env::var("REPOPS_MAX_ISA").as_deref() {
+					Ok("portable") => 1,
+					Ok("avx2") => 2,
+					_ => 3,
+				};
+				let v = cpu.min(cap);
 				CACHED.store(v, Ordering::Relaxed);
 				v
 			}
 			v => v,
 		};
-		if v == 2 {
-			return Isa::Avx2;
+		match v {
+			3 => return Isa::Avx512,
+			2 => return Isa::Avx2,
+			_ => {}
 		}
 	}
 	Isa::Portable
 }
 
-/// The shape of a tile, in vectors of the instruction set's width (4 or 8 f32).
+/// Whether this CPU runs tiles compiled for `isa`.
+pub(crate) fn runs(isa: Isa) -> bool {
+	isa <= self::isa()
+}
+
+/// The shape of a tile, in vectors of the instruction set's width (4 or 8 f32, 16
+/// with AVX-512).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Shape {
-	/// Rows of two vectors (`6 x 16` with AVX2, `4 x 8` without).
+	/// Matrix products' widest rows: two 16-lane vectors with AVX-512 (`8 x 32`, one
+	/// hand-written loop); elsewhere as [`Shape::Wide`].
+	Widest,
+	/// Rows of 16 lanes (`6 x 16`), `4 x 8` portable.
 	Wide,
-	/// Many rows of one vector (`12 x 8`, `6 x 4`).
+	/// Many rows of 8 lanes (`12 x 8`), `6 x 4` portable.
 	Narrow,
-	/// Fewer rows of one vector (`8 x 8`, `4 x 4`).
+	/// Fewer rows of 8 lanes (`8 x 8`), `4 x 4` portable.
 	Square,
 }
 
@@ -92,13 +122,24 @@ pub(crate) struct Tiles {
 
 impl Tiles {
 	/// The shape for this CPU whose lanes suit `cols` output columns: narrow when one
-	/// vector covers them.
+	/// vector of 8 covers them.
 	pub(crate) fn for_cols(cols: usize) -> Self {
 		let t = Tiles { isa: isa(), shape: Shape::Narrow };
 		if cols <= t.nr() {
 			t
 		} else {
 			Tiles { shape: Shape::Wide, ..t }
+		}
+	}
+
+	/// [`Tiles::for_cols`] for a matrix product, which also has the widest tiles when
+	/// the columns fill more than 16 lanes.
+	pub(crate) fn for_gemm(cols: usize) -> Self {
+		let t = Self::for_cols(cols);
+		if cols > (Tiles { shape: Shape::Wide, ..t }).nr() {
+			Tiles { shape: Shape::Widest, ..t }
+		} else {
+			t
 		}
 	}
 
@@ -110,22 +151,24 @@ impl Tiles {
 	/// Rows of a tile.
 	pub(crate) fn mr(self) -> usize {
 		match (self.isa, self.shape) {
-			(Isa::Portable, Shape::Wide) => 4,
+			(Isa::Portable, Shape::Wide | Shape::Widest) => 4,
 			(Isa::Portable, Shape::Narrow) => 6,
 			(Isa::Portable, Shape::Square) => 4,
-			(Isa::Avx2, Shape::Wide) => 6,
-			(Isa::Avx2, Shape::Narrow) => 12,
-			(Isa::Avx2, Shape::Square) => 8,
+			(Isa::Avx512, Shape::Widest) => 8,
+			(Isa::Avx2 | Isa::Avx512, Shape::Wide | Shape::Widest) => 6,
+			(Isa::Avx2 | Isa::Avx512, Shape::Narrow) => 12,
+			(Isa::Avx2 | Isa::Avx512, Shape::Square) => 8,
 		}
 	}
 
 	/// Columns (vector lanes) of a tile.
 	pub(crate) fn nr(self) -> usize {
 		match (self.isa, self.shape) {
-			(Isa::Portable, Shape::Wide) => 8,
+			(Isa::Portable, Shape::Wide | Shape::Widest) => 8,
 			(Isa::Portable, _) => 4,
-			(Isa::Avx2, Shape::Wide) => 16,
-			(Isa::Avx2, _) => 8,
+			(Isa::Avx512, Shape::Widest) => 32,
+			(Isa::Avx2 | Isa::Avx512, Shape::Wide | Shape::Widest) => 16,
+			(Isa::Avx2 | Isa::Avx512, _) => 8,
 		}
 	}
 }
@@ -137,20 +180,26 @@ pub(crate) trait Job: Sync {
 	fn run<const MR: usize, const NR: usize>(&self, first: usize, out: &mut [f32]);
 }
 
-/// Runs `job` on `out` with the tiles `t` (the AVX2 build only where the CPU has it).
+/// Runs `job` on `out` with the tiles `t` (an AVX build only where the CPU has it).
 pub(crate) fn exec<J: Job>(job: &J, t: Tiles, first: usize, out: &mut [f32]) {
-	let avx2 = t.isa == Isa::Avx2 && isa() == Isa::Avx2;
-	let isa = if avx2 { Isa::Avx2 } else { Isa::Portable };
+	let isa = if runs(t.isa) { t.isa } else { Isa::Portable };
 	match (isa, t.shape) {
 		#[cfg(all(feature = "std", target_arch = "x86_64"))]
-		// SAFETY: `isa()` checked that the CPU has AVX2.
-		(Isa::Avx2, Shape::Wide) => unsafe { exec_avx2::<J, 6, 16>(job, first, out) },
+		// SAFETY: `isa()` checked that the CPU has AVX-512F.
+		(Isa::Avx512, Shape::Widest) => unsafe { exec_avx512::<J, 8, 32>(job, first, out) },
+		// The other shapes run their AVX2 build on an AVX-512 CPU: the compiler's own
+		// AVX-512 code for the generic tiles scatters and spills (20x slower).
+		#[cfg(all(feature = "std", target_arch = "x86_64"))]
+		// SAFETY: `isa()` checked that the CPU has AVX2 (AVX-512 includes it).
+		(Isa::Avx2 | Isa::Avx512, Shape::Wide | Shape::Widest) => unsafe {
+			exec_avx2::<J, 6, 16>(job, first, out)
+		},
 		#[cfg(all(feature = "std", target_arch = "x86_64"))]
 		// SAFETY: as above.
-		(Isa::Avx2, Shape::Narrow) => unsafe { exec_avx2::<J, 12, 8>(job, first, out) },
+		(Isa::Avx2 | Isa::Avx512, Shape::Narrow) => unsafe { exec_avx2::<J, 12, 8>(job, first, out) },
 		#[cfg(all(feature = "std", target_arch = "x86_64"))]
 		// SAFETY: as above.
-		(Isa::Avx2, Shape::Square) => unsafe { exec_avx2::<J, 8, 8>(job, first, out) },
+		(Isa::Avx2 | Isa::Avx512, Shape::Square) => unsafe { exec_avx2::<J, 8, 8>(job, first, out) },
 		(_, Shape::Narrow) => job.run::<6, 4>(first, out),
 		(_, Shape::Square) => job.run::<4, 4>(first, out),
 		_ => job.run::<4, 8>(first, out),
@@ -160,6 +209,12 @@ pub(crate) fn exec<J: Job>(job: &J, t: Tiles, first: usize, out: &mut [f32]) {
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 fn exec_avx2<J: Job, const MR: usize, const NR: usize>(job: &J, first: usize, out: &mut [f32]) {
+	job.run::<MR, NR>(first, out)
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx512f")]
+fn exec_avx512<J: Job, const MR: usize, const NR: usize>(job: &J, first: usize, out: &mut [f32]) {
 	job.run::<MR, NR>(first, out)
 }
 
@@ -193,6 +248,60 @@ pub(crate) fn tile_packed<const MR: usize, const NR: usize, const SWAP: bool>(
 		fma_step::<MR, NR, SWAP>(&mut c, av, bv);
 	}
 	*acc = c;
+}
+
+/// [`tile_packed`], by the hand-written AVX-512 loop for `8 x 32` tiles on a CPU that
+/// runs it.
+#[inline(always)]
+fn tile_packed_any<const MR: usize, const NR: usize, const SWAP: bool>(
+	acc: &mut [[f32; NR]; MR],
+	a: &[[f32; MR]],
+	b: &[[f32; NR]],
+) {
+	#[cfg(all(feature = "std", target_arch = "x86_64"))]
+	if MR == 8 && NR == 32 && runs(Isa::Avx512) {
+		// SAFETY: with MR = 8 and NR = 32 (checked above) the cast is to the same type.
+		let acc8 = unsafe { &mut *(acc as *mut [[f32; NR]; MR]).cast::<[[f32; 32]; 8]>() };
+		let (a8, _) = a.as_flattened().as_chunks::<8>();
+		let (b32, _) = b.as_flattened().as_chunks::<32>();
+		// SAFETY: the CPU runs AVX-512F (checked above).
+		unsafe { tile_8x32_avx512::<SWAP>(acc8, a8, b32) };
+		return;
+	}
+	tile_packed::<MR, NR, SWAP>(acc, a, b)
+}
+
+/// [`tile_packed`] for `8 x 32` tiles in AVX-512 registers (16 accumulators of 16
+/// lanes): the same multiplies and adds in the same order, written out because the
+/// compiler's vectorisation of the generic loop for AVX-512 spills.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx512f")]
+fn tile_8x32_avx512<const SWAP: bool>(acc: &mut [[f32; 32]; 8], a: &[[f32; 8]], b: &[[f32; 32]]) {
+	use core::arch::x86_64::{__m512, _mm512_add_ps, _mm512_loadu_ps, _mm512_mul_ps};
+	use core::arch::x86_64::{_mm512_set1_ps, _mm512_storeu_ps};
+	// SAFETY (every load and store below): each pointer is to 16 in-bounds f32 of a
+	// `[f32; 32]` (at offset 0 or 16); the unaligned forms need no alignment.
+	let load = |p: &[f32; 32], h: usize| unsafe { _mm512_loadu_ps(p.as_ptr().add(16 * h)) };
+	let mut c: [[__m512; 2]; 8] = core::array::from_fn(|r| [load(&acc[r], 0), load(&acc[r], 1)]);
+	for (av, bv) in a.iter().zip(b) {
+		let (b0, b1) = (load(bv, 0), load(bv, 1));
+		for (row, &x) in c.iter_mut().zip(av) {
+			let x = _mm512_set1_ps(x);
+			let (p0, p1) = if SWAP {
+				(_mm512_mul_ps(b0, x), _mm512_mul_ps(b1, x))
+			} else {
+				(_mm512_mul_ps(x, b0), _mm512_mul_ps(x, b1))
+			};
+			row[0] = _mm512_add_ps(row[0], p0);
+			row[1] = _mm512_add_ps(row[1], p1);
+		}
+	}
+	for (dst, row) in acc.iter_mut().zip(&c) {
+		for (h, v) in row.iter().enumerate() {
+			// SAFETY: as above.
+			unsafe { _mm512_storeu_ps(dst.as_mut_ptr().add(16 * h), *v) };
+		}
+	}
 }
 
 /// One term for a whole tile (a multiply, then an add; never fused).
@@ -360,6 +469,7 @@ impl View<'_> {
 }
 
 /// Packs rows `i0 .. i0 + MR` of `a (m x k)` as `k` columns of `MR` (0 past `m`).
+#[inline(never)]
 fn pack_rows<const MR: usize>(a: View, m: usize, k: usize, i0: usize, dst: &mut Vec<[f32; MR]>) {
 	dst.clear();
 	dst.resize(k, [0.0; MR]);
@@ -418,9 +528,9 @@ impl Job for Gemm<'_> {
 				}
 				if k > 0 {
 					if self.swap {
-						tile_packed::<MR, NR, true>(&mut acc, &pa, bp);
+						tile_packed_any::<MR, NR, true>(&mut acc, &pa, bp);
 					} else {
-						tile_packed::<MR, NR, false>(&mut acc, &pa, bp);
+						tile_packed_any::<MR, NR, false>(&mut acc, &pa, bp);
 					}
 				}
 				for (ri, row) in acc.iter().enumerate().take(mr) {
@@ -460,7 +570,7 @@ pub(crate) fn gemm(
 	if n == 0 || m == 0 {
 		return Ok(());
 	}
-	let t = Tiles::for_cols(n);
+	let t = Tiles::for_gemm(n);
 	let work = m.saturating_mul(n).saturating_mul(k);
 	let threads = par::threads_for(work, threads).max(1);
 	// Threads take whole tiles: by rows or by column panels, whichever leaves the
@@ -471,15 +581,10 @@ pub(crate) fn gemm(
 		gemm_by_panels(a, b, m, k, n, init, swap, out, t, threads);
 		return Ok(());
 	}
-	let run = |pb: &[f32], out: &mut [f32]| {
+	with_packed(b, k, n, t.nr(), |pb| {
 		let job = Gemm { a, pb, nr: t.nr(), m, k, n, init, swap };
 		exec_rows(&job, t, out, n, t.mr(), work, threads);
-	};
-	match t.nr() {
-		4 => run(pack_all::<4>(b, k, n).as_flattened(), out),
-		8 => run(pack_all::<8>(b, k, n).as_flattened(), out),
-		_ => run(pack_all::<16>(b, k, n).as_flattened(), out),
-	}
+	});
 	Ok(())
 }
 
@@ -510,14 +615,9 @@ fn gemm_by_panels(
 			other => other,
 		};
 		let mut part = scratch::take_dirty(m * nc);
-		let run = |pb: &[f32], part: &mut [f32]| {
-			exec(&Gemm { a, pb, nr, m, k, n: nc, init, swap }, t, 0, part);
-		};
-		match nr {
-			4 => run(pack_all::<4>(b, k, nc).as_flattened(), &mut part),
-			8 => run(pack_all::<8>(b, k, nc).as_flattened(), &mut part),
-			_ => run(pack_all::<16>(b, k, nc).as_flattened(), &mut part),
-		}
+		with_packed(b, k, nc, nr, |pb| {
+			exec(&Gemm { a, pb, nr, m, k, n: nc, init, swap }, t, 0, &mut part);
+		});
 		(j0, nc, part)
 	});
 	for (j0, nc, part) in parts {
@@ -527,6 +627,17 @@ fn gemm_by_panels(
 			}
 		}
 		scratch::give(part);
+	}
+}
+
+/// Calls `f` with `b (k x n)` packed in column panels of `nr` lanes (a tile width:
+/// 4, 8, 16 or 32), flattened.
+fn with_packed(b: View, k: usize, n: usize, nr: usize, f: impl FnOnce(&[f32])) {
+	match nr {
+		4 => f(pack_all::<4>(b, k, n).as_flattened()),
+		8 => f(pack_all::<8>(b, k, n).as_flattened()),
+		16 => f(pack_all::<16>(b, k, n).as_flattened()),
+		_ => f(pack_all::<32>(b, k, n).as_flattened()),
 	}
 }
 
@@ -686,26 +797,28 @@ mod tests {
 	}
 
 	#[test]
-	fn both_builds_agree() {
-		// The portable tiles, forced, against whatever `isa()` picks.
-		let (m, k, n) = (37, 91, 45);
+	fn every_tile_build_matches_the_reference() {
+		// Each instruction set this CPU runs, each tile shape, forced.
+		let (m, k, n) = (29, 67, 75);
 		let a = values(m * k, 11);
 		let b = values(k * n, 12);
-		let pb = pack_all::<8>(View { d: &b, rs: n, cs: 1 }, k, n);
-		let job = Gemm {
-			a: View { d: &a, rs: k, cs: 1 },
-			pb: pb.as_flattened(),
-			nr: 8,
-			m,
-			k,
-			n,
-			init: Init::Zero,
-			swap: false,
-		};
-		let mut portable = vec![0.0; m * n];
-		job.run::<4, 8>(0, &mut portable);
-		let mut fast = vec![0.0; m * n];
-		matmul(&a, &b, m, k, n, Init::Zero, &mut fast, 2).unwrap();
-		assert!(portable.iter().zip(&fast).all(|(x, y)| x.to_bits() == y.to_bits()));
+		let bias = values(n, 13);
+		let mut want = vec![0.0; m * n];
+		matmul_reference(&a, &b, m, k, n, Init::Col(&bias), &mut want).unwrap();
+		let isas = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+		for isa in isas.into_iter().filter(|&i| runs(i)) {
+			for shape in [Shape::Widest, Shape::Wide, Shape::Narrow, Shape::Square] {
+				let t = Tiles { isa, shape };
+				let mut got = vec![f32::NAN; m * n];
+				with_packed(View { d: &b, rs: n, cs: 1 }, k, n, t.nr(), |pb| {
+					let a = View { d: &a, rs: k, cs: 1 };
+					let job =
+						Gemm { a, pb, nr: t.nr(), m, k, n, init: Init::Col(&bias), swap: false };
+					exec(&job, t, 0, &mut got);
+				});
+				let same = got.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits());
+				assert!(same, "{t:?}");
+			}
+		}
 	}
 }
