@@ -41,7 +41,9 @@
 //!    solver cannot buy a pass from one verifier and have its segment go unaudited; with
 //!    none to draw it counts as not audited. The window opens again
 //!    once the new verdicts are in.
-//!    A refuted forced error instead pays a whistleblower from the jackpot.
+//!    A refuted forced error instead pays a whistleblower from the jackpot. A verdict
+//!    whose verifier never reveals its forced-error secret is void at settlement and
+//!    its segment is audited again the same way (its verifier slashed once).
 //! 6. **Settle** when the window ends with no open dispute: all audits pass → solver
 //!    and verifiers paid, jackpot and treasury cuts taken, the rest refunded; a failing
 //!    audit → verifiers paid, the solver slashed, and of its slash first what the
@@ -2000,7 +2002,11 @@ pub mod pallet {
 		/// Settles a task whose challenge window ended. Forced errors are voided (they
 		/// never fail a solver) and pay the whistleblower that caught them; a verifier
 		/// that did not reveal its secret, or did not apply a forced error, is slashed
-		/// and its verdicts ignored.
+		/// and its verdicts ignored. A verdict ignored for a missing reveal is void like
+		/// a refuted one: its segment is audited again while it has re-audits left (so
+		/// a verifier cannot buy a solver an unaudited segment for the price of the
+		/// slash), and its verifier is slashed once, when it leaves the task or when
+		/// the task settles.
 		fn settle(
 			id: TaskId,
 			task: &mut Task<T>,
@@ -2016,24 +2022,27 @@ pub mod pallet {
 			let mut void: Vec<u32> = Vec::new();
 			// Each verifier's revealed forced flag for its segment, read once.
 			let forced_of: Vec<Option<bool>> = audits.iter().map(|a| Self::forced(id, a)).collect();
+			// Verifiers that posted a verdict but never revealed their secret: slashed
+			// for the missed reveal once, when a re-audit lets them go (below) or when
+			// the task settles (with their other verdicts).
+			let mut unrevealed: Vec<T::AccountId> = Vec::new();
+			for (a, forced) in audits.iter().zip(&forced_of) {
+				let posted = a.verdict.is_some() || a.overturned;
+				if forced.is_none() && posted && !unrevealed.contains(&a.verifier) {
+					unrevealed.push(a.verifier.clone());
+				}
+			}
 			// Refutations that waited for the verifier's secret: unless the verdict was
-			// a forced error, it was wrong. An unrevealed one's verifier is slashed for
-			// the missed reveal too: here when this is its only audit (a re-audit would
-			// let it go), else with its other verdicts when the task finally settles.
-			for i in 0..audits.len() {
-				let alone = audits.get(i).is_some_and(|a| {
-					audits.iter().filter(|x| x.verifier == a.verifier).count() == 1
-				});
-				let forced = forced_of.get(i).copied().flatten();
-				let Some(a) = audits.get_mut(i).filter(|a| !a.overturned) else { continue };
+			// a forced error, it was wrong.
+			for (a, &forced) in audits.iter_mut().zip(&forced_of) {
+				if a.overturned {
+					continue;
+				}
 				let Some(winner) = a.refuted_by.clone() else { continue };
 				if Self::was_wrong(forced, a) == Some(false) {
 					continue;
 				}
 				Self::overturn(id, a, &winner);
-				if forced.is_none() && alone {
-					Self::slash_untrusted(&a.verifier, &mut slashed);
-				}
 			}
 			// A re-audit verdict on a reported segment whose secret is unrevealed cannot be
 			// trusted and does not check the report (a re-audit is never forced): its
@@ -2050,8 +2059,20 @@ pub mod pallet {
 					Self::deposit_event(Event::ReportStands { id, segment: a.segment });
 				}
 			}
+			// Any other verdict whose secret is unrevealed cannot be trusted: void, like a
+			// refuted one, so that its segment is audited again.
+			for (a, &forced) in audits.iter_mut().zip(&forced_of) {
+				if forced.is_none() && a.verdict.is_some() && !a.overturned {
+					a.verdict = None;
+					a.overturned = true;
+				}
+			}
 			if Self::reaudit(id, task, &mut audits)? {
-				// A verdict voided just now is audited again first.
+				// A verdict voided just now is audited again first. An unrevealed
+				// verifier the re-audits let go is slashed now, or never.
+				for v in unrevealed.iter().filter(|v| !audits.iter().any(|a| a.verifier == **v)) {
+					Self::slash_untrusted(v, &mut slashed);
+				}
 				Audits::<T>::insert(id, audits);
 				task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
 				task.phase = Phase::Verifying;

@@ -1565,9 +1565,49 @@ fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
 }
 
 #[test]
-fn an_unrevealed_verdict_is_ignored_and_its_verifier_slashed() {
+fn an_unrevealed_verdict_is_void_and_its_segment_audited_again() {
 	new_test_ext().execute_with(|| {
 		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let a = Audits::<T>::get(id)[0].clone();
+		// A failing verdict whose verifier never reveals its secret.
+		verify_all(id, false);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let sb = Stake::bond(&10, Role::Solver);
+		let (vfree, solver) = (Balances::free_balance(a.verifier), Balances::free_balance(10));
+		let t = task(id);
+		run_to(t.deadline);
+		let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash);
+		let b = Audits::<T>::get(id)[0].clone();
+		assert_eq!((b.reaudits, b.verdict, b.overturned), (1, None, false));
+		assert!(b.verifier != a.verifier);
+		assert!(events().contains(&Event::Reaudited {
+			id,
+			segment: a.segment,
+			verifier: b.verifier
+		}));
+		assert_eq!(task(id).phase, Phase::Verifying);
+		// The re-auditor passes the segment and reveals: the solver is paid in full; the
+		// first verifier is not paid, nor slashed again.
+		verify_all(id, true);
+		reveal(b.verifier, id);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(
+			e,
+			Event::TaskCompleted { id: i, solver_paid, .. } if *i == id && *solver_paid == t.solver_pay
+		)));
+		assert_eq!(Balances::free_balance(10), solver + t.solver_pay);
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash, "slashed once");
+		assert_eq!(Balances::free_balance(a.verifier), vfree, "not paid");
+		check();
+	});
+}
+
+#[test]
+fn an_unrevealed_verdict_with_no_verifier_left_to_draw_is_ignored_and_slashed() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11]);
 		let a = Audits::<T>::get(id)[0].clone();
 		verify_all(id, false);
 		let vb = Stake::bond(&a.verifier, Role::Verifier);
@@ -1575,10 +1615,13 @@ fn an_unrevealed_verdict_is_ignored_and_its_verifier_slashed() {
 		let vfree = Balances::free_balance(a.verifier);
 		let end = task(id).deadline;
 		run_to(end);
-		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 40);
+		let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash);
 		assert_eq!(Balances::free_balance(a.verifier), vfree, "not paid");
 		assert_eq!(Stake::bond(&10, Role::Solver), sb, "an untrusted verdict fails nobody");
+		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		check();
 	});
 }
 
