@@ -2005,8 +2005,7 @@ pub mod pallet {
 		/// and its verdicts ignored. A verdict ignored for a missing reveal is void like
 		/// a refuted one: its segment is audited again while it has re-audits left (so
 		/// a verifier cannot buy a solver an unaudited segment for the price of the
-		/// slash), and its verifier is slashed once, when it leaves the task or when
-		/// the task settles.
+		/// slash), and its verifier is slashed once, when its verdicts are judged.
 		fn settle(
 			id: TaskId,
 			task: &mut Task<T>,
@@ -2022,13 +2021,14 @@ pub mod pallet {
 			let mut void: Vec<u32> = Vec::new();
 			// Each verifier's revealed forced flag for its segment, read once.
 			let forced_of: Vec<Option<bool>> = audits.iter().map(|a| Self::forced(id, a)).collect();
-			// Verifiers that posted a verdict but never revealed their secret: slashed
-			// for the missed reveal once, when a re-audit lets them go (below) or when
-			// the task settles (with their other verdicts).
+			// Verifiers whose secret is unrevealed and whose verdicts are judged now (a
+			// refutation waiting for the secret, or any other verdict): each is slashed
+			// for the missed reveal once, below. Those verdicts are void from now on and
+			// never judged again, so no later settlement slashes for them.
 			let mut unrevealed: Vec<T::AccountId> = Vec::new();
 			for (a, forced) in audits.iter().zip(&forced_of) {
-				let posted = a.verdict.is_some() || a.overturned;
-				if forced.is_none() && posted && !unrevealed.contains(&a.verifier) {
+				let judged = !a.overturned && (a.verdict.is_some() || a.refuted_by.is_some());
+				if forced.is_none() && judged && !unrevealed.contains(&a.verifier) {
 					unrevealed.push(a.verifier.clone());
 				}
 			}
@@ -2067,12 +2067,11 @@ pub mod pallet {
 					a.overturned = true;
 				}
 			}
+			for v in &unrevealed {
+				Self::slash_untrusted(v, &mut slashed);
+			}
 			if Self::reaudit(id, task, &mut audits)? {
-				// A verdict voided just now is audited again first. An unrevealed
-				// verifier the re-audits let go is slashed now, or never.
-				for v in unrevealed.iter().filter(|v| !audits.iter().any(|a| a.verifier == **v)) {
-					Self::slash_untrusted(v, &mut slashed);
-				}
+				// A verdict voided just now is audited again first.
 				Audits::<T>::insert(id, audits);
 				task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
 				task.phase = Phase::Verifying;
@@ -2084,13 +2083,16 @@ pub mod pallet {
 					// Nothing posted to judge (an unavailability report included).
 					continue;
 				}
+				let Some(forced) = forced else {
+					// No reveal: judged, voided and slashed above, now or by an earlier
+					// settlement (an overturned verdict stays: what its game established).
+					continue;
+				};
 				let honest = match (forced, a.verdict) {
-					// No reveal: the verdict cannot be trusted.
-					(None, _) => false,
 					// An overturned verdict is what its game established.
 					_ if a.overturned => true,
 					// A forced segment must carry a failing verdict.
-					(Some(true), Some(v)) => !v.pass,
+					(true, Some(v)) => !v.pass,
 					_ => true,
 				};
 				if !honest {
@@ -2102,7 +2104,7 @@ pub mod pallet {
 					}
 					continue;
 				}
-				if forced == Some(true) && !a.overturned {
+				if forced && !a.overturned {
 					// A whistleblower that caught it is paid from the jackpot (a solver
 					// contesting its own task is not).
 					if let Some(w) = a.refuted_by.take().filter(|w| task.solver.as_ref() != Some(w))
@@ -2430,7 +2432,15 @@ pub mod pallet {
 						a.reported_before = false;
 						Self::deposit_event(Event::ReportStands { id, segment: a.segment });
 					}
-					// Verdicts and unavailability reports stay; the rest are not audits.
+					// Verdicts and unavailability reports stay; the rest are not audits
+					// (among them verdicts voided that no re-audit took: their verifiers
+					// were judged already and are let go below).
+					let mut voided: Vec<T::AccountId> = Vec::new();
+					for a in audits.iter().filter(|a| a.overturned && a.verdict.is_none()) {
+						if !a.unavailable && !voided.contains(&a.verifier) {
+							voided.push(a.verifier.clone());
+						}
+					}
 					audits.retain(|a| a.verdict.is_some() || a.unavailable);
 					let still: Vec<T::AccountId> =
 						audits.iter().map(|a| a.verifier.clone()).collect();
@@ -2445,6 +2455,11 @@ pub mod pallet {
 						audits.iter().map(|a| max.saturating_sub(a.reaudits as usize)).sum()
 					};
 					let room = (ReplacedBound::<T>::get() as usize).saturating_sub(reserved);
+					// A verifier whose verdict was voided and not re-audited (slashed
+					// already) goes as one that went silent.
+					let voided: Vec<T::AccountId> =
+						voided.into_iter().filter(|v| !missing.contains(v)).collect();
+					missing.extend(voided);
 					for v in missing.iter().filter(|v| !still.contains(v)) {
 						Self::disengage(id, task, v);
 						T::ForcedErrors::release(v, id);

@@ -1605,6 +1605,46 @@ fn an_unrevealed_verdict_is_void_and_its_segment_audited_again() {
 }
 
 #[test]
+fn unrevealed_verdicts_a_short_pool_cannot_all_reaudit_are_slashed_once_and_let_go() {
+	new_test_ext().execute_with(|| {
+		// Two segments audited, by 11 and 12; both pass and neither reveals; one spare
+		// verifier (14) to audit them again.
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with_jackpot_for(sp_runtime::Perbill::zero(), two);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		verify_all(id, true);
+		reg(14, Role::Verifier);
+		commit(14);
+		let bonds: Vec<u64> =
+			audits.iter().map(|a| Stake::bond(&a.verifier, Role::Verifier)).collect();
+		let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+		run_to(task(id).deadline);
+		// Both judged and slashed now, whether a re-audit takes their segment or not.
+		for (a, vb) in audits.iter().zip(&bonds) {
+			assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash);
+		}
+		let now = Audits::<T>::get(id);
+		let again = now.iter().find(|a| a.reaudits > 0).expect("one re-audit").clone();
+		assert_eq!(again.verifier, 14);
+		let kept = now.iter().find(|a| a.reaudits == 0).expect("the other audit").clone();
+		assert!(kept.overturned && kept.verdict.is_none());
+		// 14 stays silent too: at the deadline the void audit no re-audit took goes with
+		// it, and its verifier is let go (its binding released), slashed only once.
+		run_to(task(id).deadline);
+		assert!(!Audits::<T>::get(id).iter().any(|a| a.verifier == kept.verifier));
+		assert!(!task(id).engaged.contains(&kept.verifier));
+		assert!(!pallet_gensyn_jackpot::Bindings::<T>::contains_key(kept.verifier, id));
+		assert!(Replaced::<T>::get(id).contains(&kept.verifier), "not drawn again");
+		for (a, vb) in audits.iter().zip(&bonds) {
+			let bond = Stake::bond(&a.verifier, Role::Verifier);
+			assert_eq!(bond, vb - reveal_slash, "slashed once");
+		}
+		check();
+	});
+}
+
+#[test]
 fn an_unrevealed_verdict_with_no_verifier_left_to_draw_is_ignored_and_slashed() {
 	new_test_ext().execute_with(|| {
 		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11]);

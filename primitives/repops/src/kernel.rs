@@ -62,9 +62,11 @@ pub(crate) fn isa() -> Isa {
 		static CACHED: AtomicU8 = AtomicU8::new(0);
 		let v = match CACHED.load(Ordering::Relaxed) {
 			0 => {
-				let cpu = if std::is_x86_feature_detected!("avx512f") {
+				// AVX-512 CPUs run the AVX2 build of the shapes with no AVX-512 loop.
+				let avx2 = std::is_x86_feature_detected!("avx2");
+				let cpu = if avx2 && std::is_x86_feature_detected!("avx512f") {
 					3
-				} else if std::is_x86_feature_detected!("avx2") {
+				} else if avx2 {
 					2
 				} else {
 					1
