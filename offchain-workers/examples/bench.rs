@@ -13,8 +13,10 @@
 //! - `replay`: per thread count, one segment of `k` steps replayed with repops and with
 //!   libtorch on the CPU, and the ratio repops / libtorch (P3).
 //!
-//! Usage: `bench SPEC [--threads N] [--steps N] [--reps N] [--cpu] [--replay-threads 1,2]`
-//! (`--replay-threads`: the thread counts of the P3 comparison).
+//! Usage: `bench SPEC [--threads N] [--steps N] [--reps N] [--cpu] [--replay-threads 1,2]
+//! [--min-parallel-work N]`
+//! (`--replay-threads`: the thread counts of the P3 comparison;
+//! `--min-parallel-work N`: repops' threshold below which an op stays on one thread).
 
 use gensyn_primitives::TaskSpec;
 use gensyn_workers::checkpoint::TrainState;
@@ -28,11 +30,13 @@ use serde_json::json;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The word after the option `name`, if given.
+fn value<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+	args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
+}
+
 fn arg(args: &[String], name: &str, default: usize) -> usize {
-	args.iter()
-		.position(|a| a == name)
-		.and_then(|i| args.get(i + 1))
-		.map_or(default, |v| v.parse().expect("a number"))
+	value(args, name).map_or(default, |v| v.parse().expect("a number"))
 }
 
 /// Seconds for steps `from..from + steps` of `engine` (wrapping around the run).
@@ -47,19 +51,18 @@ fn time_steps(engine: &mut dyn Backend, spec: &TaskSpec, from: u64, steps: u64) 
 	t.elapsed().as_secs_f64()
 }
 
-/// CPU time of the whole process so far in seconds (all threads, from
-/// `/proc/self/task/*/schedstat`): unlike wall time, other load on the machine barely
-/// changes it.
+/// CPU time of the whole process so far in seconds (all threads, those that have
+/// ended too, such as a run's checkpoint writer): unlike wall time, other load on the
+/// machine barely changes it.
 fn process_cpu_s() -> f64 {
-	let ns: u64 = std::fs::read_dir("/proc/self/task")
-		.map(|dir| {
-			dir.filter_map(|e| e.ok())
-				.filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
-				.filter_map(|t| t.split_whitespace().next()?.parse::<u64>().ok())
-				.sum()
-		})
-		.unwrap_or(0);
-	ns as f64 * 1e-9
+	// SAFETY: `getrusage` writes one `rusage` into the zeroed value it is given.
+	let usage = unsafe {
+		let mut usage: libc::rusage = std::mem::zeroed();
+		libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+		usage
+	};
+	let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+	secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 /// Wall seconds and process CPU seconds of `f`.
@@ -86,11 +89,11 @@ fn main() {
 	let steps = arg(&args, "--steps", 100) as u64;
 	let reps = arg(&args, "--reps", 5);
 	let cpu = args.iter().any(|a| a == "--cpu");
-	let replay_threads: Vec<usize> = args
-		.iter()
-		.position(|a| a == "--replay-threads")
-		.and_then(|i| args.get(i + 1))
+	let replay_threads: Vec<usize> = value(&args, "--replay-threads")
 		.map_or(vec![1, 2], |v| v.split(',').map(|n| n.parse().expect("a thread count")).collect());
+	if let Some(work) = value(&args, "--min-parallel-work") {
+		gensyn_repops::par::set_min_parallel_work(work.parse().expect("a number of terms"));
+	}
 	let spec: TaskSpec =
 		serde_json::from_str(&std::fs::read_to_string(spec_path).expect("spec file"))
 			.expect("a task spec");

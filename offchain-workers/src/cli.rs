@@ -88,7 +88,8 @@ pub struct RunArgs {
 	/// Where downloaded data files are cached.
 	#[arg(long, default_value = ".data/cache")]
 	pub cache: PathBuf,
-	/// CPU threads for the backend (0: the library's default).
+	/// CPU threads for the backend (0: for training all cores but one, which the
+	/// checkpoint writer uses; for replay the library's default).
 	#[arg(long, default_value_t = 0)]
 	pub threads: usize,
 }

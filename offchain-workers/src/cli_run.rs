@@ -36,7 +36,11 @@ fn load(a: &RunArgs) -> Result<Loaded, CliError> {
 
 /// `train`: trains (or resumes) the run and prints its commitment.
 pub fn train(a: TrainArgs) -> Result<Value, CliError> {
-	let l = load(&a.run)?;
+	let mut l = load(&a.run)?;
+	if l.threads == 0 {
+		l.threads = crate::train::default_threads();
+		tch::set_num_threads(l.threads as i32);
+	}
 	let test = a.test_data.as_deref().map(dataset::load_local).transpose()?;
 	let device = match (a.backend, a.cpu) {
 		(BackendKind::Repops, _) | (_, true) => tch::Device::Cpu,

@@ -60,4 +60,8 @@ impl Backend for RepopsEngine {
 	fn state(&self) -> TrainState {
 		self.state.clone()
 	}
+
+	fn steps_done(&self) -> u64 {
+		self.state.step
+	}
 }

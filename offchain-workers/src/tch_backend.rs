@@ -83,6 +83,22 @@ fn load_cuda_backend() {
 #[cfg(not(target_os = "linux"))]
 fn load_cuda_backend() {}
 
+/// The state of step `step` from the flat parameters and optimizer slots (laid out by
+/// `spans`), copied to host memory: repops' layout, one vector per tensor.
+fn host_state(step: u64, spans: &[(usize, usize)], flat: &Tensor, opt: &[Tensor]) -> TrainState {
+	let split = |t: &Tensor| {
+		let all = to_vec(t);
+		spans.iter().map(|&(offset, len)| all[offset..offset + len].to_vec()).collect::<Vec<_>>()
+	};
+	// Repops' order: per parameter, each slot.
+	let mut slots: Vec<_> = opt.iter().map(|t| split(t).into_iter()).collect();
+	let mut opt = Vec::with_capacity(spans.len() * slots.len());
+	for _ in spans {
+		opt.extend(slots.iter_mut().filter_map(|s| s.next()));
+	}
+	TrainState { step, params: split(flat), opt }
+}
+
 fn to_vec(t: &Tensor) -> Vec<f32> {
 	let flat = t.detach().to_device(Device::Cpu).contiguous().view(-1);
 	Vec::<f32>::try_from(&flat).expect("an f32 tensor")
@@ -260,30 +276,18 @@ impl TchTrainer {
 
 	/// The training state, copied to host memory.
 	pub fn state(&self) -> TrainState {
-		TrainState {
-			step: self.step,
-			params: self.split(&self.flat).collect(),
-			opt: {
-				// Repops' order: per parameter, each slot.
-				let mut slots: Vec<_> = self
-					.opt
-					.iter()
-					.map(|t| self.split(t).collect::<Vec<_>>().into_iter())
-					.collect();
-				let mut opt = Vec::with_capacity(self.spans.len() * slots.len());
-				for _ in &self.spans {
-					opt.extend(slots.iter_mut().map(|s| s.next().expect("one per parameter")));
-				}
-				opt
-			},
-		}
+		host_state(self.step, &self.spans, &self.flat, &self.opt)
 	}
 
-	/// A flat tensor laid out as `flat`, copied to host memory at once, cut into one
-	/// vector per parameter.
-	fn split<'a>(&'a self, t: &Tensor) -> impl Iterator<Item = Vec<f32>> + 'a {
-		let all = to_vec(t);
-		self.spans.iter().map(move |&(offset, len)| all[offset..offset + len].to_vec())
+	/// The training state as a copy on the device, queued behind the kernels queued so
+	/// far (so it holds this step's values) without waiting for them; calling the
+	/// snapshot copies it to host memory, waiting for the device then.
+	pub fn snapshot(&self) -> crate::train::Snapshot {
+		let (flat, opt) = tch::no_grad(|| {
+			(self.flat.copy(), self.opt.iter().map(Tensor::copy).collect::<Vec<_>>())
+		});
+		let (step, spans) = (self.step, self.spans.clone());
+		Box::new(move || host_state(step, &spans, &flat, &opt))
 	}
 
 	/// Share of `data`'s samples whose largest logit is their label.
@@ -333,5 +337,13 @@ impl crate::train::Backend for TchTrainer {
 
 	fn state(&self) -> TrainState {
 		TchTrainer::state(self)
+	}
+
+	fn steps_done(&self) -> u64 {
+		self.step
+	}
+
+	fn snapshot(&self) -> crate::train::Snapshot {
+		TchTrainer::snapshot(self)
 	}
 }

@@ -26,7 +26,20 @@ pub trait Backend {
 	fn last_loss(&self) -> f32;
 	/// The current training state in host memory.
 	fn state(&self) -> TrainState;
+	/// Steps done so far (the state's step), without copying the state.
+	fn steps_done(&self) -> u64;
+	/// The current state, captured without waiting for the device where the backend
+	/// can (a copy queued on the device); the checkpoint writer's thread makes it a
+	/// [`TrainState`] in host memory. By default, [`Backend::state`] taken at once.
+	fn snapshot(&self) -> Snapshot {
+		let state = self.state();
+		Box::new(move || state)
+	}
 }
+
+/// A training state captured after some step (perhaps still in device memory) that
+/// yields the host-memory [`TrainState`] when called: see [`Backend::snapshot`].
+pub type Snapshot = Box<dyn FnOnce() -> TrainState + Send>;
 
 /// Errors of a training run.
 #[derive(Debug, thiserror::Error)]
@@ -63,7 +76,7 @@ pub struct RunResult {
 	pub checkpoints: u64,
 	/// The journal listing them.
 	pub journal: Journal,
-	/// Time training waited for checkpoints (state copies, final flush).
+	/// Time training waited for checkpoints (snapshots, a full queue, final flush).
 	pub checkpoint_time: Duration,
 	/// Time of the whole run, checkpoints included.
 	pub total_time: Duration,
@@ -141,6 +154,14 @@ pub fn resume_point(
 	Ok((initial(), journal))
 }
 
+/// CPU threads for training when none are asked for: all cores but one, which the
+/// checkpoint writer uses. (A writer sharing every core with libtorch's threads stalls
+/// them all: they wait for each other at every parallel op; on 2 cores that made the
+/// MLP example's run 20-50% slower, against 1-3% with a core left free.)
+pub fn default_threads() -> usize {
+	std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1)).max(1)
+}
+
 /// Options of a run.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -156,13 +177,14 @@ fn write_checkpoints(
 	spec: &TaskSpec,
 	store: &ProofStore,
 	mut journal: Journal,
-	states: mpsc::Receiver<TrainState>,
+	states: mpsc::Receiver<Snapshot>,
 ) -> Result<Journal, TrainError> {
 	let total = spec.total_steps();
 	// The first write replaces the file (a fresh run, or one whose unreadable last
 	// checkpoints were dropped); later ones append a line.
 	let mut rewrite = true;
-	for state in states {
+	for snapshot in states {
+		let state = snapshot();
 		let blob = store.put(&checkpoint::to_safetensors(spec, &state)?)?;
 		let entry = CheckpointEntry {
 			step: state.step,
@@ -184,8 +206,9 @@ fn write_checkpoints(
 /// Trains `backend` (already holding the state `resume_point` returned) to the end of
 /// `spec`'s run, checkpointing into `store` every `k` steps and after the last.
 ///
-/// `RunResult::checkpoint_time` is the time training waited for checkpoints: copying
-/// the state to host memory, plus the wait for the writer thread at the end.
+/// `RunResult::checkpoint_time` is the time training waited for checkpoints: taking
+/// snapshots (and waiting for the writer when two are already queued), plus the wait
+/// for the writer thread at the end.
 pub fn run(
 	spec: &TaskSpec,
 	order: &mut DataOrder,
@@ -198,18 +221,20 @@ pub fn run(
 	let total = spec.total_steps();
 	let k = spec.training.checkpoint_interval.max(1) as u64;
 	let fresh = journal.checkpoints.is_empty();
-	let (tx, rx) = mpsc::sync_channel::<TrainState>(2);
+	// At most two snapshots wait for the writer (a device backend holds them in
+	// device memory until the writer copies them out).
+	let (tx, rx) = mpsc::sync_channel::<Snapshot>(2);
 	let (journal, checkpoint_time) = std::thread::scope(|scope| {
 		let writer = scope.spawn(move || write_checkpoints(spec, store, journal, rx));
 		let mut waited = Duration::ZERO;
-		// Copies the state to host memory and queues it; false when the writer stopped.
+		// Snapshots the state and queues it; false when the writer stopped.
 		let checkpoint = move |backend: &dyn Backend, waited: &mut Duration| {
 			let t = Instant::now();
-			let ok = tx.send(backend.state()).is_ok();
+			let ok = tx.send(backend.snapshot()).is_ok();
 			*waited += t.elapsed();
 			ok
 		};
-		let mut step = backend.state().step;
+		let mut step = backend.steps_done();
 		let mut failed = fresh && !checkpoint(backend, &mut waited);
 		let mut progress = Progress::new("train", total, step);
 		let mut last_show = Instant::now();

@@ -77,6 +77,28 @@ fn tch_and_repops_agree_from_the_same_init() {
 }
 
 #[test]
+fn a_snapshot_keeps_the_state_of_its_step_while_training_goes_on() {
+	// The checkpoint writer turns a snapshot into a state later, after more steps ran:
+	// it must still hold the values of the step it was taken at (a copy, not a view).
+	for kind in ["tch", "repops"] {
+		let dir = tempfile::tempdir().unwrap();
+		let spec = common::spec(dir.path(), "mlp", ADAM, "threshold");
+		let data = common::data(&spec, dir.path());
+		let init = reference::initial_state(&spec).unwrap();
+		let mut engine = common::engine(kind, &spec, &init, &data);
+		let mut order = DataOrder::new(&spec, RANDOMNESS);
+		engine.step(order.batch(0).unwrap()).unwrap();
+		let (before, snapshot) = (engine.state(), engine.snapshot());
+		engine.step(order.batch(1).unwrap()).unwrap();
+		assert_eq!(engine.steps_done(), 2, "{kind}");
+		assert_ne!(engine.state().params, before.params, "{kind}: the step changed the weights");
+		let taken = snapshot();
+		assert_eq!(taken.step, 1, "{kind}");
+		assert_eq!(taken, before, "{kind}: the snapshot holds step 1's weights and slots");
+	}
+}
+
+#[test]
 fn honest_tch_run_passes_threshold_and_honest_repops_run_passes_exact() {
 	let dir = tempfile::tempdir().unwrap();
 	let store = ProofStore::open(dir.path().join("store")).unwrap();

@@ -162,10 +162,9 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 	let store = ProofStore::open(dir.join("proof-store"))
 		.map_err(|e| format!("proof store in {}: {e}", dir.display()))?;
 	let threads = match args.worker_threads {
-		0 => std::thread::available_parallelism().map(|n| n.get().saturating_sub(1)).unwrap_or(1),
+		0 => gensyn_workers::train::default_threads(),
 		n => n,
-	}
-	.max(1);
+	};
 	let metrics = metrics::Metrics::register(deps.registry.as_ref())
 		.map_err(|e| format!("worker metrics: {e}"))?;
 	let ctx = Arc::new(WorkerContext {

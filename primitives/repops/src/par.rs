@@ -5,6 +5,12 @@
 //! work items whose results come back in order. Every output element is computed by the
 //! same code whatever the cut, so the bits do not depend on the thread count.
 //! [`threads_for`] keeps small ops on one thread.
+//!
+//! With the `parallel` feature the pieces run on rayon's global pool: threads started
+//! once and kept (waking a kept thread costs a few microseconds, starting one tens),
+//! each keeping its own scratch buffers between ops. `threads` bounds the pieces an op
+//! is cut into; the pool's size (`RAYON_NUM_THREADS`, by default the machine's
+//! parallelism) bounds how many run at once.
 
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -21,9 +27,8 @@ where
 }
 
 /// Below this much work (multiply-adds, or their equivalent for other ops) an op runs
-/// on one thread by default: starting threads costs more than the split saves. (A
-/// thread start took 50 to 60 us on the development machine, where the AVX-512 tiles
-/// do the MNIST MLP's 6.4 M-term product in about 70 us.)
+/// on one thread by default: handing pieces to the pool costs more than the split
+/// saves.
 pub const PARALLEL_WORK: usize = 1 << 23;
 
 static MIN_PARALLEL_WORK: AtomicUsize = AtomicUsize::new(PARALLEL_WORK);
@@ -44,9 +49,9 @@ pub fn threads_for(work: usize, threads: usize) -> usize {
 }
 
 /// Calls `f` on `0..count` cut into up to `threads` contiguous ranges (the first on
-/// the calling thread, the others on threads of their own; all on the calling thread
-/// without the `parallel` feature) and returns the results in range order (one result,
-/// for `0..0`, when `count` is 0).
+/// the calling thread, the others on the process's worker pool; all on the calling
+/// thread without the `parallel` feature)
+/// and returns the results in range order (one result, for `0..0`, when `count` is 0).
 pub fn map_ranges<T, F>(count: usize, threads: usize, f: F) -> Vec<T>
 where
 	T: Send,
@@ -57,20 +62,19 @@ where
 		let t = threads.max(1).min(count);
 		if t > 1 {
 			let per = count.div_ceil(t);
-			return std::thread::scope(|s| {
+			let mut all: Vec<Option<T>> = (0..count.div_ceil(per)).map(|_| None).collect();
+			// The calling thread takes the first range itself, the pool the others.
+			rayon::in_place_scope(|s| {
 				let f = &f;
-				let others: Vec<_> = (per..count)
-					.step_by(per)
-					.map(|lo| s.spawn(move || f(lo..(lo + per).min(count))))
-					.collect();
-				let mut all = Vec::with_capacity(t);
-				all.push(f(0..per));
-				for h in others {
-					// `f` does not panic; if it did, the panic goes on here.
-					all.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+				let (own, others) = all.split_at_mut(1);
+				for (i, slot) in others.iter_mut().enumerate() {
+					let lo = (i + 1) * per;
+					// `f` does not panic; if it did, the scope passes the panic on.
+					s.spawn(move |_| *slot = Some(f(lo..(lo + per).min(count))));
 				}
-				all
+				own[0] = Some(f(0..per.min(count)));
 			});
+			return all.into_iter().flatten().collect();
 		}
 	}
 	let _ = threads;
@@ -107,12 +111,12 @@ where
 		let t = threads.max(1).min(groups);
 		if t > 1 {
 			let per = groups.div_ceil(t) * group;
-			std::thread::scope(|s| {
+			rayon::in_place_scope(|s| {
+				let f = &f;
 				let mut pieces = out.chunks_mut(per * row_len).enumerate();
 				let own = pieces.next();
 				for (i, chunk) in pieces {
-					let f = &f;
-					s.spawn(move || f(i * per, chunk));
+					s.spawn(move |_| f(i * per, chunk));
 				}
 				if let Some((_, chunk)) = own {
 					f(0, chunk);
