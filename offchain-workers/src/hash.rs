@@ -83,26 +83,33 @@ pub fn tensor_root(values: &[f32]) -> Hash {
 	if values.is_empty() {
 		return merkle::root(&[]);
 	}
-	// Every leaf's input (tag, then its values' bytes) in one buffer.
-	let leaf_len = 1 + 4 * TENSOR_CHUNK_ELEMENTS;
-	let mut buf = Vec::with_capacity(values.len().div_ceil(TENSOR_CHUNK_ELEMENTS) * leaf_len);
-	let mut ends = Vec::with_capacity(buf.capacity() / leaf_len);
-	for chunk in values.chunks(TENSOR_CHUNK_ELEMENTS) {
-		buf.push(LEAF_TAG);
-		buf.extend(chunk.iter().flat_map(|x| x.to_bits().to_le_bytes()));
-		ends.push(buf.len());
+	// Leaves in batches (each leaf's input: the tag, then its values' bytes), so the
+	// extra memory stays small whatever the tensor's size.
+	const BATCH: usize = 1024;
+	let mut level = Vec::with_capacity(values.len().div_ceil(TENSOR_CHUNK_ELEMENTS));
+	let mut buf = Vec::with_capacity(BATCH * (1 + 4 * TENSOR_CHUNK_ELEMENTS));
+	let mut ends = Vec::with_capacity(BATCH);
+	for batch in values.chunks(BATCH * TENSOR_CHUNK_ELEMENTS) {
+		buf.clear();
+		ends.clear();
+		for chunk in batch.chunks(TENSOR_CHUNK_ELEMENTS) {
+			buf.push(LEAF_TAG);
+			buf.extend(chunk.iter().flat_map(|x| x.to_bits().to_le_bytes()));
+			ends.push(buf.len());
+		}
+		let starts = core::iter::once(0).chain(ends.iter().copied());
+		level.extend(blake2_256_many(starts.zip(&ends).map(|(s, &e)| &buf[s..e])));
 	}
-	let starts = core::iter::once(0).chain(ends.iter().copied());
-	let mut level = blake2_256_many(starts.zip(&ends).map(|(s, &e)| &buf[s..e]));
 	let mut node = Vec::with_capacity(65 * level.len() / 2);
 	while level.len() > 1 {
 		node.clear();
-		for pair in level.chunks_exact(2) {
+		let pairs = level.chunks_exact(2);
+		let lone = pairs.remainder().first().copied();
+		for pair in pairs {
 			node.push(NODE_TAG);
 			node.extend_from_slice(&pair[0]);
 			node.extend_from_slice(&pair[1]);
 		}
-		let lone = (level.len() % 2 == 1).then(|| level[level.len() - 1]);
 		level = blake2_256_many(node.chunks_exact(65));
 		level.extend(lone);
 	}
@@ -150,7 +157,9 @@ mod tests {
 		// Lengths around chunk and level boundaries: a short last chunk, a lone node
 		// promoted at one level or several, a single leaf, no leaf.
 		let n = TENSOR_CHUNK_ELEMENTS;
-		for len in [0, 1, n - 1, n, n + 1, 2 * n, 3 * n, 5 * n + 7, 64 * n, 100 * n + 3] {
+		for len in
+			[0, 1, n - 1, n, n + 1, 2 * n, 3 * n, 5 * n + 7, 64 * n, 100 * n + 3, 2500 * n + 1]
+		{
 			let v: Vec<f32> = (0..len).map(|i| (i as f32 * 0.37).sin() - 0.25).collect();
 			assert_eq!(tensor_root(&v), merkle::tensor_root(&v), "{len} values");
 		}

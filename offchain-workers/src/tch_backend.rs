@@ -17,7 +17,7 @@ use crate::checkpoint::{state_shapes, TrainState};
 use crate::dataset::Dataset;
 use gensyn_primitives::{Layer, Optimizer, TaskSpec, TrainingSpec};
 use gensyn_repops::optim::{adam_scalars, lr_at};
-use tch::{Device, Kind, Tensor};
+use tch::{Device, Kind, TchError, Tensor};
 
 /// A model and its optimizer living on one libtorch device.
 pub struct TchTrainer {
@@ -85,23 +85,38 @@ fn load_cuda_backend() {}
 
 /// The state of step `step` from the flat parameters and optimizer slots (laid out by
 /// `spans`), copied to host memory: repops' layout, one vector per tensor.
-fn host_state(step: u64, spans: &[(usize, usize)], flat: &Tensor, opt: &[Tensor]) -> TrainState {
-	let split = |t: &Tensor| {
-		let all = to_vec(t);
-		spans.iter().map(|&(offset, len)| all[offset..offset + len].to_vec()).collect::<Vec<_>>()
+fn host_state(
+	step: u64,
+	spans: &[(usize, usize)],
+	flat: &Tensor,
+	opt: &[Tensor],
+) -> Result<TrainState, TchError> {
+	let split = |t: &Tensor| -> Result<Vec<Vec<f32>>, TchError> {
+		let all = to_vec(t)?;
+		spans
+			.iter()
+			.map(|&(offset, len)| {
+				all.get(offset..offset + len).map(<[f32]>::to_vec).ok_or_else(|| {
+					TchError::Shape(format!("{} values, not {}", all.len(), offset + len))
+				})
+			})
+			.collect()
 	};
 	// Repops' order: per parameter, each slot.
-	let mut slots: Vec<_> = opt.iter().map(|t| split(t).into_iter()).collect();
+	let mut slots =
+		opt.iter().map(|t| split(t).map(Vec::into_iter)).collect::<Result<Vec<_>, _>>()?;
 	let mut opt = Vec::with_capacity(spans.len() * slots.len());
 	for _ in spans {
 		opt.extend(slots.iter_mut().filter_map(|s| s.next()));
 	}
-	TrainState { step, params: split(flat), opt }
+	debug_assert_eq!(opt.len(), spans.len() * slots.len(), "one slot tensor per parameter");
+	Ok(TrainState { step, params: split(flat)?, opt })
 }
 
-fn to_vec(t: &Tensor) -> Vec<f32> {
-	let flat = t.detach().to_device(Device::Cpu).contiguous().view(-1);
-	Vec::<f32>::try_from(&flat).expect("an f32 tensor")
+/// `t`'s values in host memory, flattened.
+fn to_vec(t: &Tensor) -> Result<Vec<f32>, TchError> {
+	let flat = t.detach().f_to_device(Device::Cpu)?.f_contiguous()?.f_view(-1)?;
+	Vec::<f32>::try_from(&flat)
 }
 
 /// `values` concatenated into one flat tensor on `device` (one upload).
@@ -275,19 +290,39 @@ impl TchTrainer {
 	}
 
 	/// The training state, copied to host memory.
+	///
+	/// # Panics
+	/// When the device fails the copy (lost, or an earlier kernel failed).
 	pub fn state(&self) -> TrainState {
-		host_state(self.step, &self.spans, &self.flat, &self.opt)
+		host_state(self.step, &self.spans, &self.flat, &self.opt).expect("the device copies out")
 	}
 
 	/// The training state as a copy on the device, queued behind the kernels queued so
-	/// far (so it holds this step's values) without waiting for them; calling the
-	/// snapshot copies it to host memory, waiting for the device then.
-	pub fn snapshot(&self) -> crate::train::Snapshot {
-		let (flat, opt) = tch::no_grad(|| {
-			(self.flat.copy(), self.opt.iter().map(Tensor::copy).collect::<Vec<_>>())
+	/// far without waiting for them; calling the snapshot copies it to host memory,
+	/// waiting for the device then.
+	///
+	/// The copy holds this step's values because both threads queue on the device's
+	/// default stream (neither sets a stream of its own), and the copy out blocks until
+	/// done, so the snapshot's device memory is free to reuse when it is dropped. Error:
+	/// the device is out of memory (or failed earlier).
+	pub fn snapshot(&self) -> Result<crate::train::Snapshot, String> {
+		let copy = |t: &Tensor| -> Result<Tensor, TchError> {
+			let mut c = t.f_empty_like()?;
+			c.f_copy_(t)?;
+			Ok(c)
+		};
+		let taken = tch::no_grad(|| {
+			Ok::<_, TchError>((
+				copy(&self.flat)?,
+				self.opt.iter().map(copy).collect::<Result<Vec<_>, _>>()?,
+			))
 		});
+		let (flat, opt) = taken.map_err(|e| format!("snapshot of step {}: {e}", self.step))?;
 		let (step, spans) = (self.step, self.spans.clone());
-		Box::new(move || host_state(step, &spans, &flat, &opt))
+		Ok(Box::new(move || {
+			host_state(step, &spans, &flat, &opt)
+				.map_err(|e| format!("checkpoint of step {step}: {e}"))
+		}))
 	}
 
 	/// Share of `data`'s samples whose largest logit is their label.
@@ -343,7 +378,7 @@ impl crate::train::Backend for TchTrainer {
 		self.step
 	}
 
-	fn snapshot(&self) -> crate::train::Snapshot {
+	fn snapshot(&self) -> Result<crate::train::Snapshot, String> {
 		TchTrainer::snapshot(self)
 	}
 }

@@ -31,15 +31,16 @@ pub trait Backend {
 	/// The current state, captured without waiting for the device where the backend
 	/// can (a copy queued on the device); the checkpoint writer's thread makes it a
 	/// [`TrainState`] in host memory. By default, [`Backend::state`] taken at once.
-	fn snapshot(&self) -> Snapshot {
+	fn snapshot(&self) -> Result<Snapshot, String> {
 		let state = self.state();
-		Box::new(move || state)
+		Ok(Box::new(move || Ok(state)))
 	}
 }
 
 /// A training state captured after some step (perhaps still in device memory) that
-/// yields the host-memory [`TrainState`] when called: see [`Backend::snapshot`].
-pub type Snapshot = Box<dyn FnOnce() -> TrainState + Send>;
+/// yields the host-memory [`TrainState`] when called (or the device's error): see
+/// [`Backend::snapshot`].
+pub type Snapshot = Box<dyn FnOnce() -> Result<TrainState, String> + Send>;
 
 /// Errors of a training run.
 #[derive(Debug, thiserror::Error)]
@@ -157,7 +158,8 @@ pub fn resume_point(
 /// CPU threads for training when none are asked for: all cores but one, which the
 /// checkpoint writer uses. (A writer sharing every core with libtorch's threads stalls
 /// them all: they wait for each other at every parallel op; on 2 cores that made the
-/// MLP example's run 20-50% slower, against 1-3% with a core left free.)
+/// MLP example's run 20-50% slower, against 1-3% with a core left free.) A replay has
+/// no writer and uses every core (`gensyn_repops::par::default_threads`).
 pub fn default_threads() -> usize {
 	std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1)).max(1)
 }
@@ -170,8 +172,9 @@ pub struct RunOptions {
 	pub stop_after: Option<u64>,
 }
 
-/// Writes checkpoints on a thread of its own, in order: serializing, hashing, the
-/// blob write and the journal update overlap with training. The journal lists a
+/// Writes checkpoints on a thread of its own, in order: copying each snapshot to host
+/// memory, serializing, hashing, the blob write and the journal update overlap with
+/// training. The journal lists a
 /// checkpoint only once its blob is on disk, so a crash at any point resumes correctly.
 fn write_checkpoints(
 	spec: &TaskSpec,
@@ -184,7 +187,7 @@ fn write_checkpoints(
 	// checkpoints were dropped); later ones append a line.
 	let mut rewrite = true;
 	for snapshot in states {
-		let state = snapshot();
+		let state = snapshot().map_err(TrainError::Backend)?;
 		let blob = store.put(&checkpoint::to_safetensors(spec, &state)?)?;
 		let entry = CheckpointEntry {
 			step: state.step,
@@ -207,7 +210,7 @@ fn write_checkpoints(
 /// `spec`'s run, checkpointing into `store` every `k` steps and after the last.
 ///
 /// `RunResult::checkpoint_time` is the time training waited for checkpoints: taking
-/// snapshots (and waiting for the writer when two are already queued), plus the wait
+/// snapshots (and waiting for the writer when one is already queued), plus the wait
 /// for the writer thread at the end.
 pub fn run(
 	spec: &TaskSpec,
@@ -221,24 +224,34 @@ pub fn run(
 	let total = spec.total_steps();
 	let k = spec.training.checkpoint_interval.max(1) as u64;
 	let fresh = journal.checkpoints.is_empty();
-	// At most two snapshots wait for the writer (a device backend holds them in
-	// device memory until the writer copies them out).
-	let (tx, rx) = mpsc::sync_channel::<Snapshot>(2);
+	// At most three snapshots exist at once: one the writer works on, one queued and
+	// one waiting to be queued (a device backend holds them in device memory until the
+	// writer copies them out).
+	let (tx, rx) = mpsc::sync_channel::<Snapshot>(1);
 	let (journal, checkpoint_time) = std::thread::scope(|scope| {
 		let writer = scope.spawn(move || write_checkpoints(spec, store, journal, rx));
 		let mut waited = Duration::ZERO;
-		// Snapshots the state and queues it; false when the writer stopped.
-		let checkpoint = move |backend: &dyn Backend, waited: &mut Duration| {
+		let mut step_error = None;
+		// Snapshots the state and queues it; false when the snapshot failed (its error
+		// kept in `step_error`) or the writer stopped (its error comes from `join`).
+		let checkpoint = move |backend: &dyn Backend,
+		                       waited: &mut Duration,
+		                       step_error: &mut Option<TrainError>| {
 			let t = Instant::now();
-			let ok = tx.send(backend.snapshot()).is_ok();
+			let sent = match backend.snapshot() {
+				Ok(snapshot) => tx.send(snapshot).is_ok(),
+				Err(e) => {
+					*step_error = Some(TrainError::Backend(e));
+					false
+				}
+			};
 			*waited += t.elapsed();
-			ok
+			sent
 		};
 		let mut step = backend.steps_done();
-		let mut failed = fresh && !checkpoint(backend, &mut waited);
+		let mut failed = fresh && !checkpoint(backend, &mut waited, &mut step_error);
 		let mut progress = Progress::new("train", total, step);
 		let mut last_show = Instant::now();
-		let mut step_error = None;
 		while step < total && !failed && options.stop_after.is_none_or(|s| step < s) {
 			let batch = order.batch(step).expect("step < total has a batch");
 			if let Err(e) = backend.step(batch) {
@@ -247,7 +260,7 @@ pub fn run(
 			}
 			step += 1;
 			if step.is_multiple_of(k) || step == total {
-				failed = !checkpoint(backend, &mut waited);
+				failed = !checkpoint(backend, &mut waited, &mut step_error);
 			}
 			if last_show.elapsed() >= Duration::from_millis(250) || step == total {
 				last_show = Instant::now();
@@ -256,7 +269,9 @@ pub fn run(
 		}
 		drop(checkpoint);
 		let t = Instant::now();
-		let journal = writer.join().expect("the checkpoint writer does not panic");
+		// The writer does not panic; if it did (a device error inside libtorch, say),
+		// its panic goes on here with its own message.
+		let journal = writer.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
 		progress.finish(step);
 		let journal = match (journal, step_error) {
 			(Err(e), _) | (Ok(_), Some(e)) => Err(e),

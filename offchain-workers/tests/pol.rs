@@ -88,11 +88,11 @@ fn a_snapshot_keeps_the_state_of_its_step_while_training_goes_on() {
 		let mut engine = common::engine(kind, &spec, &init, &data);
 		let mut order = DataOrder::new(&spec, RANDOMNESS);
 		engine.step(order.batch(0).unwrap()).unwrap();
-		let (before, snapshot) = (engine.state(), engine.snapshot());
+		let (before, snapshot) = (engine.state(), engine.snapshot().unwrap());
 		engine.step(order.batch(1).unwrap()).unwrap();
 		assert_eq!(engine.steps_done(), 2, "{kind}");
 		assert_ne!(engine.state().params, before.params, "{kind}: the step changed the weights");
-		let taken = snapshot();
+		let taken = snapshot().unwrap();
 		assert_eq!(taken.step, 1, "{kind}");
 		assert_eq!(taken, before, "{kind}: the snapshot holds step 1's weights and slots");
 	}

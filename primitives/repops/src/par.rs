@@ -6,18 +6,19 @@
 //! same code whatever the cut, so the bits do not depend on the thread count.
 //! [`threads_for`] keeps small ops on one thread.
 //!
-//! With the `parallel` feature the pieces run on rayon's global pool: threads started
-//! once and kept (waking a kept thread costs a few microseconds, starting one tens),
-//! each keeping its own scratch buffers between ops. `threads` bounds the pieces an op
-//! is cut into; the pool's size (`RAYON_NUM_THREADS`, by default the machine's
-//! parallelism) bounds how many run at once.
+//! With the `parallel` feature the calling thread runs the first piece and a pool of
+//! repops' own (rayon's pool type, one thread per core, started on first use and kept)
+//! runs the others: handing 2 to 16 pieces over costs about 20 us on the development
+//! machine, where starting a thread per piece cost 50 us per thread
+//! (`examples/dispatch.rs`). `threads` bounds the pieces an op is cut into; the pool's
+//! size bounds how many run at once.
 
 use alloc::vec::Vec;
 use core::ops::Range;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
-/// Calls `f(first_row, rows)` over `out` cut into rows of `row_len`, giving each of
-/// up to `threads` threads one contiguous piece of whole rows (one thread without the
+/// Calls `f(first_row, rows)` over `out` cut into rows of `row_len`, in up to
+/// `threads` contiguous pieces of whole rows run in parallel (one piece without the
 /// `parallel` feature).
 pub fn for_rows<F>(out: &mut [f32], row_len: usize, threads: usize, f: F)
 where
@@ -27,8 +28,10 @@ where
 }
 
 /// Below this much work (multiply-adds, or their equivalent for other ops) an op runs
-/// on one thread by default: handing pieces to the pool costs more than the split
-/// saves.
+/// on one thread by default: handing pieces over costs more than the split saves. Set
+/// when a piece needed a thread start; with the pool it is kept until measured on a
+/// machine with more cores (on the 2-core development machine splitting the MNIST
+/// MLP's 6.4 M-term product did not pay even with the pool).
 pub const PARALLEL_WORK: usize = 1 << 23;
 
 static MIN_PARALLEL_WORK: AtomicUsize = AtomicUsize::new(PARALLEL_WORK);
@@ -49,9 +52,9 @@ pub fn threads_for(work: usize, threads: usize) -> usize {
 }
 
 /// Calls `f` on `0..count` cut into up to `threads` contiguous ranges (the first on
-/// the calling thread, the others on the process's worker pool; all on the calling
-/// thread without the `parallel` feature)
-/// and returns the results in range order (one result, for `0..0`, when `count` is 0).
+/// the calling thread, the others on repops' pool; all on the calling thread without
+/// the `parallel` feature) and returns the results in range order (one result, for
+/// `0..0`, when `count` is 0).
 pub fn map_ranges<T, F>(count: usize, threads: usize, f: F) -> Vec<T>
 where
 	T: Send,
@@ -63,17 +66,21 @@ where
 		if t > 1 {
 			let per = count.div_ceil(t);
 			let mut all: Vec<Option<T>> = (0..count.div_ceil(per)).map(|_| None).collect();
-			// The calling thread takes the first range itself, the pool the others.
-			rayon::in_place_scope(|s| {
-				let f = &f;
-				let (own, others) = all.split_at_mut(1);
-				for (i, slot) in others.iter_mut().enumerate() {
-					let lo = (i + 1) * per;
-					// `f` does not panic; if it did, the scope passes the panic on.
-					s.spawn(move |_| *slot = Some(f(lo..(lo + per).min(count))));
-				}
-				own[0] = Some(f(0..per.min(count)));
-			});
+			let range = |i: usize| i * per..((i + 1) * per).min(count);
+			match pool() {
+				// The calling thread takes the first range itself, the pool the others.
+				Some(pool) => pool.in_place_scope(|s| {
+					let (f, range) = (&f, &range);
+					let (own, others) = all.split_at_mut(1);
+					for (i, slot) in others.iter_mut().enumerate() {
+						// `f` does not panic; if it did, the scope passes the panic on.
+						s.spawn(move |_| *slot = Some(f(range(i + 1))));
+					}
+					own[0] = Some(f(range(0)));
+				}),
+				None => all.iter_mut().enumerate().for_each(|(i, slot)| *slot = Some(f(range(i)))),
+			}
+			debug_assert!(all.iter().all(Option::is_some), "every range has its result");
 			return all.into_iter().flatten().collect();
 		}
 	}
@@ -81,7 +88,24 @@ where
 	alloc::vec![f(0..count)]
 }
 
+/// Repops' thread pool: one thread per core, started on first use and kept; `None` when
+/// the threads could not be started (the pieces then run one after another on the
+/// calling thread, with the same results).
+#[cfg(feature = "parallel")]
+fn pool() -> Option<&'static rayon::ThreadPool> {
+	static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+	POOL.get_or_init(|| {
+		rayon::ThreadPoolBuilder::new()
+			.num_threads(default_threads())
+			.thread_name(|i| format!("repops-{i}"))
+			.build()
+			.ok()
+	})
+	.as_ref()
+}
+
 /// How many threads to use by default: the machine's parallelism with `parallel`, else 1.
+/// (A solver's training leaves one core to its checkpoint writer; a replay has none.)
 pub fn default_threads() -> usize {
 	#[cfg(feature = "parallel")]
 	{
@@ -93,9 +117,9 @@ pub fn default_threads() -> usize {
 	}
 }
 
-/// Calls `f(first_row, rows)` over `out` cut into rows of `row_len`, giving each of up
-/// to `threads` threads one contiguous piece whose row count is a multiple of `group`
-/// (the last piece takes the rest).
+/// Calls `f(first_row, rows)` over `out` cut into rows of `row_len`, in up to `threads`
+/// contiguous pieces run in parallel, each with a row count that is a multiple of
+/// `group` (the last piece takes the rest).
 pub fn for_groups<F>(out: &mut [f32], row_len: usize, group: usize, threads: usize, f: F)
 where
 	F: Fn(usize, &mut [f32]) + Sync,
@@ -111,17 +135,20 @@ where
 		let t = threads.max(1).min(groups);
 		if t > 1 {
 			let per = groups.div_ceil(t) * group;
-			rayon::in_place_scope(|s| {
-				let f = &f;
-				let mut pieces = out.chunks_mut(per * row_len).enumerate();
-				let own = pieces.next();
-				for (i, chunk) in pieces {
-					s.spawn(move |_| f(i * per, chunk));
-				}
-				if let Some((_, chunk)) = own {
-					f(0, chunk);
-				}
-			});
+			let mut pieces = out.chunks_mut(per * row_len).enumerate();
+			match pool() {
+				Some(pool) => pool.in_place_scope(|s| {
+					let f = &f;
+					let own = pieces.next();
+					for (i, chunk) in pieces {
+						s.spawn(move |_| f(i * per, chunk));
+					}
+					if let Some((_, chunk)) = own {
+						f(0, chunk);
+					}
+				}),
+				None => pieces.for_each(|(i, chunk)| f(i * per, chunk)),
+			}
 			return;
 		}
 	}
