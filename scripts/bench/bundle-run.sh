@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The runner of a folder made by scripts/bench/bundle.sh (it is run.sh there):
+#   run.sh PYTHON OUT [PHASE...]      phases: tests train p2 p3 (all by default)
+# PYTHON is a python with torch 2.11, whose lib folder the binaries link against. Every
+# result goes to OUT as JSON or a log; a summary goes to stdout.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+usage="usage: run.sh PYTHON OUT [tests|train|p2|p3 ...]"
+PY="${1:?$usage}"
+OUT="${2:?$usage}"
+shift 2
+PHASES="${*:-tests train p2 p3}"
+mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
+TORCH_LIB="$("$PY" -W ignore -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')" ||
+    { echo "run.sh: $PY cannot import torch" >&2; exit 1; }
+export LD_LIBRARY_PATH="$TORCH_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+CORES="$(nproc)"
+status=0
+
+"$PY" -W ignore - >"$OUT/machine.json" <<'PYEOF'
+import json, platform, torch
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+flags = next((l.split(":", 1)[1].split() for l in open("/proc/cpuinfo") if l.startswith("flags")), [])
+cuda = torch.cuda.is_available()
+print(json.dumps({
+    "torch": torch.__version__, "cpu": cpu, "cores": torch.get_num_threads(),
+    "avx512f": "avx512f" in flags, "cuda": cuda,
+    "gpu": torch.cuda.get_device_name(0) if cuda else None,
+    "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
+    "matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32,
+}))
+PYEOF
+echo "machine: $(cat "$OUT/machine.json")"
+
+# Variants of the examples: longer MLP runs (8 epochs, 1,000 steps) with k = 50 and
+# k = 1,000 to split fixed from per-checkpoint costs; the CNN in Threshold mode (tch
+# trains only Threshold-mode specs).
+"$PY" - <<'PYEOF'
+import copy, json
+mlp, cnn = (json.load(open(f"examples/mnist-{m}.json")) for m in ("mlp", "cnn"))
+def save(name, spec, mode=None, **training):
+    spec = copy.deepcopy(spec)
+    spec["training"].update(training)
+    if mode:
+        spec["verification"]["mode"] = mode
+    json.dump(spec, open(f"examples/{name}.json", "w"), indent=1)
+save("mlp-long-k50", mlp, epochs=8, checkpoint_interval=50)
+save("mlp-long-k1000", mlp, epochs=8, checkpoint_interval=1000)
+save("cnn-threshold", cnn, mode="threshold")
+PYEOF
+
+run_test() { # NAME CRATE_DIR
+    local log="$OUT/test-$1.log"
+    CARGO_MANIFEST_DIR="$PWD/$2" "bin/test-$1" >"$log" 2>&1 || status=1
+    echo "test $1: $(grep -E '^test result' "$log" | tail -n 1)"
+}
+
+for phase in $PHASES; do
+    echo "== $phase"
+    case "$phase" in
+    tests)
+        for t in repops-unit repops-kernels repops; do run_test "$t" primitives/repops; done
+        for t in workers-mnist workers-pol; do run_test "$t" offchain-workers; done
+        ;;
+    train)
+        # Trained with tch on the best device, replayed with repops on the CPU.
+        for spec in mnist-mlp cnn-threshold; do
+            log="$OUT/train-$spec.log"
+            bin/gensyn-ml train --spec "examples/$spec.json" --store "$OUT/store-$spec" \
+                --test-data .data/mnist/test.idx >"$OUT/train-$spec.json" 2>"$log" || status=1
+            bin/gensyn-ml verify --spec "examples/$spec.json" --store "$OUT/store-$spec" \
+                --segments 0,1,2,3 --repops-only --threads "$CORES" \
+                >"$OUT/verify-$spec.json" 2>>"$log" || status=1
+            "$PY" - "$OUT" "$spec" <<'PYEOF'
+import json, sys
+out, spec = sys.argv[1:]
+try:
+    t = json.load(open(f"{out}/train-{spec}.json"))
+    v = json.load(open(f"{out}/verify-{spec}.json"))
+except (OSError, ValueError) as e:
+    print(f"{spec}: no result ({e}); see train-{spec}.log")
+    sys.exit()
+segs = v.get("segments", [])
+l2 = ", ".join(f"{s.get('distances', {}).get('l2', float('nan')):.2e}" for s in segs)
+print(f"{spec}: accuracy {t.get('test_accuracy')}, steps/s {t.get('steps_per_second')}, "
+      f"replay L2 per segment [{l2}], all passed {all(s.get('passed') for s in segs)}")
+PYEOF
+        done
+        ;;
+    p2)
+        for spec in mnist-mlp mnist-cnn mlp-long-k50 mlp-long-k1000; do
+            steps=250
+            [[ "$spec" == mlp-long-* ]] && steps=1000
+            bin/bench "examples/$spec.json" --threads "$CORES" --steps "$steps" --reps 5 \
+                --replay-threads 1 >"$OUT/bench-$spec.json" 2>"$OUT/bench-$spec.log" || status=1
+            "$PY" -W ignore pytorch_baseline.py "examples/$spec.json" --threads "$CORES" \
+                --steps "$steps" >"$OUT/torch-$spec.json" 2>>"$OUT/bench-$spec.log" || status=1
+            "$PY" - "$OUT" "$spec" <<'PYEOF'
+import json, sys
+out, spec = sys.argv[1:]
+try:
+    r = json.load(open(f"{out}/bench-{spec}.json"))
+    p = json.load(open(f"{out}/torch-{spec}.json"))
+except (OSError, ValueError) as e:
+    print(f"{spec}: no result ({e})")
+    sys.exit()
+print(f"{spec} on {r['device']}: P2 {r['tch_steps_per_s'] / p['pytorch_steps_per_s']:.2f} "
+      f"({r['tch_steps_per_s']:.0f} / {p['pytorch_steps_per_s']:.0f} steps/s), checkpoint overhead "
+      f"{r['checkpoint_overhead_pct']:.1f}% (blocked {r['checkpoint_blocked_pct']:.1f}%, "
+      f"CPU {r['checkpoint_cpu_overhead_pct']:+.1f}%)")
+PYEOF
+        done
+        ;;
+    p3)
+        threads="$(printf '%s\n' 1 2 4 "$CORES" | sort -nu | paste -sd,)"
+        for spec in mnist-mlp mnist-cnn; do
+            for work in 8388608 2097152 524288 avx2; do
+                if [[ "$work" == avx2 ]]; then
+                    args=(--min-parallel-work 8388608)
+                    export REPOPS_MAX_ISA=avx2
+                else
+                    args=(--min-parallel-work "$work")
+                    unset REPOPS_MAX_ISA
+                fi
+                bin/bench "examples/$spec.json" --cpu --threads 1 --steps 5 --reps 5 \
+                    --replay-threads "$threads" "${args[@]}" >"$OUT/p3-$spec-$work.json" \
+                    2>"$OUT/p3-$spec-$work.log" || status=1
+                "$PY" - "$OUT/p3-$spec-$work.json" "$spec" "$work" <<'PYEOF'
+import json, sys
+path, spec, work = sys.argv[1:]
+try:
+    r = json.load(open(path))
+except (OSError, ValueError) as e:
+    print(f"{spec} {work}: no result ({e})")
+    sys.exit()
+cells = ", ".join(f"{x['threads']}t {x['ratio_repops_over_libtorch']:.2f}" for x in r["replay"])
+print(f"P3 {spec} (threshold {work}): {cells}")
+PYEOF
+            done
+        done
+        unset REPOPS_MAX_ISA
+        ;;
+    *) echo "run.sh: unknown phase $phase ($usage)" >&2; status=2 ;;
+    esac
+done
+exit "$status"
