@@ -32,6 +32,7 @@ print(json.dumps({
 }))
 PYEOF
 echo "machine: $(cat "$OUT/machine.json")"
+echo "phases: $PHASES"
 
 # Variants of the examples: longer MLP runs (8 epochs, 1,000 steps) with k = 50 and
 # k = 1,000 to split fixed from per-checkpoint costs; the CNN in Threshold mode (tch
@@ -66,56 +67,31 @@ for phase in $PHASES; do
     train)
         # Trained with tch on the best device, replayed with repops on the CPU.
         for spec in mnist-mlp cnn-threshold; do
+            echo "   $spec"
             log="$OUT/train-$spec.log"
             bin/gensyn-ml train --spec "examples/$spec.json" --store "$OUT/store-$spec" \
                 --test-data .data/mnist/test.idx >"$OUT/train-$spec.json" 2>"$log" || status=1
             bin/gensyn-ml verify --spec "examples/$spec.json" --store "$OUT/store-$spec" \
                 --segments 0,1,2,3 --repops-only --threads "$CORES" \
                 >"$OUT/verify-$spec.json" 2>>"$log" || status=1
-            "$PY" - "$OUT" "$spec" <<'PYEOF'
-import json, sys
-out, spec = sys.argv[1:]
-try:
-    t = json.load(open(f"{out}/train-{spec}.json"))
-    v = json.load(open(f"{out}/verify-{spec}.json"))
-except (OSError, ValueError) as e:
-    print(f"{spec}: no result ({e}); see train-{spec}.log")
-    sys.exit()
-segs = v.get("segments", [])
-l2 = ", ".join(f"{s.get('distances', {}).get('l2', float('nan')):.2e}" for s in segs)
-print(f"{spec}: accuracy {t.get('test_accuracy')}, steps/s {t.get('steps_per_second')}, "
-      f"replay L2 per segment [{l2}], all passed {all(s.get('passed') for s in segs)}")
-PYEOF
         done
         ;;
     p2)
         for spec in mnist-mlp mnist-cnn mlp-long-k50 mlp-long-k1000; do
             steps=250
             [[ "$spec" == mlp-long-* ]] && steps=1000
+            echo "   $spec ($steps steps)"
             bin/bench "examples/$spec.json" --threads "$CORES" --steps "$steps" --reps 5 \
                 --replay-threads 1 >"$OUT/bench-$spec.json" 2>"$OUT/bench-$spec.log" || status=1
             "$PY" -W ignore pytorch_baseline.py "examples/$spec.json" --threads "$CORES" \
                 --steps "$steps" >"$OUT/torch-$spec.json" 2>>"$OUT/bench-$spec.log" || status=1
-            "$PY" - "$OUT" "$spec" <<'PYEOF'
-import json, sys
-out, spec = sys.argv[1:]
-try:
-    r = json.load(open(f"{out}/bench-{spec}.json"))
-    p = json.load(open(f"{out}/torch-{spec}.json"))
-except (OSError, ValueError) as e:
-    print(f"{spec}: no result ({e})")
-    sys.exit()
-print(f"{spec} on {r['device']}: P2 {r['tch_steps_per_s'] / p['pytorch_steps_per_s']:.2f} "
-      f"({r['tch_steps_per_s']:.0f} / {p['pytorch_steps_per_s']:.0f} steps/s), checkpoint overhead "
-      f"{r['checkpoint_overhead_pct']:.1f}% (blocked {r['checkpoint_blocked_pct']:.1f}%, "
-      f"CPU {r['checkpoint_cpu_overhead_pct']:+.1f}%)")
-PYEOF
         done
         ;;
     p3)
         threads="$(printf '%s\n' 1 2 4 "$CORES" | sort -nu | paste -sd,)"
         for spec in mnist-mlp mnist-cnn; do
             for work in 8388608 2097152 524288 avx2; do
+                echo "   $spec, threshold $work, threads $threads"
                 if [[ "$work" == avx2 ]]; then
                     args=(--min-parallel-work 8388608)
                     export REPOPS_MAX_ISA=avx2
@@ -126,17 +102,6 @@ PYEOF
                 bin/bench "examples/$spec.json" --cpu --threads 1 --steps 5 --reps 5 \
                     --replay-threads "$threads" "${args[@]}" >"$OUT/p3-$spec-$work.json" \
                     2>"$OUT/p3-$spec-$work.log" || status=1
-                "$PY" - "$OUT/p3-$spec-$work.json" "$spec" "$work" <<'PYEOF'
-import json, sys
-path, spec, work = sys.argv[1:]
-try:
-    r = json.load(open(path))
-except (OSError, ValueError) as e:
-    print(f"{spec} {work}: no result ({e})")
-    sys.exit()
-cells = ", ".join(f"{x['threads']}t {x['ratio_repops_over_libtorch']:.2f}" for x in r["replay"])
-print(f"P3 {spec} (threshold {work}): {cells}")
-PYEOF
             done
         done
         unset REPOPS_MAX_ISA
@@ -144,4 +109,39 @@ PYEOF
     *) echo "run.sh: unknown phase $phase ($usage)" >&2; status=2 ;;
     esac
 done
+
+# The summary: one line per result found in OUT.
+"$PY" -W ignore - "$OUT" <<'PYEOF'
+import glob, json, os, sys
+out = sys.argv[1]
+def load(name):
+    try:
+        return json.load(open(os.path.join(out, name)))
+    except (OSError, ValueError):
+        return None
+def specs(prefix):
+    return sorted(p[len(prefix):-5] for p in map(os.path.basename, glob.glob(f"{out}/{prefix}*.json")))
+for spec in specs("train-"):
+    t, v = load(f"train-{spec}.json"), load(f"verify-{spec}.json")
+    if not (t and v):
+        print(f"train {spec}: no result; see train-{spec}.log")
+        continue
+    segs = v.get("segments", [])
+    l2 = ", ".join(f"{s.get('distances', {}).get('l2', float('nan')):.2e}" for s in segs)
+    print(f"train {spec}: test accuracy {t.get('test_accuracy')}, {t.get('steps_per_second', 0):.0f} steps/s; "
+          f"repops replay L2 per segment [{l2}], all passed: {all(s.get('passed') for s in segs)}")
+for spec in specs("bench-"):
+    r, p = load(f"bench-{spec}.json"), load(f"torch-{spec}.json")
+    if not (r and p):
+        print(f"P2 {spec}: no result; see bench-{spec}.log")
+        continue
+    tch, torch = r["tch_steps_per_s"], p["pytorch_steps_per_s"]
+    print(f"P2 {spec} on {r['device']}: {tch / torch:.2f} ({tch:.0f} / {torch:.0f} steps/s); checkpoint "
+          f"overhead {r['checkpoint_overhead_pct']:.1f}% (blocked {r['checkpoint_blocked_pct']:.1f}%, "
+          f"CPU {r['checkpoint_cpu_overhead_pct']:+.1f}%)")
+for run in specs("p3-"):
+    r = load(f"p3-{run}.json")
+    cells = ", ".join(f"{x['threads']}t {x['ratio_repops_over_libtorch']:.2f}" for x in r["replay"]) if r else "no result"
+    print(f"P3 {run}: {cells}")
+PYEOF
 exit "$status"

@@ -12,11 +12,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DIR="${1:?usage: scripts/bench/bundle.sh DIR}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 cd "$ROOT"
-scripts/setup-torch.sh >/dev/null
-scripts/fetch-mnist.sh
-# shellcheck source=../env.sh
-source scripts/env.sh
-cargo build --release --locked -p gensyn-workers --bin gensyn-ml --example bench
+# shellcheck source=prepare.sh
+source scripts/bench/prepare.sh
 # The test executables, named by their targets.
 tests="$(cargo test --release --locked --no-run -p gensyn-repops -p gensyn-workers \
     --message-format=json 2>/dev/null | python3 -c '

@@ -10,11 +10,8 @@ STEPS="${1:-100}"
 OUT="${BENCH_OUT:-$ROOT/out/bench}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 cd "$ROOT"
-scripts/setup-torch.sh >/dev/null
-scripts/fetch-mnist.sh
-# shellcheck source=../env.sh
-source scripts/env.sh
-cargo build --release -p gensyn-workers --bin gensyn-ml --example bench
+# shellcheck source=prepare.sh
+source scripts/bench/prepare.sh
 mkdir -p "$OUT"
 ML="$TARGET/release/gensyn-ml"
 BENCH="$TARGET/release/examples/bench"
