@@ -83,8 +83,9 @@ pub fn tensor_root(values: &[f32]) -> Hash {
 	if values.is_empty() {
 		return merkle::root(&[]);
 	}
-	// Leaves in batches (each leaf's input: the tag, then its values' bytes), so the
-	// extra memory stays small whatever the tensor's size.
+	// Leaves in batches (each leaf's input: the tag, then its values' bytes), so their
+	// inputs take a fixed amount of memory; the first node level's inputs take about
+	// half the tensor's size.
 	const BATCH: usize = 1024;
 	let mut level = Vec::with_capacity(values.len().div_ceil(TENSOR_CHUNK_ELEMENTS));
 	let mut buf = Vec::with_capacity(BATCH * (1 + 4 * TENSOR_CHUNK_ELEMENTS));

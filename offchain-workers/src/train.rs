@@ -269,8 +269,8 @@ pub fn run(
 		}
 		drop(checkpoint);
 		let t = Instant::now();
-		// The writer does not panic; if it did (a device error inside libtorch, say),
-		// its panic goes on here with its own message.
+		// The writer does not panic; if it did, its panic goes on here with its own
+		// message.
 		let journal = writer.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
 		progress.finish(step);
 		let journal = match (journal, step_error) {

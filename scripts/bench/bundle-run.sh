@@ -2,21 +2,30 @@
 # The runner of a folder made by scripts/bench/bundle.sh (it is run.sh there):
 #   run.sh PYTHON OUT [PHASE...]      phases: tests train p2 p3 (all by default)
 # PYTHON is a python with torch 2.11, whose lib folder the binaries link against. Every
-# result goes to OUT as JSON or a log; a summary goes to stdout.
+# result goes to OUT as JSON or a log; a summary goes to stdout. The exit status is 1
+# when a step failed, including a replay past the threshold (TF32 convolutions could do
+# that to the CNN), and 2 for an unknown phase.
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")"
 usage="usage: run.sh PYTHON OUT [tests|train|p2|p3 ...]"
 PY="${1:?$usage}"
 OUT="${2:?$usage}"
 shift 2
 PHASES="${*:-tests train p2 p3}"
+# Paths the caller gave are relative to where it stands, not to the bundle.
+[[ "$PY" == */* && "$PY" != /* ]] && PY="$PWD/$PY"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
-TORCH_LIB="$("$PY" -W ignore -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')" ||
-    { echo "run.sh: $PY cannot import torch" >&2; exit 1; }
+cd "$(dirname "${BASH_SOURCE[0]}")"
+TORCH_LIB="$("$PY" -W ignore -c '
+import os, sys, torch
+if not torch.__version__.startswith("2.11."):
+    sys.exit(f"torch {torch.__version__}; the binaries were built against 2.11")
+print(os.path.join(os.path.dirname(torch.__file__), "lib"))')" ||
+    { echo "run.sh: $PY has no usable torch (see above)" >&2; exit 1; }
 export LD_LIBRARY_PATH="$TORCH_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 CORES="$(nproc)"
 status=0
+fail() { ((status = status > $1 ? status : $1)); }
 
 "$PY" -W ignore - >"$OUT/machine.json" <<'PYEOF'
 import json, platform, torch
@@ -24,7 +33,7 @@ cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.start
 flags = next((l.split(":", 1)[1].split() for l in open("/proc/cpuinfo") if l.startswith("flags")), [])
 cuda = torch.cuda.is_available()
 print(json.dumps({
-    "torch": torch.__version__, "cpu": cpu, "cores": torch.get_num_threads(),
+    "torch": torch.__version__, "cpu": cpu, "torch_threads": torch.get_num_threads(),
     "avx512f": "avx512f" in flags, "cuda": cuda,
     "gpu": torch.cuda.get_device_name(0) if cuda else None,
     "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
@@ -50,10 +59,11 @@ save("mlp-long-k50", mlp, epochs=8, checkpoint_interval=50)
 save("mlp-long-k1000", mlp, epochs=8, checkpoint_interval=1000)
 save("cnn-threshold", cnn, mode="threshold")
 PYEOF
+[[ -f examples/cnn-threshold.json ]] || fail 1
 
 run_test() { # NAME CRATE_DIR
     local log="$OUT/test-$1.log"
-    CARGO_MANIFEST_DIR="$PWD/$2" "bin/test-$1" >"$log" 2>&1 || status=1
+    CARGO_MANIFEST_DIR="$PWD/$2" "bin/test-$1" >"$log" 2>&1 || fail 1
     echo "test $1: $(grep -E '^test result' "$log" | tail -n 1)"
 }
 
@@ -69,11 +79,12 @@ for phase in $PHASES; do
         for spec in mnist-mlp cnn-threshold; do
             echo "   $spec"
             log="$OUT/train-$spec.log"
+            rm -rf "$OUT/store-$spec" # a fresh run, not a resumed one
             bin/gensyn-ml train --spec "examples/$spec.json" --store "$OUT/store-$spec" \
-                --test-data .data/mnist/test.idx >"$OUT/train-$spec.json" 2>"$log" || status=1
+                --test-data .data/mnist/test.idx >"$OUT/train-$spec.json" 2>"$log" || fail 1
             bin/gensyn-ml verify --spec "examples/$spec.json" --store "$OUT/store-$spec" \
                 --segments 0,1,2,3 --repops-only --threads "$CORES" \
-                >"$OUT/verify-$spec.json" 2>>"$log" || status=1
+                >"$OUT/verify-$spec.json" 2>>"$log" || fail 1
         done
         ;;
     p2)
@@ -82,9 +93,9 @@ for phase in $PHASES; do
             [[ "$spec" == mlp-long-* ]] && steps=1000
             echo "   $spec ($steps steps)"
             bin/bench "examples/$spec.json" --threads "$CORES" --steps "$steps" --reps 5 \
-                --replay-threads 1 >"$OUT/bench-$spec.json" 2>"$OUT/bench-$spec.log" || status=1
+                --replay-threads 1 >"$OUT/bench-$spec.json" 2>"$OUT/bench-$spec.log" || fail 1
             "$PY" -W ignore pytorch_baseline.py "examples/$spec.json" --threads "$CORES" \
-                --steps "$steps" >"$OUT/torch-$spec.json" 2>>"$OUT/bench-$spec.log" || status=1
+                --steps "$steps" >"$OUT/torch-$spec.json" 2>>"$OUT/bench-$spec.log" || fail 1
         done
         ;;
     p3)
@@ -101,12 +112,12 @@ for phase in $PHASES; do
                 fi
                 bin/bench "examples/$spec.json" --cpu --threads 1 --steps 5 --reps 5 \
                     --replay-threads "$threads" "${args[@]}" >"$OUT/p3-$spec-$work.json" \
-                    2>"$OUT/p3-$spec-$work.log" || status=1
+                    2>"$OUT/p3-$spec-$work.log" || fail 1
             done
         done
         unset REPOPS_MAX_ISA
         ;;
-    *) echo "run.sh: unknown phase $phase ($usage)" >&2; status=2 ;;
+    *) echo "run.sh: unknown phase $phase ($usage)" >&2; fail 2 ;;
     esac
 done
 
@@ -132,16 +143,19 @@ for spec in specs("train-"):
           f"repops replay L2 per segment [{l2}], all passed: {all(s.get('passed') for s in segs)}")
 for spec in specs("bench-"):
     r, p = load(f"bench-{spec}.json"), load(f"torch-{spec}.json")
-    if not (r and p):
+    try:
+        tch, torch = r["tch_steps_per_s"], p["pytorch_steps_per_s"]
+        print(f"P2 {spec} on {r['device']}: {tch / torch:.2f} ({tch:.0f} / {torch:.0f} steps/s); checkpoint "
+              f"overhead {r['checkpoint_overhead_pct']:.1f}% (blocked {r['checkpoint_blocked_pct']:.1f}%, "
+              f"CPU {r['checkpoint_cpu_overhead_pct']:+.1f}%)")
+    except (TypeError, KeyError, ZeroDivisionError):
         print(f"P2 {spec}: no result; see bench-{spec}.log")
-        continue
-    tch, torch = r["tch_steps_per_s"], p["pytorch_steps_per_s"]
-    print(f"P2 {spec} on {r['device']}: {tch / torch:.2f} ({tch:.0f} / {torch:.0f} steps/s); checkpoint "
-          f"overhead {r['checkpoint_overhead_pct']:.1f}% (blocked {r['checkpoint_blocked_pct']:.1f}%, "
-          f"CPU {r['checkpoint_cpu_overhead_pct']:+.1f}%)")
 for run in specs("p3-"):
     r = load(f"p3-{run}.json")
-    cells = ", ".join(f"{x['threads']}t {x['ratio_repops_over_libtorch']:.2f}" for x in r["replay"]) if r else "no result"
+    try:
+        cells = ", ".join(f"{x['threads']}t {x['ratio_repops_over_libtorch']:.2f}" for x in r["replay"])
+    except (TypeError, KeyError):
+        cells = f"no result; see p3-{run}.log"
     print(f"P3 {run}: {cells}")
 PYEOF
 exit "$status"

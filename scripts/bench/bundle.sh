@@ -2,7 +2,7 @@
 # Bundles the ML binaries (stripped), their tests, the example specs, the MNIST files
 # and a runner into one folder, to run the ML tests and benchmarks on a machine that
 # has PyTorch 2.11 but no Rust toolchain (a GPU machine, say):
-#   scripts/bench/bundle.sh DIR        # here: builds and fills DIR (about 25 MB)
+#   scripts/bench/bundle.sh DIR        # here: builds and fills DIR (about 32 MB)
 #   DIR/run.sh PYTHON OUT [PHASE...]   # there: PYTHON has torch; results land in OUT
 # Phases: tests, train (CUDA training replayed with repops, a Threshold-mode CNN too),
 # p2 (tch vs PyTorch, checkpoint overhead on short and long runs), p3 (repops vs
@@ -10,35 +10,45 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DIR="${1:?usage: scripts/bench/bundle.sh DIR}"
+mkdir -p "$DIR"
+DIR="$(cd "$DIR" && pwd)"
+# DIR is emptied first: refuse anything but an empty folder or an earlier bundle, and
+# the checkout or a folder holding it.
+if [[ -n "$(ls -A "$DIR")" && ! ( -x "$DIR/run.sh" && -d "$DIR/bin" ) ]] || [[ "$ROOT/" == "$DIR/"* ]]; then
+    echo "bundle.sh: $DIR is neither empty nor an earlier bundle; give a new folder" >&2
+    exit 1
+fi
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 cd "$ROOT"
 # shellcheck source=prepare.sh
 source scripts/bench/prepare.sh
-# The test executables, named by their targets.
+# The test executables, named by their targets (cargo's progress stays on stderr;
+# compiler errors, which come as JSON, are printed there too).
 tests="$(cargo test --release --locked --no-run -p gensyn-repops -p gensyn-workers \
-    --message-format=json 2>/dev/null | python3 -c '
+    --message-format=json | python3 -c '
 import json, sys
 want = {("repops", "gensyn_repops"): "repops-unit", ("repops", "kernels"): "repops-kernels",
         ("repops", "repops"): "repops", ("offchain-workers", "mnist"): "workers-mnist",
         ("offchain-workers", "pol"): "workers-pol"}
 for line in sys.stdin:
     m = json.loads(line)
+    if m.get("reason") == "compiler-message":
+        print(m["message"].get("rendered", ""), end="", file=sys.stderr)
     if m.get("reason") != "compiler-artifact" or not m.get("executable") or not m["profile"]["test"]:
         continue
     crate_dir = m["manifest_path"].rsplit("/", 2)[-2]
     name = want.get((crate_dir, m["target"]["name"]))
     if name:
         print(name, m["executable"])
-')"
+')" || { echo "bundle.sh: building the test executables failed" >&2; exit 1; }
 [[ "$(wc -l <<<"$tests")" -eq 5 ]] || { echo "bundle.sh: expected 5 test executables, got: $tests" >&2; exit 1; }
-rm -rf "$DIR"
+rm -rf "${DIR:?}"/* "$DIR"/.data
 mkdir -p "$DIR/bin" "$DIR/examples" "$DIR/.data/mnist" "$DIR/primitives/repops" "$DIR/offchain-workers"
 cp "$TARGET/release/gensyn-ml" "$TARGET/release/examples/bench" "$DIR/bin/"
 while read -r name exe; do cp "$exe" "$DIR/bin/test-$name"; done <<<"$tests"
 strip "$DIR"/bin/*
 cp examples/*.json "$DIR/examples/"
 cp .data/mnist/{train.idx,test.idx,test.idx.gz} "$DIR/.data/mnist/"
-cp scripts/bench/pytorch_baseline.py scripts/bench/bundle-run.sh "$DIR/"
-mv "$DIR/bundle-run.sh" "$DIR/run.sh"
-chmod +x "$DIR/run.sh"
+cp scripts/bench/pytorch_baseline.py "$DIR/"
+cp scripts/bench/bundle-run.sh "$DIR/run.sh"
 du -sh "$DIR"

@@ -20,6 +20,9 @@ use super::{submitter::Submitter, WorkerContext};
 const RESUBMIT_AFTER: BlockNumber = 10;
 /// Blocks to wait before retrying a job that failed.
 pub const RETRY_AFTER: BlockNumber = 20;
+/// Blocks to wait before planning a call again that the pool refused (a call is cheap
+/// to retry, and some are due within a window: a verifier's reveal).
+const RESEND_AFTER: BlockNumber = 2;
 
 /// What a role does about one duty now.
 pub enum Plan {
@@ -124,6 +127,8 @@ enum Progress {
 	Sent(BlockNumber),
 	/// Its job failed at this block.
 	Failed(BlockNumber),
+	/// Its call (planned without a job) was refused by the pool at this block.
+	Refused(BlockNumber),
 	/// Nothing to do about it (ignored): looked at again when it changes.
 	Idle,
 }
@@ -166,6 +171,7 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 						Some(Progress::Running) | Some(Progress::Idle) => false,
 						Some(Progress::Sent(at)) => best >= at.saturating_add(RESUBMIT_AFTER),
 						Some(Progress::Failed(at)) => best >= at.saturating_add(RETRY_AFTER),
+						Some(Progress::Refused(at)) => best >= at.saturating_add(RESEND_AFTER),
 					};
 					if !due {
 						continue;
@@ -177,7 +183,7 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 						}
 						Plan::Call(call) => {
 							let sent = send(&submitter, name, key, *call, &ctx).await;
-							progress.insert(key, if sent { Progress::Sent(best) } else { Progress::Failed(best) });
+							progress.insert(key, if sent { Progress::Sent(best) } else { Progress::Refused(best) });
 							continue;
 						}
 						Plan::Job(job) => (job, true),

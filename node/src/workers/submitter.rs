@@ -26,6 +26,13 @@ use crate::service::{FullClient, FullPool};
 /// valid after this long, so a re-submission can never double-apply.
 const MORTALITY: u64 = 64;
 
+/// How far behind the best block a transaction's era starts. The pool may check a new
+/// transaction against a state a few blocks older than the best block the worker just
+/// saw (its view of the new block is not made yet); an era born at the best block is
+/// unknown there and refused (`AncientBirthBlock`). Seen in the end-to-end tests: a
+/// verifier's reveal refused so, retried after the challenge window, and slashed.
+const BIRTH_LAG: u64 = 4;
+
 /// Why a call could not be submitted.
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
@@ -105,8 +112,15 @@ impl Submitter {
 			*next = Some(nonce.saturating_add(1));
 			nonce
 		};
-		let xt =
-			self.sign(call.clone(), nonce, best_hash, best_number.into(), info.genesis_hash)?;
+		// The era's birth: a few blocks back on the best chain (the best block itself
+		// when that block's hash is not at hand).
+		let best_number = u64::from(best_number);
+		let birth_number = best_number.saturating_sub(BIRTH_LAG);
+		let birth = u32::try_from(birth_number)
+			.ok()
+			.and_then(|n| self.client.hash(n).ok().flatten())
+			.map_or((best_hash, best_number), |hash| (hash, birth_number));
+		let xt = self.sign(call.clone(), nonce, best_hash, birth, info.genesis_hash)?;
 		let opaque = OpaqueExtrinsic::from(xt);
 		match self.pool.submit_one(best_hash, TransactionSource::Local, opaque).await {
 			Ok(hash) => Ok(hash),
@@ -119,13 +133,13 @@ impl Submitter {
 	}
 
 	/// Builds the signed extrinsic the runtime expects (its `TxExtension`, mortal from
-	/// the best block).
+	/// the block `birth`: hash and number).
 	fn sign(
 		&self,
 		call: RuntimeCall,
 		nonce: Nonce,
 		best_hash: H256,
-		best_number: u64,
+		birth: (H256, u64),
 		genesis_hash: H256,
 	) -> Result<UncheckedExtrinsic, SubmitError> {
 		let version = self
@@ -138,18 +152,18 @@ impl Submitter {
 			frame_system::CheckSpecVersion::new(),
 			frame_system::CheckTxVersion::new(),
 			frame_system::CheckGenesis::new(),
-			frame_system::CheckEra::from(Era::mortal(MORTALITY, best_number)),
+			frame_system::CheckEra::from(Era::mortal(MORTALITY, birth.1)),
 			frame_system::CheckNonce::from(nonce),
 			frame_system::CheckWeight::new(),
 			pallet_transaction_payment::ChargeTransactionPayment::from(0),
 		);
-		// With a period this short the era's birth block is the best block itself.
+		// With a power-of-two period the era's birth block is exactly `birth`.
 		let implicit = (
 			(),
 			version.spec_version,
 			version.transaction_version,
 			genesis_hash,
-			best_hash,
+			birth.0,
 			(),
 			(),
 			(),
