@@ -174,8 +174,8 @@ pub struct RunOptions {
 
 /// Writes checkpoints on a thread of its own, in order: copying each snapshot to host
 /// memory, serializing, hashing, the blob write and the journal update overlap with
-/// training. The journal lists a
-/// checkpoint only once its blob is on disk, so a crash at any point resumes correctly.
+/// training. The journal lists a checkpoint only once its blob is on disk, so a crash
+/// at any point resumes correctly.
 fn write_checkpoints(
 	spec: &TaskSpec,
 	store: &ProofStore,

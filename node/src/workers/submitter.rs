@@ -31,7 +31,7 @@ const MORTALITY: u64 = 64;
 /// saw (its view of the new block is not made yet); an era born at the best block is
 /// unknown there and refused (`AncientBirthBlock`). Seen in the end-to-end tests: a
 /// verifier's reveal refused so, retried after the challenge window, and slashed.
-const BIRTH_LAG: u64 = 4;
+const BIRTH_LAG: u32 = 4;
 
 /// Why a call could not be submitted.
 #[derive(Debug, thiserror::Error)]
@@ -114,12 +114,11 @@ impl Submitter {
 		};
 		// The era's birth: a few blocks back on the best chain (the best block itself
 		// when that block's hash is not at hand).
-		let best_number = u64::from(best_number);
 		let birth_number = best_number.saturating_sub(BIRTH_LAG);
-		let birth = u32::try_from(birth_number)
-			.ok()
-			.and_then(|n| self.client.hash(n).ok().flatten())
-			.map_or((best_hash, best_number), |hash| (hash, birth_number));
+		let birth = match self.client.hash(birth_number) {
+			Ok(Some(hash)) => (hash, birth_number.into()),
+			_ => (best_hash, best_number.into()),
+		};
 		let xt = self.sign(call.clone(), nonce, best_hash, birth, info.genesis_hash)?;
 		let opaque = OpaqueExtrinsic::from(xt);
 		match self.pool.submit_one(best_hash, TransactionSource::Local, opaque).await {
