@@ -83,6 +83,73 @@ fn load_cuda_backend() {
 #[cfg(not(target_os = "linux"))]
 fn load_cuda_backend() {}
 
+/// libtorch's process-wide switches for TensorFloat-32, reached through their C++
+/// symbols (tch has no binding for them). TF32 keeps 10 of float32's 23 mantissa bits in
+/// the products of a matrix unit, and libtorch allows it by default for cuDNN
+/// convolutions. A solver training with it would end a segment further from a float32
+/// replay (repops, or libtorch on a CPU) than a Threshold profiled in float32 allows,
+/// and an honest run would fail its audit; so every device multiplies in float32.
+///
+/// The declarations follow `ATen/Context.h` of the libtorch this crate builds against
+/// (2.11; torch-sys refuses to build against another version): `at::globalContext()` returns the context, and
+/// a member function takes it as its first argument (the Itanium C++ ABI, as on x86-64
+/// and AArch64 Linux). None of these throws for these arguments.
+mod tf32 {
+	use std::ffi::c_void;
+
+	/// `at::Float32Backend::CUDA`.
+	const CUDA: i32 = 1;
+	/// `at::Float32Op::CONV`.
+	const CONV: i32 = 1;
+	/// `at::Float32Precision::TF32`.
+	const TF32: i32 = 2;
+
+	extern "C" {
+		#[link_name = "_ZN2at13globalContextEv"]
+		fn global_context() -> *mut c_void;
+		#[link_name = "_ZN2at7Context17setAllowTF32CuDNNEb"]
+		fn set_allow_tf32_cudnn(context: *mut c_void, allow: bool);
+		#[link_name = "_ZN2at7Context18setAllowTF32CuBLASEb"]
+		fn set_allow_tf32_cublas(context: *mut c_void, allow: bool);
+		#[link_name = "_ZNK2at7Context15allowTF32CuBLASEv"]
+		fn allow_tf32_cublas(context: *const c_void) -> bool;
+		#[link_name = "_ZNK2at7Context16float32PrecisionENS_14Float32BackendENS_9Float32OpE"]
+		fn float32_precision(context: *const c_void, backend: i32, op: i32) -> i32;
+	}
+
+	/// Turns TF32 off for cuDNN (convolutions and RNNs, through the setter that keeps
+	/// the two consistent) and for cuBLAS (matrix products; off by default).
+	pub fn forbid() {
+		// SAFETY: the context is libtorch's static; the setters only store flags.
+		unsafe {
+			let context = global_context();
+			set_allow_tf32_cudnn(context, false);
+			set_allow_tf32_cublas(context, false);
+		}
+	}
+
+	/// Whether a CUDA convolution or matrix product may use TF32 now.
+	pub fn allowed() -> bool {
+		// SAFETY: as in `forbid`; the getters only read flags.
+		unsafe {
+			let context = global_context();
+			float32_precision(context, CUDA, CONV) == TF32 || allow_tf32_cublas(context)
+		}
+	}
+}
+
+/// Whether libtorch may multiply in TF32 on a CUDA device now (its default for
+/// convolutions). [`TchTrainer::new`] turns it off for the process.
+pub fn tf32_allowed() -> bool {
+	tf32::allowed()
+}
+
+/// Turns TF32 off for the whole process, once (see [`tf32_allowed`]).
+fn forbid_tf32() {
+	static ONCE: std::sync::Once = std::sync::Once::new();
+	ONCE.call_once(tf32::forbid);
+}
+
 /// The state of step `step` from the flat parameters and optimizer slots (laid out by
 /// `spans`), copied to host memory: repops' layout, one vector per tensor.
 fn host_state(
@@ -127,7 +194,9 @@ fn to_flat(values: &[&[f32]], device: Device) -> Tensor {
 impl TchTrainer {
 	/// Builds the model of `spec` on `device` with the parameters and optimizer state
 	/// of `state`, which must fit the model (`checkpoint::check`).
+	/// Float32 arithmetic on every device: TF32 is turned off for the process first.
 	pub fn new(spec: &TaskSpec, state: &TrainState, device: Device) -> Self {
+		forbid_tf32();
 		let (param_shapes, _) = state_shapes(spec);
 		let mut spans = Vec::with_capacity(param_shapes.len());
 		let mut offset = 0;

@@ -9,24 +9,34 @@ use gensyn_workers::order::DataOrder;
 use gensyn_workers::proof_store::ProofStore;
 use gensyn_workers::reference::{self, RepopsEngine};
 use gensyn_workers::replay;
-use gensyn_workers::tch_backend::TchTrainer;
+use gensyn_workers::tch_backend::{self, TchTrainer};
 use gensyn_workers::train::{self, Backend, RunOptions};
 use gensyn_workers::{cli, hash};
 use std::sync::Arc;
+
+/// The example MLP spec.
+const MLP: &str = include_str!("../../examples/mnist-mlp.json");
 
 /// Test accuracy the run must reach (measured: about 92%).
 const MIN_ACCURACY: f64 = 0.88;
 
 #[test]
 fn mlp_learns_mnist_digits() {
+	// Before any trainer exists, libtorch allows TF32 convolutions (its default); a
+	// trainer turns that off, so a GPU run stays as close to the float32 replay as a CPU
+	// run. Checked first, in this test's own process, before the data check can skip.
+	assert!(tch_backend::tf32_allowed(), "libtorch's default allows TF32 convolutions");
+	let init = reference::initial_state(&serde_json::from_str(MLP).unwrap()).unwrap();
+	drop(TchTrainer::new(&serde_json::from_str(MLP).unwrap(), &init, tch::Device::Cpu));
+	assert!(!tch_backend::tf32_allowed(), "a trainer must turn TF32 off");
+
 	let root = std::path::PathBuf::from(manifest_dir()).join("..");
 	let mnist = root.join(".data/mnist");
 	if !mnist.join("train.idx").exists() {
 		eprintln!("SKIPPED: {} is missing; run scripts/fetch-mnist.sh", mnist.display());
 		return;
 	}
-	let text = std::fs::read_to_string(root.join("examples/mnist-mlp.json")).unwrap();
-	let mut spec: TaskSpec = serde_json::from_str(&text).unwrap();
+	let mut spec: TaskSpec = serde_json::from_str(MLP).unwrap();
 	let train_file = mnist.join("train.idx");
 	let (file_hash, chunk_root) = cli::file_commitments(&train_file).unwrap();
 	spec.data.uri =

@@ -3,8 +3,7 @@
 #   run.sh PYTHON OUT [PHASE...]      phases: tests train p2 p3 (all by default)
 # PYTHON is a python with torch 2.11, whose lib folder the binaries link against. Every
 # result goes to OUT as JSON or a log; a summary goes to stdout. The exit status is 1
-# when a step failed, including a replay past the threshold (TF32 convolutions could do
-# that to the CNN), and 2 for an unknown phase.
+# when a step failed, including a replay past the threshold, and 2 for an unknown phase.
 set -uo pipefail
 usage="usage: run.sh PYTHON OUT [tests|train|p2|p3 ...]"
 PY="${1:?$usage}"
@@ -36,8 +35,6 @@ print(json.dumps({
     "torch": torch.__version__, "cpu": cpu, "torch_threads": torch.get_num_threads(),
     "avx512f": "avx512f" in flags, "cuda": cuda,
     "gpu": torch.cuda.get_device_name(0) if cuda else None,
-    "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
-    "matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32,
 }))
 PYEOF
 echo "machine: $(cat "$OUT/machine.json")"

@@ -61,6 +61,9 @@ def main():
     p.add_argument("--cpu", action="store_true")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
+    # Float32 products, as the Rust trainer uses (TF32 would fail a float32 replay).
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
     spec = json.load(open(a.spec))
     uri = spec["data"]["uri"]
     path = uri[len("file://"):] if uri.startswith("file://") else uri
