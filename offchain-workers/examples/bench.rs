@@ -77,8 +77,8 @@ fn best(reps: usize, mut f: impl FnMut() -> f64) -> f64 {
 }
 
 fn tch(spec: &TaskSpec, state: &TrainState, data: &Dataset, device: tch::Device) -> TchTrainer {
-	let mut t = TchTrainer::new(spec, state, device);
-	t.load_data(data);
+	let mut t = TchTrainer::new(spec, state, device).expect("the model fits the device");
+	t.load_data(data).expect("the data fits the device");
 	t
 }
 

@@ -5,7 +5,7 @@ use crate::cli::{read_spec, CliError, EvaluateArgs};
 use crate::dataset;
 use crate::proof_store::ProofStore;
 use crate::replay::load_checkpoint;
-use crate::tch_backend::TchTrainer;
+use crate::tch_backend::{describe, TchTrainer};
 use serde_json::{json, Value};
 
 /// Evaluates every checkpoint of the run on the test data.
@@ -17,7 +17,9 @@ pub fn run(a: EvaluateArgs) -> Result<Value, CliError> {
 	let mut points = Vec::new();
 	for i in 0..journal.checkpoints.len() {
 		let state = load_checkpoint(&store, &journal, i)?;
-		let accuracy = TchTrainer::new(&spec, &state, tch::Device::Cpu).accuracy(&test);
+		let accuracy = TchTrainer::new(&spec, &state, tch::Device::Cpu)
+			.and_then(|t| t.accuracy(&test))
+			.map_err(|e| format!("checkpoint {i} (step {}): {}", state.step, describe(&e)))?;
 		tracing::info!(target: "gensyn_ml", "step {:>6}: test accuracy {:.2}%", state.step, accuracy * 100.0);
 		points.push((state.step, accuracy));
 	}

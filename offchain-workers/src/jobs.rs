@@ -8,7 +8,7 @@ use crate::order::DataOrder;
 use crate::proof_store::{remote, Journal, ProofStore, StoreError};
 use crate::reference::{self, RepopsEngine};
 use crate::replay::{self, ReplayError, SegmentReport};
-use crate::tch_backend::TchTrainer;
+use crate::tch_backend::{describe, TchTrainer};
 use crate::train::{self, Backend, RunOptions, RunResult, TrainError};
 use gensyn_primitives::{TaskSpec, VerificationMode};
 use std::sync::Arc;
@@ -104,8 +104,10 @@ pub fn train(job: &TrainJob, test: Option<&Dataset>) -> Result<Trained, JobError
 	let options = RunOptions { stop_after: job.stop_after };
 	let (result, accuracy) = match job.backend {
 		BackendKind::Tch => {
-			let mut t = TchTrainer::new(spec, &state, job.device);
-			t.load_data(&job.data);
+			let device_error =
+				|e: tch::TchError| TrainError::Backend(format!("libtorch: {}", describe(&e)));
+			let mut t = TchTrainer::new(spec, &state, job.device).map_err(device_error)?;
+			t.load_data(&job.data).map_err(device_error)?;
 			let r = train::run(spec, &mut order, &mut t, job.store, journal, &options)?;
 			(r, test.map(|d| t.accuracy(d)))
 		}
@@ -115,6 +117,11 @@ pub fn train(job: &TrainJob, test: Option<&Dataset>) -> Result<Trained, JobError
 			(r, test.map(|d| e.accuracy(d)))
 		}
 	};
+	// The run is done and stored whatever happens here: a failed evaluation is only
+	// reported.
+	let accuracy = accuracy.and_then(|a| {
+		a.inspect_err(|e| tracing::warn!("test accuracy not measured: {}", describe(e))).ok()
+	});
 	Ok(Trained { result, resumed_from, accuracy })
 }
 
@@ -164,16 +171,18 @@ pub struct VerifyJob<'a> {
 pub fn verify(job: &VerifyJob, segments: &[usize]) -> Vec<Result<SegmentReport, ReplayError>> {
 	let spec = job.spec;
 	let mut order = DataOrder::new(spec, job.randomness);
-	let mut make = |s: &TrainState| -> Box<dyn Backend> {
-		Box::new(RepopsEngine::new(spec, s, job.data.clone(), job.threads))
+	let mut make = |s: &TrainState| -> Result<Box<dyn Backend>, String> {
+		Ok(Box::new(RepopsEngine::new(spec, s, job.data.clone(), job.threads)))
 	};
-	let mut libtorch = |s: &TrainState| -> Box<dyn Backend> {
+	let mut libtorch = |s: &TrainState| -> Result<Box<dyn Backend>, String> {
 		if job.threads > 0 {
 			tch::set_num_threads(job.threads as i32);
 		}
-		let mut t = TchTrainer::new(spec, s, job.second_opinion.unwrap_or(tch::Device::Cpu));
-		t.load_data(job.data);
-		Box::new(t)
+		let device = job.second_opinion.unwrap_or(tch::Device::Cpu);
+		let mut t =
+			TchTrainer::new(spec, s, device).map_err(|e| format!("libtorch: {}", describe(&e)))?;
+		t.load_data(job.data).map_err(|e| format!("libtorch: {}", describe(&e)))?;
+		Ok(Box::new(t))
 	};
 	let judge = (spec.verification.mode, job.threshold);
 	segments

@@ -35,8 +35,8 @@ impl RepopsEngine {
 
 	/// Share of `test` the current weights classify right (evaluated with libtorch on
 	/// the CPU: evaluation needs no reproducibility).
-	pub fn accuracy(&self, test: &Dataset) -> f64 {
-		TchTrainer::new(&self.spec, &self.state, tch::Device::Cpu).accuracy(test)
+	pub fn accuracy(&self, test: &Dataset) -> Result<f64, tch::TchError> {
+		TchTrainer::new(&self.spec, &self.state, tch::Device::Cpu)?.accuracy(test)
 	}
 }
 
@@ -57,8 +57,8 @@ impl Backend for RepopsEngine {
 		self.last_loss
 	}
 
-	fn state(&self) -> TrainState {
-		self.state.clone()
+	fn state(&self) -> Result<TrainState, String> {
+		Ok(self.state.clone())
 	}
 
 	fn steps_done(&self) -> u64 {

@@ -124,11 +124,11 @@ pub fn replay_steps(
 			.ok_or(ReplayError::Engine(format!("step {step} is past the end of the run")))?;
 		engine.step(batch).map_err(ReplayError::Engine)?;
 	}
-	Ok(engine.state())
+	engine.state().map_err(ReplayError::Engine)
 }
 
-/// Builds a replay engine at a checkpoint's state.
-pub type MakeEngine<'a> = &'a mut dyn FnMut(&TrainState) -> Box<dyn Backend>;
+/// Builds a replay engine at a checkpoint's state (or says why it cannot).
+pub type MakeEngine<'a> = &'a mut dyn FnMut(&TrainState) -> Result<Box<dyn Backend>, String>;
 
 /// Judges segment `segment` of the run in `journal`: replays it with the engine
 /// `make_engine` builds from checkpoint `segment`, and compares with checkpoint
@@ -150,7 +150,7 @@ pub fn verify_segment(
 	}
 	let start = load_checkpoint(store, journal, segment)?;
 	let end = load_checkpoint(store, journal, segment + 1)?;
-	let mut engine = make_engine(&start);
+	let mut engine = make_engine(&start).map_err(ReplayError::Engine)?;
 	let replayed = replay_steps(engine.as_mut(), order, start.step, end.step)?;
 	let distances = gensyn_repops::state::distances(&replayed, &end)
 		.map_err(|_| CheckpointError::ModelMismatch)?;
@@ -164,7 +164,7 @@ pub fn verify_segment(
 		VerificationMode::Threshold if within(distances.l2) => true,
 		VerificationMode::Threshold => match second_opinion {
 			Some(make) => {
-				let mut engine = make(&start);
+				let mut engine = make(&start).map_err(ReplayError::Engine)?;
 				let again = replay_steps(engine.as_mut(), order, start.step, end.step)?;
 				let l2 = gensyn_repops::state::distances(&again, &end)
 					.map_err(|_| CheckpointError::ModelMismatch)?

@@ -187,15 +187,31 @@ fn to_vec(t: &Tensor) -> Result<Vec<f32>, TchError> {
 }
 
 /// `values` concatenated into one flat tensor on `device` (one upload).
-fn to_flat(values: &[&[f32]], device: Device) -> Tensor {
-	Tensor::from_slice(&values.concat()).to_device(device)
+fn to_flat(values: &[&[f32]], device: Device) -> Result<Tensor, TchError> {
+	Tensor::from_slice(&values.concat()).f_to_device(device)
+}
+
+/// `e`'s message without the C++ stack trace libtorch appends to its own errors.
+pub fn describe(e: &TchError) -> String {
+	let text = e.to_string();
+	match text.split_once("\nException raised from") {
+		Some((message, _)) => message.trim_end().to_string(),
+		None => text,
+	}
+}
+
+/// An error of this module's own (not libtorch's), in libtorch's error type.
+fn own_error(what: impl Into<String>) -> TchError {
+	TchError::Torch(what.into())
 }
 
 impl TchTrainer {
 	/// Builds the model of `spec` on `device` with the parameters and optimizer state
-	/// of `state`, which must fit the model (`checkpoint::check`).
-	/// Float32 arithmetic on every device: TF32 is turned off for the process first.
-	pub fn new(spec: &TaskSpec, state: &TrainState, device: Device) -> Self {
+	/// of `state`, which must fit the model (`checkpoint::check`). Float32 arithmetic
+	/// on every device: TF32 is turned off for the process first.
+	///
+	/// Errors: the device cannot hold the model (out of memory) or failed earlier.
+	pub fn new(spec: &TaskSpec, state: &TrainState, device: Device) -> Result<Self, TchError> {
 		forbid_tf32();
 		let (param_shapes, _) = state_shapes(spec);
 		let mut spans = Vec::with_capacity(param_shapes.len());
@@ -206,7 +222,7 @@ impl TchTrainer {
 			offset += len;
 		}
 		let values: Vec<&[f32]> = state.params.iter().map(|v| &v[..]).collect();
-		let flat = to_flat(&values, device);
+		let flat = to_flat(&values, device)?;
 		let params = spans
 			.iter()
 			.zip(&param_shapes)
@@ -214,12 +230,12 @@ impl TchTrainer {
 				let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
 				// `detach` keeps the storage (the optimizer updates `flat` in place) but
 				// makes each view a leaf, whose gradient backward returns.
-				flat.narrow(0, offset as i64, len as i64)
-					.view(&dims[..])
-					.detach()
-					.set_requires_grad(true)
+				flat.f_narrow(0, offset as i64, len as i64)?
+					.f_view(&dims[..])?
+					.f_detach()?
+					.f_set_requires_grad(true)
 			})
-			.collect();
+			.collect::<Result<_, _>>()?;
 		// Slot `r` of parameter `j` is `state.opt[j * slots + r]`.
 		let slots = if param_shapes.is_empty() { 0 } else { state.opt.len() / param_shapes.len() };
 		let opt = (0..slots)
@@ -228,9 +244,9 @@ impl TchTrainer {
 					state.opt.iter().skip(r).step_by(slots).map(|v| &v[..]).collect();
 				to_flat(&values, device)
 			})
-			.collect();
+			.collect::<Result<_, _>>()?;
 		let i = spec.model.input;
-		Self {
+		Ok(Self {
 			device,
 			layers: spec.model.layers.iter().copied().collect(),
 			input: [i.channels as i64, i.height as i64, i.width as i64],
@@ -243,7 +259,7 @@ impl TchTrainer {
 			step: state.step,
 			data: None,
 			last_loss: None,
-		}
+		})
 	}
 
 	/// The device it trains on.
@@ -252,84 +268,94 @@ impl TchTrainer {
 	}
 
 	/// Copies the whole training set to the device once; steps then gather batches there.
-	pub fn load_data(&mut self, data: &Dataset) {
-		let n = data.len() as i64;
-		let inputs = Tensor::from_slice(&data.inputs)
-			.view([n, self.input[0], self.input[1], self.input[2]])
-			.to_device(self.device);
-		let labels: Vec<i64> = data.labels.iter().map(|&l| l as i64).collect();
-		let labels = Tensor::from_slice(&labels).to_device(self.device);
-		self.data = Some((inputs, labels));
+	/// Error: the device cannot hold it.
+	pub fn load_data(&mut self, data: &Dataset) -> Result<(), TchError> {
+		self.data = Some(upload(data, self.input, self.device)?);
+		Ok(())
 	}
 
 	/// The logits of a batch `x` of shape `[N, C, H, W]`.
-	pub fn forward(&self, x: &Tensor) -> Tensor {
+	pub fn forward(&self, x: &Tensor) -> Result<Tensor, TchError> {
 		let mut x = x.shallow_clone();
 		let mut p = self.params.iter();
+		let mut weight_and_bias =
+			|| p.next().zip(p.next()).ok_or_else(|| own_error("a layer without its parameters"));
 		for layer in &self.layers {
 			x = match *layer {
 				Layer::Linear { .. } => {
-					let (w, b) = (p.next().expect("weight"), p.next().expect("bias"));
-					x.linear(w, Some(b))
+					let (w, b) = weight_and_bias()?;
+					x.f_linear(w, Some(b))?
 				}
 				Layer::Conv2d { stride, padding, .. } => {
-					let (w, b) = (p.next().expect("weight"), p.next().expect("bias"));
+					let (w, b) = weight_and_bias()?;
 					let (s, pad) = (stride as i64, padding as i64);
-					x.conv2d(w, Some(b), [s, s], [pad, pad], [1, 1], 1)
+					x.f_conv2d(w, Some(b), [s, s], [pad, pad], [1, 1], 1)?
 				}
-				Layer::Relu => x.relu(),
+				Layer::Relu => x.f_relu()?,
 				Layer::MaxPool2d { kernel, stride } => {
 					let (k, s) = (kernel as i64, stride as i64);
-					x.max_pool2d([k, k], [s, s], [0, 0], [1, 1], false)
+					x.f_max_pool2d([k, k], [s, s], [0, 0], [1, 1], false)?
 				}
-				Layer::Flatten => x.flatten(1, -1),
+				Layer::Flatten => x.f_flatten(1, -1)?,
 			};
 		}
-		x
+		Ok(x)
 	}
 
 	/// One training step on the samples `batch` of the loaded data set; returns the
 	/// batch's mean loss as a device scalar (reading it waits for the device, so
 	/// callers read it only when they show it).
 	///
-	/// # Panics
-	/// When no data set was loaded with [`TchTrainer::load_data`].
-	pub fn step(&mut self, batch: &[u32]) -> Tensor {
-		let (inputs, labels) = self.data.as_ref().expect("load_data before step");
+	/// Errors: no data set was loaded ([`TchTrainer::load_data`]), a sample index is
+	/// out of range, or the device failed (out of memory, say). The step then did not
+	/// complete, and the trainer should be dropped.
+	pub fn step(&mut self, batch: &[u32]) -> Result<Tensor, TchError> {
+		let (inputs, labels) =
+			self.data.as_ref().ok_or_else(|| own_error("no data set loaded (load_data)"))?;
 		let idx: Vec<i64> = batch.iter().map(|&i| i as i64).collect();
 		let idx = Tensor::from_slice(&idx);
 		// A plain upload would wait for the device (all kernels queued so far); from
 		// pinned memory it is queued like a kernel. The pinned block is not reused until
 		// the copy is done.
 		let idx = if self.device.is_cuda() {
-			idx.internal_pin_memory(self.device).to_device_(self.device, Kind::Int64, true, false)
+			idx.f_internal_pin_memory(self.device)?.f_to_device_(
+				self.device,
+				Kind::Int64,
+				true,
+				false,
+			)?
 		} else {
-			idx.to_device(self.device)
+			idx.f_to_device(self.device)?
 		};
-		let x = inputs.index_select(0, &idx);
-		let y = labels.index_select(0, &idx);
-		let loss = self.forward(&x).cross_entropy_for_logits(&y);
+		let x = inputs.f_index_select(0, &idx)?;
+		let y = labels.f_index_select(0, &idx)?;
+		let loss = self.forward(&x)?.f_log_softmax(-1, Kind::Float)?.f_nll_loss(
+			&y,
+			None::<Tensor>,
+			tch::Reduction::Mean,
+			-100,
+		)?;
 		// Gradients as fresh tensors (no zeroing, no accumulation into `.grad`).
-		let grads = Tensor::run_backward(&[&loss], &self.params, false, false);
+		let grads = Tensor::f_run_backward(&[&loss], &self.params, false, false)?;
 		let lr = lr_at(&self.training, self.step) as f64;
-		tch::no_grad(|| self.update(&grads, lr));
+		tch::no_grad(|| self.update(&grads, lr))?;
 		self.step += 1;
-		loss.detach()
+		loss.f_detach()
 	}
 
 	/// The optimizer step over the flat parameters, slots and gradients: element-wise,
 	/// each element updated as repops' definitions (up to float rounding).
-	fn update(&mut self, grads: &[Tensor], lr: f64) {
+	fn update(&mut self, grads: &[Tensor], lr: f64) -> Result<(), TchError> {
 		// One kernel: all gradients after one another, laid out as `flat`.
-		let g = Tensor::flatten_dense_tensors(grads);
+		let g = Tensor::f_flatten_dense_tensors(grads)?;
 		// Scalars are kernel arguments: no device scalar, no copy to the device.
 		match (self.optimizer, &mut self.opt[..]) {
 			(Optimizer::Sgd { momentum, .. }, [buf]) => {
 				let mu = momentum.to_f32() as f64;
-				let _ = buf.g_mul_scalar_(mu);
-				let _ = buf.g_add_(&g);
+				let _ = buf.f_mul_scalar_(mu)?;
+				let _ = buf.f_add_(&g)?;
 				// p - lr * buf, as repops rounds it.
-				let _ = self.flat.g_sub_(&buf.g_mul_scalar(lr));
+				let _ = self.flat.f_sub_(&buf.f_mul_scalar(lr)?)?;
 			}
 			(Optimizer::Adam { beta1, beta2, eps, .. }, [m, v]) => {
 				let (b1, b2) = (beta1.to_f32() as f64, beta2.to_f32() as f64);
@@ -340,17 +366,18 @@ impl TchTrainer {
 					eps.to_f32(),
 					self.step,
 				);
-				let _ = m.g_mul_scalar_(b1);
-				let _ = m.g_add_(&(&g * (1.0 - b1)));
-				let _ = v.g_mul_scalar_(b2);
-				let _ = v.addcmul_(&(&g * (1.0 - b2)), &g);
-				let mut denom = v.sqrt();
-				let _ = denom.g_div_scalar_(s.bc2_sqrt as f64);
-				let _ = denom.g_add_scalar_(s.eps as f64);
-				let _ = self.flat.addcdiv_(&m.g_mul_scalar(-s.step_size as f64), &denom);
+				let _ = m.f_mul_scalar_(b1)?;
+				let _ = m.f_add_(&g.f_mul_scalar(1.0 - b1)?)?;
+				let _ = v.f_mul_scalar_(b2)?;
+				let _ = v.f_addcmul_(&g.f_mul_scalar(1.0 - b2)?, &g)?;
+				let mut denom = v.f_sqrt()?;
+				let _ = denom.f_div_scalar_(s.bc2_sqrt as f64)?;
+				let _ = denom.f_add_scalar_(s.eps as f64)?;
+				let _ = self.flat.f_addcdiv_(&m.f_mul_scalar(-s.step_size as f64)?, &denom)?;
 			}
-			_ => unreachable!("the optimizer state has the optimizer's slots"),
+			_ => return Err(own_error("the optimizer state does not have the optimizer's slots")),
 		}
+		Ok(())
 	}
 
 	/// Steps done so far.
@@ -358,12 +385,10 @@ impl TchTrainer {
 		self.step
 	}
 
-	/// The training state, copied to host memory.
-	///
-	/// # Panics
-	/// When the device fails the copy (lost, or an earlier kernel failed).
-	pub fn state(&self) -> TrainState {
-		host_state(self.step, &self.spans, &self.flat, &self.opt).expect("the device copies out")
+	/// The training state, copied to host memory. Error: the device failed the copy
+	/// (lost, or an earlier kernel failed).
+	pub fn state(&self) -> Result<TrainState, TchError> {
+		host_state(self.step, &self.spans, &self.flat, &self.opt)
 	}
 
 	/// The training state as a copy on the device, queued behind the kernels queued so
@@ -386,42 +411,46 @@ impl TchTrainer {
 				self.opt.iter().map(copy).collect::<Result<Vec<_>, _>>()?,
 			))
 		});
-		let (flat, opt) = taken.map_err(|e| format!("snapshot of step {}: {e}", self.step))?;
+		let (flat, opt) =
+			taken.map_err(|e| format!("snapshot of step {}: {}", self.step, describe(&e)))?;
 		let (step, spans) = (self.step, self.spans.clone());
 		Ok(Box::new(move || {
 			host_state(step, &spans, &flat, &opt)
-				.map_err(|e| format!("checkpoint of step {step}: {e}"))
+				.map_err(|e| format!("checkpoint of step {step}: {}", describe(&e)))
 		}))
 	}
 
-	/// Share of `data`'s samples whose largest logit is their label.
-	pub fn accuracy(&self, data: &Dataset) -> f64 {
+	/// Share of `data`'s samples whose largest logit is their label. Error: the device
+	/// failed (cannot hold the data set, say).
+	pub fn accuracy(&self, data: &Dataset) -> Result<f64, TchError> {
 		if data.is_empty() {
-			return 0.0;
+			return Ok(0.0);
 		}
-		let n = data.len() as i64;
-		let x = Tensor::from_slice(&data.inputs)
-			.view([n, self.input[0], self.input[1], self.input[2]])
-			.to_device(self.device);
-		let labels: Vec<i64> = data.labels.iter().map(|&l| l as i64).collect();
-		let y = Tensor::from_slice(&labels).to_device(self.device);
+		let (x, y) = upload(data, self.input, self.device)?;
 		tch::no_grad(|| {
-			let correct = x
-				.split(1024, 0)
-				.iter()
-				.zip(y.split(1024, 0).iter())
-				.map(|(xb, yb)| {
-					self.forward(xb)
-						.argmax(-1, false)
-						.eq_tensor(yb)
-						.to_kind(Kind::Int64)
-						.sum(Kind::Int64)
-						.int64_value(&[])
-				})
-				.sum::<i64>();
-			correct as f64 / n as f64
+			let mut correct = 0;
+			for (xb, yb) in x.f_split(1024, 0)?.iter().zip(y.f_split(1024, 0)?.iter()) {
+				correct += self
+					.forward(xb)?
+					.f_argmax(-1, false)?
+					.f_eq_tensor(yb)?
+					.f_sum(Kind::Int64)?
+					.f_int64_value(&[])?;
+			}
+			Ok(correct as f64 / data.len() as f64)
 		})
 	}
+}
+
+/// `data`'s inputs (shape `[N, C, H, W]` for `input` = `[C, H, W]`) and labels on
+/// `device`.
+fn upload(data: &Dataset, input: [i64; 3], device: Device) -> Result<(Tensor, Tensor), TchError> {
+	let n = data.len() as i64;
+	let inputs = Tensor::from_slice(&data.inputs)
+		.f_view([n, input[0], input[1], input[2]])?
+		.f_to_device(device)?;
+	let labels: Vec<i64> = data.labels.iter().map(|&l| l as i64).collect();
+	Ok((inputs, Tensor::from_slice(&labels).f_to_device(device)?))
 }
 
 impl crate::train::Backend for TchTrainer {
@@ -430,17 +459,23 @@ impl crate::train::Backend for TchTrainer {
 	}
 
 	fn step(&mut self, batch: &[u32]) -> Result<(), String> {
-		let loss = TchTrainer::step(self, batch);
+		let step = self.step;
+		let loss = TchTrainer::step(self, batch)
+			.map_err(|e| format!("tch step {step}: {}", describe(&e)))?;
 		self.last_loss = Some(loss);
 		Ok(())
 	}
 
 	fn last_loss(&self) -> f32 {
-		self.last_loss.as_ref().map_or(f32::NAN, |l| l.double_value(&[]) as f32)
+		self.last_loss
+			.as_ref()
+			.and_then(|l| l.f_double_value(&[]).ok())
+			.map_or(f32::NAN, |l| l as f32)
 	}
 
-	fn state(&self) -> TrainState {
+	fn state(&self) -> Result<TrainState, String> {
 		TchTrainer::state(self)
+			.map_err(|e| format!("state of step {}: {}", self.step, describe(&e)))
 	}
 
 	fn steps_done(&self) -> u64 {

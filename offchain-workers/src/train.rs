@@ -24,15 +24,15 @@ pub trait Backend {
 	fn step(&mut self, batch: &[u32]) -> Result<(), String>;
 	/// The mean loss of the last step (may wait for the device).
 	fn last_loss(&self) -> f32;
-	/// The current training state in host memory.
-	fn state(&self) -> TrainState;
+	/// The current training state in host memory (or the device's error).
+	fn state(&self) -> Result<TrainState, String>;
 	/// Steps done so far (the state's step), without copying the state.
 	fn steps_done(&self) -> u64;
 	/// The current state, captured without waiting for the device where the backend
 	/// can (a copy queued on the device); the checkpoint writer's thread makes it a
 	/// [`TrainState`] in host memory. By default, [`Backend::state`] taken at once.
 	fn snapshot(&self) -> Result<Snapshot, String> {
-		let state = self.state();
+		let state = self.state()?;
 		Ok(Box::new(move || Ok(state)))
 	}
 }

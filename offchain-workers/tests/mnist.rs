@@ -27,7 +27,7 @@ fn mlp_learns_mnist_digits() {
 	// run. Checked first, in this test's own process, before the data check can skip.
 	assert!(tch_backend::tf32_allowed(), "libtorch's default allows TF32 convolutions");
 	let init = reference::initial_state(&serde_json::from_str(MLP).unwrap()).unwrap();
-	drop(TchTrainer::new(&serde_json::from_str(MLP).unwrap(), &init, tch::Device::Cpu));
+	drop(TchTrainer::new(&serde_json::from_str(MLP).unwrap(), &init, tch::Device::Cpu).unwrap());
 	assert!(!tch_backend::tf32_allowed(), "a trainer must turn TF32 off");
 
 	let root = std::path::PathBuf::from(manifest_dir()).join("..");
@@ -56,12 +56,12 @@ fn mlp_learns_mnist_digits() {
 	let init = reference::initial_state(&spec).unwrap();
 	let (state, journal) =
 		train::resume_point(&store, &id, "tch", spec.total_steps(), || init).unwrap();
-	let mut trainer = TchTrainer::new(&spec, &state, tch::Device::cuda_if_available());
-	trainer.load_data(&data);
+	let mut trainer = TchTrainer::new(&spec, &state, tch::Device::cuda_if_available()).unwrap();
+	trainer.load_data(&data).unwrap();
 	let mut order = DataOrder::new(&spec, randomness);
 	let run = train::run(&spec, &mut order, &mut trainer, &store, journal, &RunOptions::default())
 		.unwrap();
-	let accuracy = trainer.accuracy(&test);
+	let accuracy = trainer.accuracy(&test).unwrap();
 	eprintln!(
 		"MNIST MLP: {} steps in {:.1}s, loss {:.3}, test accuracy {:.4}",
 		spec.total_steps(),
@@ -73,9 +73,10 @@ fn mlp_learns_mnist_digits() {
 	assert_eq!(run.checkpoints, 7);
 
 	let last = run.checkpoints as usize - 2;
-	let mut make = |s: &gensyn_workers::checkpoint::TrainState| -> Box<dyn Backend> {
-		Box::new(RepopsEngine::new(&spec, s, data.clone(), 2))
-	};
+	let mut make =
+		|s: &gensyn_workers::checkpoint::TrainState| -> Result<Box<dyn Backend>, String> {
+			Ok(Box::new(RepopsEngine::new(&spec, s, data.clone(), 2)))
+		};
 	let mut order = DataOrder::new(&spec, randomness);
 	let report = replay::verify_segment(
 		&store,

@@ -15,6 +15,8 @@ use gensyn_workers::order::DataOrder;
 use gensyn_workers::proof_store::{Journal, ProofStore};
 use gensyn_workers::reference;
 use gensyn_workers::replay::{self, ReplayError, SegmentReport};
+use gensyn_workers::tch_backend::{self, TchTrainer};
+use gensyn_workers::train::Backend;
 use std::sync::Arc;
 
 /// Largest accepted |w_tch - w_repops| after 30 steps (measured: about 7e-8; both f32, different reduction
@@ -32,7 +34,7 @@ fn verify_all(
 	mode: VerificationMode,
 ) -> Vec<Result<SegmentReport, ReplayError>> {
 	let mut order = DataOrder::new(spec, RANDOMNESS);
-	let mut make = |s: &TrainState| common::engine("repops", spec, s, data);
+	let mut make = |s: &TrainState| Ok(common::engine("repops", spec, s, data));
 	(0..journal.checkpoints.len() - 1)
 		.map(|i| {
 			replay::verify_segment(
@@ -61,14 +63,14 @@ fn tch_and_repops_agree_from_the_same_init() {
 		let init = reference::initial_state(&spec).unwrap();
 		let mut t = common::engine("tch", &spec, &init, &data);
 		let mut r = common::engine("repops", &spec, &init, &data);
-		assert_eq!(t.state(), init, "tch must start from repops' initial weights exactly");
+		assert_eq!(t.state().unwrap(), init, "tch must start from repops' initial weights exactly");
 		let mut order = DataOrder::new(&spec, RANDOMNESS);
 		for step in 0..spec.total_steps() {
 			let batch = order.batch(step).unwrap().to_vec();
 			t.step(&batch).unwrap();
 			r.step(&batch).unwrap();
 		}
-		let d = distances(&t.state(), &r.state()).unwrap();
+		let d = distances(&t.state().unwrap(), &r.state().unwrap()).unwrap();
 		eprintln!("{model} {opt}: {d:?}");
 		assert!(d.linf <= TCH_REPOPS_LINF, "{model} {opt}: {d:?}");
 		assert!(d.l2 > 0.0 || model == "mlp", "distinct engines, distinct roundings");
@@ -88,14 +90,42 @@ fn a_snapshot_keeps_the_state_of_its_step_while_training_goes_on() {
 		let mut engine = common::engine(kind, &spec, &init, &data);
 		let mut order = DataOrder::new(&spec, RANDOMNESS);
 		engine.step(order.batch(0).unwrap()).unwrap();
-		let (before, snapshot) = (engine.state(), engine.snapshot().unwrap());
+		let (before, snapshot) = (engine.state().unwrap(), engine.snapshot().unwrap());
 		engine.step(order.batch(1).unwrap()).unwrap();
 		assert_eq!(engine.steps_done(), 2, "{kind}");
-		assert_ne!(engine.state().params, before.params, "{kind}: the step changed the weights");
+		assert_ne!(
+			engine.state().unwrap().params,
+			before.params,
+			"{kind}: the step changed the weights"
+		);
 		let taken = snapshot().unwrap();
 		assert_eq!(taken.step, 1, "{kind}");
 		assert_eq!(taken, before, "{kind}: the snapshot holds step 1's weights and slots");
 	}
+}
+
+#[test]
+fn a_libtorch_failure_is_an_error_not_a_panic() {
+	let dir = tempfile::tempdir().unwrap();
+	let spec = common::spec(dir.path(), "mlp", SGD, "threshold");
+	let data = common::data(&spec, dir.path());
+	let init = reference::initial_state(&spec).unwrap();
+	// A state that does not fit the model (its first parameter one value short).
+	let mut short = init.clone();
+	short.params[0].pop();
+	let e = TchTrainer::new(&spec, &short, tch::Device::Cpu).err().expect("a bad state fails");
+	let message = tch_backend::describe(&e);
+	assert!(message.contains("exceeds") && !message.contains("frame #"), "{message}");
+	// No data set loaded.
+	let mut bare = TchTrainer::new(&spec, &init, tch::Device::Cpu).unwrap();
+	let e = Backend::step(&mut bare, &[0]).unwrap_err();
+	assert!(e.contains("no data set loaded"), "{e}");
+	// A sample past the end of the data set: libtorch refuses the gather.
+	let mut t = common::engine("tch", &spec, &init, &data);
+	let e = t.step(&[0, data.len() as u32]).unwrap_err();
+	assert!(e.starts_with("tch step 0: ") && e.contains("index"), "{e}");
+	assert_eq!(t.steps_done(), 0, "a failed step is not counted");
+	assert_eq!(t.state().unwrap(), init, "nor does it change the state");
 }
 
 #[test]
@@ -262,7 +292,7 @@ fn a_profiled_threshold_passes_honest_runs_and_fails_cheats() {
 	assert!(threshold < 1e-4, "honest engines stay close: {threshold}");
 	let judge = |journal: &Journal| -> Vec<bool> {
 		let mut order = DataOrder::new(&spec, RANDOMNESS);
-		let mut make = |s: &TrainState| common::engine("repops", &spec, s, &data);
+		let mut make = |s: &TrainState| Ok(common::engine("repops", &spec, s, &data));
 		(0..journal.checkpoints.len() - 1)
 			.map(|i| {
 				replay::verify_segment(
@@ -299,8 +329,8 @@ fn the_libtorch_second_opinion_passes_honest_segments_and_not_cheats() {
 	let threshold = 1e-12;
 	let judge = |journal: &Journal, second: bool| -> Vec<SegmentReport> {
 		let mut order = DataOrder::new(&spec, RANDOMNESS);
-		let mut make = |s: &TrainState| common::engine("repops", &spec, s, &data);
-		let mut libtorch = |s: &TrainState| common::engine("tch", &spec, s, &data);
+		let mut make = |s: &TrainState| Ok(common::engine("repops", &spec, s, &data));
+		let mut libtorch = |s: &TrainState| Ok(common::engine("tch", &spec, s, &data));
 		(0..journal.checkpoints.len() - 1)
 			.map(|i| {
 				let second: Option<replay::MakeEngine> =

@@ -101,8 +101,8 @@ pub fn engine(
 ) -> Box<dyn Backend> {
 	match kind {
 		"tch" => {
-			let mut t = TchTrainer::new(spec, state, tch::Device::Cpu);
-			t.load_data(data);
+			let mut t = TchTrainer::new(spec, state, tch::Device::Cpu).unwrap();
+			t.load_data(data).unwrap();
 			Box::new(t)
 		}
 		_ => Box::new(RepopsEngine::new(spec, state, data.clone(), 2)),
@@ -164,7 +164,7 @@ pub fn dishonest_run(
 			state_hash: hash::to_hex(&checkpoint::state_hash(&state)),
 		});
 	};
-	commit(&mut journal, e.state(), 0);
+	commit(&mut journal, e.state().unwrap(), 0);
 	for step in 0..total {
 		match cheat {
 			Cheat::SkipStep(s) if s == step => {}
@@ -178,7 +178,7 @@ pub fn dishonest_run(
 			}
 		}
 		if (step + 1) % k == 0 || step + 1 == total {
-			commit(&mut journal, e.state(), step + 1);
+			commit(&mut journal, e.state().unwrap(), step + 1);
 		}
 	}
 	store.save_journal(&journal).unwrap();
