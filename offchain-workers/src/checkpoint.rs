@@ -10,7 +10,7 @@
 //! The checkpoint hash is the state's Merkle root (`TrainState::root`): the same value
 //! the pinpoint game's step level starts from, and equal only for equal states.
 
-use gensyn_primitives::{merkle, TaskSpec};
+use gensyn_primitives::TaskSpec;
 use gensyn_repops::graph::{opt_slots, param_shapes};
 pub use gensyn_repops::state::TrainState;
 use safetensors::{tensor::TensorView, Dtype, SafeTensors};
@@ -54,11 +54,9 @@ pub fn check(spec: &TaskSpec, state: &TrainState) -> Result<(), CheckpointError>
 }
 
 /// The checkpoint hash of `state`: its Merkle root (`TrainState::root`), with each
-/// tensor's leaves hashed several at a time.
+/// tensor's leaves hashed several at a time (`hash::tensor_root`).
 pub fn state_hash(state: &TrainState) -> [u8; 32] {
-	let mut leaves = vec![merkle::hash_leaf(&state.step.to_le_bytes())];
-	leaves.extend(state.params.iter().chain(&state.opt).map(|t| crate::hash::tensor_root(t)));
-	merkle::root(&leaves)
+	state.root_with(crate::hash::tensor_root)
 }
 
 fn le_bytes(values: &[f32]) -> Vec<u8> {

@@ -95,10 +95,17 @@ impl TrainState {
 	/// Merkle root over `[hash_leaf(step LE), tensor_root(p_0), …, tensor_root(opt_n)]`
 	/// (the pinpoint game's per-step state root).
 	pub fn root(&self) -> Hash {
+		self.root_with(merkle::tensor_root)
+	}
+
+	/// [`TrainState::root`] with each tensor's root computed by `tensor_root`, which
+	/// must equal [`merkle::tensor_root`]: a host can hash the leaves faster (several
+	/// at a time) and still commit to the same root.
+	pub fn root_with(&self, tensor_root: impl Fn(&[f32]) -> Hash) -> Hash {
 		let mut b = merkle::MerkleBuilder::default();
 		b.push(merkle::hash_leaf(&self.step.to_le_bytes()));
 		for t in self.params.iter().chain(&self.opt) {
-			b.push(merkle::tensor_root(t));
+			b.push(tensor_root(t));
 		}
 		b.finish()
 	}
