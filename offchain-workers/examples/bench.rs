@@ -185,6 +185,7 @@ fn main() {
 	let out = json!({
 		"spec": spec_path,
 		"device": format!("{device:?}"),
+		"tf32_allowed": gensyn_workers::tch_backend::tf32_allowed(),
 		"threads": threads,
 		"steps": steps,
 		"reps": reps,

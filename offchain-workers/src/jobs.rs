@@ -120,7 +120,10 @@ pub fn train(job: &TrainJob, test: Option<&Dataset>) -> Result<Trained, JobError
 	// The run is done and stored whatever happens here: a failed evaluation is only
 	// reported.
 	let accuracy = accuracy.and_then(|a| {
-		a.inspect_err(|e| tracing::warn!("test accuracy not measured: {}", describe(e))).ok()
+		a.inspect_err(
+			|e| tracing::warn!(target: "gensyn_ml", "test accuracy not measured: {}", describe(e)),
+		)
+		.ok()
 	});
 	Ok(Trained { result, resumed_from, accuracy })
 }

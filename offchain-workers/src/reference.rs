@@ -34,7 +34,7 @@ impl RepopsEngine {
 	}
 
 	/// Share of `test` the current weights classify right (evaluated with libtorch on
-	/// the CPU: evaluation needs no reproducibility).
+	/// the CPU: evaluation needs no reproducibility). Error: libtorch's.
 	pub fn accuracy(&self, test: &Dataset) -> Result<f64, tch::TchError> {
 		TchTrainer::new(&self.spec, &self.state, tch::Device::Cpu)?.accuracy(test)
 	}

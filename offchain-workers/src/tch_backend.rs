@@ -90,10 +90,11 @@ fn load_cuda_backend() {}
 /// replay (repops, or libtorch on a CPU) than a Threshold profiled in float32 allows,
 /// and an honest run would fail its audit; so every device multiplies in float32.
 ///
-/// The declarations follow `ATen/Context.h` of the libtorch this crate builds against
-/// (2.11; torch-sys refuses to build against another version): `at::globalContext()` returns the context, and
-/// a member function takes it as its first argument (the Itanium C++ ABI, as on x86-64
-/// and AArch64 Linux). None of these throws for these arguments.
+/// The declarations follow `ATen/Context.h` of libtorch 2.11, which torch-sys builds
+/// against (it refuses another version unless `LIBTORCH_BYPASS_VERSION_CHECK` is set):
+/// `at::globalContext()` returns the context, and a member function takes it as its
+/// first argument (the Itanium C++ ABI, as on x86-64 and AArch64 Linux). None of these
+/// throws for these arguments; were one to, `C-unwind` makes that defined behaviour.
 mod tf32 {
 	use std::ffi::c_void;
 
@@ -101,18 +102,18 @@ mod tf32 {
 	const CUDA: i32 = 1;
 	/// `at::Float32Op::CONV`.
 	const CONV: i32 = 1;
+	/// `at::Float32Op::MATMUL`.
+	const MATMUL: i32 = 3;
 	/// `at::Float32Precision::TF32`.
 	const TF32: i32 = 2;
 
-	extern "C" {
+	extern "C-unwind" {
 		#[link_name = "_ZN2at13globalContextEv"]
 		fn global_context() -> *mut c_void;
 		#[link_name = "_ZN2at7Context17setAllowTF32CuDNNEb"]
 		fn set_allow_tf32_cudnn(context: *mut c_void, allow: bool);
 		#[link_name = "_ZN2at7Context18setAllowTF32CuBLASEb"]
 		fn set_allow_tf32_cublas(context: *mut c_void, allow: bool);
-		#[link_name = "_ZNK2at7Context15allowTF32CuBLASEv"]
-		fn allow_tf32_cublas(context: *const c_void) -> bool;
 		#[link_name = "_ZNK2at7Context16float32PrecisionENS_14Float32BackendENS_9Float32OpE"]
 		fn float32_precision(context: *const c_void, backend: i32, op: i32) -> i32;
 	}
@@ -133,7 +134,7 @@ mod tf32 {
 		// SAFETY: as in `forbid`; the getters only read flags.
 		unsafe {
 			let context = global_context();
-			float32_precision(context, CUDA, CONV) == TF32 || allow_tf32_cublas(context)
+			[CONV, MATMUL].iter().any(|&op| float32_precision(context, CUDA, op) == TF32)
 		}
 	}
 }
@@ -182,18 +183,21 @@ fn host_state(
 
 /// `t`'s values in host memory, flattened.
 fn to_vec(t: &Tensor) -> Result<Vec<f32>, TchError> {
-	let flat = t.detach().f_to_device(Device::Cpu)?.f_contiguous()?.f_view(-1)?;
+	let flat = t.f_detach()?.f_to_device(Device::Cpu)?.f_contiguous()?.f_view(-1)?;
 	Vec::<f32>::try_from(&flat)
 }
 
 /// `values` concatenated into one flat tensor on `device` (one upload).
 fn to_flat(values: &[&[f32]], device: Device) -> Result<Tensor, TchError> {
-	Tensor::from_slice(&values.concat()).f_to_device(device)
+	Tensor::f_from_slice(&values.concat())?.f_to_device(device)
 }
 
-/// `e`'s message without the C++ stack trace libtorch appends to its own errors.
+/// `e`'s message, without the C++ stack trace libtorch appends to its own errors.
 pub fn describe(e: &TchError) -> String {
-	let text = e.to_string();
+	let text = match e {
+		TchError::Torch(message) => message.clone(),
+		other => other.to_string(),
+	};
 	match text.split_once("\nException raised from") {
 		Some((message, _)) => message.trim_end().to_string(),
 		None => text,
@@ -274,7 +278,7 @@ impl TchTrainer {
 		Ok(())
 	}
 
-	/// The logits of a batch `x` of shape `[N, C, H, W]`.
+	/// The logits of a batch `x` of shape `[N, C, H, W]`. Error: the device failed.
 	pub fn forward(&self, x: &Tensor) -> Result<Tensor, TchError> {
 		let mut x = x.shallow_clone();
 		let mut p = self.params.iter();
@@ -307,13 +311,18 @@ impl TchTrainer {
 	/// callers read it only when they show it).
 	///
 	/// Errors: no data set was loaded ([`TchTrainer::load_data`]), a sample index is
-	/// out of range, or the device failed (out of memory, say). The step then did not
-	/// complete, and the trainer should be dropped.
+	/// out of range (checked here: on a GPU libtorch would only find it in a kernel,
+	/// and the device would be lost), or the device failed (out of memory, say). The
+	/// step then did not complete, and the trainer should be dropped.
 	pub fn step(&mut self, batch: &[u32]) -> Result<Tensor, TchError> {
 		let (inputs, labels) =
 			self.data.as_ref().ok_or_else(|| own_error("no data set loaded (load_data)"))?;
-		let idx: Vec<i64> = batch.iter().map(|&i| i as i64).collect();
-		let idx = Tensor::from_slice(&idx);
+		let samples = inputs.size().first().copied().unwrap_or(0);
+		if let Some(i) = batch.iter().find(|&&i| i64::from(i) >= samples) {
+			return Err(own_error(format!("sample {i} is past the data set ({samples} samples)")));
+		}
+		let idx: Vec<i64> = batch.iter().map(|&i| i64::from(i)).collect();
+		let idx = Tensor::f_from_slice(&idx)?;
 		// A plain upload would wait for the device (all kernels queued so far); from
 		// pinned memory it is queued like a kernel. The pinned block is not reused until
 		// the copy is done.
@@ -446,11 +455,11 @@ impl TchTrainer {
 /// `device`.
 fn upload(data: &Dataset, input: [i64; 3], device: Device) -> Result<(Tensor, Tensor), TchError> {
 	let n = data.len() as i64;
-	let inputs = Tensor::from_slice(&data.inputs)
+	let inputs = Tensor::f_from_slice(&data.inputs)?
 		.f_view([n, input[0], input[1], input[2]])?
 		.f_to_device(device)?;
-	let labels: Vec<i64> = data.labels.iter().map(|&l| l as i64).collect();
-	Ok((inputs, Tensor::from_slice(&labels).f_to_device(device)?))
+	let labels: Vec<i64> = data.labels.iter().map(|&l| i64::from(l)).collect();
+	Ok((inputs, Tensor::f_from_slice(&labels)?.f_to_device(device)?))
 }
 
 impl crate::train::Backend for TchTrainer {

@@ -51,7 +51,8 @@ pub enum TrainError {
 	/// A stored checkpoint could not be read.
 	#[error(transparent)]
 	Checkpoint(#[from] CheckpointError),
-	/// The backend failed a step.
+	/// The backend failed: building the model, loading the data, a step or a copy of
+	/// the state.
 	#[error("training failed: {0}")]
 	Backend(String),
 	/// The journal belongs to another backend or is inconsistent.

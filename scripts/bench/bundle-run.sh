@@ -69,7 +69,7 @@ for phase in $PHASES; do
     case "$phase" in
     tests)
         for t in repops-unit repops-kernels repops; do run_test "$t" primitives/repops; done
-        for t in workers-mnist workers-pol; do run_test "$t" offchain-workers; done
+        for t in workers-mnist workers-pol workers-tf32; do run_test "$t" offchain-workers; done
         ;;
     train)
         # Trained with tch on the best device, replayed with repops on the CPU.

@@ -29,7 +29,7 @@ tests="$(cargo test --release --locked --no-run -p gensyn-repops -p gensyn-worke
 import json, sys
 want = {("repops", "gensyn_repops"): "repops-unit", ("repops", "kernels"): "repops-kernels",
         ("repops", "repops"): "repops", ("offchain-workers", "mnist"): "workers-mnist",
-        ("offchain-workers", "pol"): "workers-pol"}
+        ("offchain-workers", "pol"): "workers-pol", ("offchain-workers", "tf32"): "workers-tf32"}
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-message":
@@ -41,7 +41,7 @@ for line in sys.stdin:
     if name:
         print(name, m["executable"])
 ')" || { echo "bundle.sh: building the test executables failed" >&2; exit 1; }
-[[ "$(wc -l <<<"$tests")" -eq 5 ]] || { echo "bundle.sh: expected 5 test executables, got: $tests" >&2; exit 1; }
+[[ "$(wc -l <<<"$tests")" -eq 6 ]] || { echo "bundle.sh: expected 6 test executables, got: $tests" >&2; exit 1; }
 rm -rf "${DIR:?}"/* "$DIR"/.data
 mkdir -p "$DIR/bin" "$DIR/examples" "$DIR/.data/mnist" "$DIR/primitives/repops" "$DIR/offchain-workers"
 cp "$TARGET/release/gensyn-ml" "$TARGET/release/examples/bench" "$DIR/bin/"
