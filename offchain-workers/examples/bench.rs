@@ -77,9 +77,7 @@ fn best(reps: usize, mut f: impl FnMut() -> f64) -> f64 {
 }
 
 fn tch(spec: &TaskSpec, state: &TrainState, data: &Dataset, device: tch::Device) -> TchTrainer {
-	let mut t = TchTrainer::new(spec, state, device).expect("the model fits the device");
-	t.load_data(data).expect("the data fits the device");
-	t
+	TchTrainer::with_data(spec, state, device, data).expect("model and data fit the device")
 }
 
 fn main() {

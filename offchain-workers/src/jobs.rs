@@ -104,10 +104,8 @@ pub fn train(job: &TrainJob, test: Option<&Dataset>) -> Result<Trained, JobError
 	let options = RunOptions { stop_after: job.stop_after };
 	let (result, accuracy) = match job.backend {
 		BackendKind::Tch => {
-			let device_error =
-				|e: tch::TchError| TrainError::Backend(format!("libtorch: {}", describe(&e)));
-			let mut t = TchTrainer::new(spec, &state, job.device).map_err(device_error)?;
-			t.load_data(&job.data).map_err(device_error)?;
+			let mut t = TchTrainer::with_data(spec, &state, job.device, &job.data)
+				.map_err(TrainError::Backend)?;
 			let r = train::run(spec, &mut order, &mut t, job.store, journal, &options)?;
 			(r, test.map(|d| t.accuracy(d)))
 		}
@@ -182,10 +180,7 @@ pub fn verify(job: &VerifyJob, segments: &[usize]) -> Vec<Result<SegmentReport, 
 			tch::set_num_threads(job.threads as i32);
 		}
 		let device = job.second_opinion.unwrap_or(tch::Device::Cpu);
-		let mut t =
-			TchTrainer::new(spec, s, device).map_err(|e| format!("libtorch: {}", describe(&e)))?;
-		t.load_data(job.data).map_err(|e| format!("libtorch: {}", describe(&e)))?;
-		Ok(Box::new(t))
+		Ok(Box::new(TchTrainer::with_data(spec, s, device, job.data)?))
 	};
 	let judge = (spec.verification.mode, job.threshold);
 	segments

@@ -8,7 +8,7 @@ use crate::dataset::Dataset;
 use crate::order::DataOrder;
 use crate::reference::{initial_state, RepopsEngine};
 use crate::replay::{replay_steps, Distances, ReplayError};
-use crate::tch_backend::{describe, TchTrainer};
+use crate::tch_backend::TchTrainer;
 use gensyn_primitives::TaskSpec;
 use std::sync::Arc;
 
@@ -52,10 +52,8 @@ pub fn profile(
 			break;
 		}
 		let to = (from + k).min(total);
-		let engine_error =
-			|e: tch::TchError| ReplayError::Engine(format!("libtorch: {}", describe(&e)));
-		let mut torch = TchTrainer::new(spec, &start, device).map_err(engine_error)?;
-		torch.load_data(data).map_err(engine_error)?;
+		let mut torch =
+			TchTrainer::with_data(spec, &start, device, data).map_err(ReplayError::Engine)?;
 		let a = replay_steps(&mut torch, &mut DataOrder::new(spec, randomness), from, to)?;
 		let mut repops = RepopsEngine::new(spec, &start, data.clone(), threads);
 		let b = replay_steps(&mut repops, &mut DataOrder::new(spec, randomness), from, to)?;

@@ -118,18 +118,24 @@ mod tf32 {
 		fn float32_precision(context: *const c_void, backend: i32, op: i32) -> i32;
 	}
 
-	/// Turns TF32 off for cuDNN (convolutions and RNNs, through the setter that keeps
-	/// the two consistent) and for cuBLAS (matrix products; off by default).
+	/// Turns TF32 off for the whole process, once: for cuDNN (convolutions and RNNs,
+	/// through the setter that keeps the two consistent) and for cuBLAS (matrix
+	/// products; off by default).
 	pub fn forbid() {
+		static ONCE: std::sync::Once = std::sync::Once::new();
 		// SAFETY: the context is libtorch's static; the setters only store flags.
-		unsafe {
+		ONCE.call_once(|| unsafe {
 			let context = global_context();
 			set_allow_tf32_cudnn(context, false);
 			set_allow_tf32_cublas(context, false);
-		}
+		});
 	}
 
-	/// Whether a CUDA convolution or matrix product may use TF32 now.
+	/// Whether libtorch may multiply in TF32 on a CUDA device now, in a convolution or
+	/// a matrix product (its default for convolutions). [`TchTrainer::new`] turns it
+	/// off for the process.
+	///
+	/// [`TchTrainer::new`]: super::TchTrainer::new
 	pub fn allowed() -> bool {
 		// SAFETY: as in `forbid`; the getters only read flags.
 		unsafe {
@@ -139,17 +145,7 @@ mod tf32 {
 	}
 }
 
-/// Whether libtorch may multiply in TF32 on a CUDA device now (its default for
-/// convolutions). [`TchTrainer::new`] turns it off for the process.
-pub fn tf32_allowed() -> bool {
-	tf32::allowed()
-}
-
-/// Turns TF32 off for the whole process, once (see [`tf32_allowed`]).
-fn forbid_tf32() {
-	static ONCE: std::sync::Once = std::sync::Once::new();
-	ONCE.call_once(tf32::forbid);
-}
+pub use tf32::allowed as tf32_allowed;
 
 /// The state of step `step` from the flat parameters and optimizer slots (laid out by
 /// `spans`), copied to host memory: repops' layout, one vector per tensor.
@@ -204,6 +200,11 @@ pub fn describe(e: &TchError) -> String {
 	}
 }
 
+/// `e` as the message of a failed libtorch call: `libtorch: ` and [`describe`].
+pub fn libtorch_failure(e: &TchError) -> String {
+	format!("libtorch: {}", describe(e))
+}
+
 /// An error of this module's own (not libtorch's), in libtorch's error type.
 fn own_error(what: impl Into<String>) -> TchError {
 	TchError::Torch(what.into())
@@ -216,7 +217,7 @@ impl TchTrainer {
 	///
 	/// Errors: the device cannot hold the model (out of memory) or failed earlier.
 	pub fn new(spec: &TaskSpec, state: &TrainState, device: Device) -> Result<Self, TchError> {
-		forbid_tf32();
+		tf32::forbid();
 		let (param_shapes, _) = state_shapes(spec);
 		let mut spans = Vec::with_capacity(param_shapes.len());
 		let mut offset = 0;
@@ -269,6 +270,19 @@ impl TchTrainer {
 	/// The device it trains on.
 	pub fn device(&self) -> Device {
 		self.device
+	}
+
+	/// [`TchTrainer::new`] then [`TchTrainer::load_data`]: a trainer ready to step, or
+	/// libtorch's error as a message (`libtorch: ...`).
+	pub fn with_data(
+		spec: &TaskSpec,
+		state: &TrainState,
+		device: Device,
+		data: &Dataset,
+	) -> Result<Self, String> {
+		let mut t = Self::new(spec, state, device).map_err(|e| libtorch_failure(&e))?;
+		t.load_data(data).map_err(|e| libtorch_failure(&e))?;
+		Ok(t)
 	}
 
 	/// Copies the whole training set to the device once; steps then gather batches there.

@@ -58,9 +58,10 @@ save("cnn-threshold", cnn, mode="threshold")
 PYEOF
 [[ -f examples/cnn-threshold.json ]] || fail 1
 
-run_test() { # NAME CRATE_DIR
-    local log="$OUT/test-$1.log"
-    CARGO_MANIFEST_DIR="$PWD/$2" "bin/test-$1" >"$log" 2>&1 || fail 1
+run_test() { # NAME (bin/test-NAME; repops-* belong to primitives/repops, the rest to offchain-workers)
+    local log="$OUT/test-$1.log" crate=offchain-workers
+    [[ "$1" == repops* ]] && crate=primitives/repops
+    CARGO_MANIFEST_DIR="$PWD/$crate" "bin/test-$1" >"$log" 2>&1 || fail 1
     echo "test $1: $(grep -E '^test result' "$log" | tail -n 1)"
 }
 
@@ -68,8 +69,7 @@ for phase in $PHASES; do
     echo "== $phase"
     case "$phase" in
     tests)
-        for t in repops-unit repops-kernels repops; do run_test "$t" primitives/repops; done
-        for t in workers-mnist workers-pol workers-tf32; do run_test "$t" offchain-workers; done
+        for exe in bin/test-*; do run_test "${exe#bin/test-}"; done
         ;;
     train)
         # Trained with tch on the best device, replayed with repops on the CPU.

@@ -100,11 +100,7 @@ pub fn engine(
 	data: &Arc<Dataset>,
 ) -> Box<dyn Backend> {
 	match kind {
-		"tch" => {
-			let mut t = TchTrainer::new(spec, state, tch::Device::Cpu).unwrap();
-			t.load_data(data).unwrap();
-			Box::new(t)
-		}
+		"tch" => Box::new(TchTrainer::with_data(spec, state, tch::Device::Cpu, data).unwrap()),
 		_ => Box::new(RepopsEngine::new(spec, state, data.clone(), 2)),
 	}
 }

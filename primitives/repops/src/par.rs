@@ -10,8 +10,8 @@
 //! repops' own (rayon's pool type, one thread per core, started on first use and kept)
 //! runs the others: handing 2 to 16 pieces over costs 8 to 20 us on the development
 //! machine, where starting a thread per piece cost about 30 us per thread (40 us for
-//! one, 440 us for fifteen: `examples/dispatch.rs`). `threads` bounds the pieces an op is cut into; the pool's
-//! size bounds how many run at once.
+//! one, 440 us for fifteen: `examples/dispatch.rs`). `threads` bounds the pieces an op
+//! is cut into; the pool's size bounds how many run at once.
 
 use alloc::vec::Vec;
 use core::ops::Range;
