@@ -38,10 +38,13 @@ for target in wasm32-unknown-unknown wasm32v1-none; do
 		rustup target add "$target" >/dev/null
 	fi
 done
-if ! rustup component list --installed | grep -q '^rust-src'; then
-	say "adding rust-src"
-	rustup component add rust-src >/dev/null
-fi
+installed_components="$(rustup component list --installed)"
+for component in rust-src clippy rustfmt; do
+	if ! grep -q "^$component" <<<"$installed_components"; then
+		say "adding $component"
+		rustup component add "$component" >/dev/null
+	fi
+done
 
 if [[ -x "$ROOT/scripts/setup-torch.sh" ]]; then
 	"$ROOT/scripts/setup-torch.sh" >/dev/null

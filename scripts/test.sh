@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what is missing (setup.sh),
-# fetches the MNIST digits, checks formatting, then builds and runs every test of the
+# fetches the MNIST digits, checks formatting and clippy, then builds and runs every test of the
 # workspace in the one release profile (unit, runtime, ML, and end-to-end tests that
 # start real nodes on 127.0.0.1 and drive them with polkadot.js), then the pallets'
 # benchmarks as tests.
@@ -30,9 +30,18 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 say "cargo fmt --check"
 cargo fmt --all --check
 
-say "building and running the tests (target dir: $CARGO_TARGET_DIR)"
 start=$(date +%s)
-cargo test --release --workspace --locked "$@"
+# Lints on the workspace's own crates, with the test build's profile and features so the
+# proc-macros and build scripts it compiles are the test build's (the wasm runtime is
+# linted as native code; its wasm build is the test build's job).
+say "cargo clippy -D warnings"
+SKIP_WASM_BUILD=1 cargo clippy --release --workspace --all-targets --locked \
+	--features gensyn-node/test-faults -- -D warnings
+say "clippy finished in $(($(date +%s) - start)) s"
+
+say "building and running the tests (target dir: $CARGO_TARGET_DIR)"
+# The node is built with its test-only fault injection (the workers tests need it).
+cargo test --release --workspace --locked --features gensyn-node/test-faults "$@"
 
 # The pallets' benchmarks, run once each as tests against their mock runtimes (they need
 # the runtime-benchmarks feature, which the workspace build above does not turn on).

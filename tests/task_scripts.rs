@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::Node;
+use common::{run_ok, tagged_json, Node};
 use serde_json::Value;
 use std::{
 	io::{BufRead, BufReader},
@@ -38,29 +38,12 @@ const TREASURY_CUT_PERCENT: u128 = 2;
 /// `MaxAuditSegments`.
 const MAX_AUDIT_SEGMENTS: u64 = 48;
 
-/// The JSON of the last line of `stdout` that starts with `prefix` (`RESULT `, `OUTCOME `).
-fn tagged_json(stdout: &str, prefix: &str) -> Value {
-	let line = stdout
-		.lines()
-		.rev()
-		.find_map(|l| l.strip_prefix(prefix))
-		.unwrap_or_else(|| panic!("no {prefix}line in\n{stdout}"));
-	serde_json::from_str(line).unwrap_or_else(|e| panic!("{prefix}is not JSON ({e}): {line}"))
-}
-
 /// A balance field of a RESULT (decimal string).
 fn amount(result: &Value, name: &str) -> u128 {
 	result[name]
 		.as_str()
 		.and_then(|s| s.parse().ok())
 		.unwrap_or_else(|| panic!("{name} in {result}"))
-}
-
-/// Runs a script from scripts/js and insists that it succeeds; returns its RESULT.
-fn run_ok(script: &str, args: &[&str]) -> (Value, String) {
-	let (ok, stdout, stderr) = common::run_js(script, args);
-	assert!(ok, "{script} failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
-	(tagged_json(&stdout, "RESULT "), stdout)
 }
 
 /// The escrow `pallet-gensyn-tasks` holds for `spec` given the work estimate `gas` the

@@ -15,25 +15,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{free_port, repo_root, run_js, Node};
+use common::{free_port, repo_root, run_js, run_ok, tagged_json, Node};
 use serde_json::Value;
-
-/// The `RESULT`/`OUTCOME` JSON line of a script's output.
-fn tagged_json(stdout: &str, prefix: &str) -> Value {
-	let line = stdout
-		.lines()
-		.rev()
-		.find_map(|l| l.strip_prefix(prefix))
-		.unwrap_or_else(|| panic!("no `{prefix}` line in:\n{stdout}"));
-	serde_json::from_str(line.trim()).expect("JSON after the tag")
-}
-
-/// Runs a script that must succeed; its `RESULT` JSON.
-fn run_ok(script: &str, args: &[&str]) -> (Value, String) {
-	let (ok, stdout, stderr) = run_js(script, args);
-	assert!(ok, "{script} failed:\n{stdout}\n{stderr}");
-	(tagged_json(&stdout, "RESULT "), stdout)
-}
 
 /// A planck amount given as a decimal string.
 fn planck(v: &Value) -> i128 {

@@ -24,7 +24,7 @@ use crate::hash::{self, Hash};
 use crate::order::DataOrder;
 use crate::proof_store::{Journal, ProofStore, StoreError};
 use crate::train::Backend;
-use gensyn_primitives::VerificationMode;
+use gensyn_primitives::{verdict, VerificationMode};
 pub use gensyn_repops::state::Distances;
 use serde::Serialize;
 
@@ -132,7 +132,8 @@ pub type MakeEngine<'a> = &'a mut dyn FnMut(&TrainState) -> Result<Box<dyn Backe
 
 /// Judges segment `segment` of the run in `journal`: replays it with the engine
 /// `make_engine` builds from checkpoint `segment`, and compares with checkpoint
-/// `segment + 1` under `mode` (`threshold` is the largest accepted L2 distance). In
+/// `segment + 1` under `mode` (`threshold` is the largest accepted L2 distance, an f32
+/// as the chain stores it, judged by `gensyn_primitives::verdict`). In
 /// Threshold mode a segment the replay fails is replayed again with `second_opinion`
 /// when given, and passes when that replay is within the threshold (see the module
 /// documentation).
@@ -157,7 +158,9 @@ pub fn verify_segment(
 	let replayed_hash = hash::to_hex(&checkpoint::state_hash(&replayed));
 	let committed_hash = journal.checkpoints[segment + 1].state_hash.clone();
 	let hashes_equal = replayed_hash == committed_hash;
-	let within = |l2: f64| l2.is_finite() && l2 <= threshold;
+	// The chain's rule on what the verifier would post (the f32 nearest each distance).
+	let within =
+		|l2: f64| verdict::threshold_passes(verdict::posted_distance(l2), threshold as f32);
 	let mut libtorch_l2 = None;
 	let passed = match mode {
 		VerificationMode::Exact => hashes_equal,

@@ -10,7 +10,7 @@ use frame_support::traits::{
 	fungible::{Inspect, InspectHold},
 	Get,
 };
-use gensyn_primitives::{merkle, TaskSpec};
+use gensyn_primitives::{fixtures, merkle, Hash32, Shape3, TaskSpec};
 use gensyn_runtime::{
 	configs::MOVE_TIMEOUT, Arbitration, Balances, Jackpot, Runtime, RuntimeHoldReason,
 	RuntimeOrigin, Stake, Tasks, UNIT,
@@ -20,37 +20,17 @@ use pallet_gensyn_tasks::{CheckpointProof, Phase};
 use sp_keyring::Sr25519Keyring;
 use sp_runtime::AccountId32;
 
-/// 40 steps of a small MLP, a checkpoint every 20 steps (two segments, both audited),
-/// Exact mode.
+/// 40 steps of a small MLP (64-16-4), a checkpoint every 20 steps (two segments, both
+/// audited), Exact mode.
 fn spec() -> TaskSpec {
-	let json = r#"{
-	  "model": {
-	    "input": { "channels": 1, "height": 8, "width": 8 },
-	    "layers": [
-	      { "type": "flatten" },
-	      { "type": "linear", "in_features": 64, "out_features": 16 },
-	      { "type": "relu" },
-	      { "type": "linear", "in_features": 16, "out_features": 4 }
-	    ],
-	    "loss": "softmax_cross_entropy"
-	  },
-	  "data": {
-	    "uri": "file://fixture.idx",
-	    "file_hash": "0x0101010101010101010101010101010101010101010101010101010101010101",
-	    "chunk_root": "0x0202020202020202020202020202020202020202020202020202020202020202",
-	    "format": "mnist_idx",
-	    "samples": 40,
-	    "input": { "channels": 1, "height": 8, "width": 8 },
-	    "classes": 4
-	  },
-	  "training": {
-	    "epochs": 8, "batch_size": 8, "seed": 3, "checkpoint_interval": 20,
-	    "optimizer": { "type": "sgd", "lr": 0.1, "momentum": 0.9 },
-	    "lr_schedule": { "type": "constant" }
-	  },
-	  "verification": { "mode": "exact", "audit_fraction": 1000000 }
-	}"#;
-	serde_json::from_str(json).expect("the test spec parses")
+	let input = Shape3 { channels: 1, height: 8, width: 8 };
+	fixtures::with(fixtures::mlp(input, 16, 4), |s| {
+		s.data.file_hash = Hash32([1; 32]);
+		s.data.chunk_root = Hash32([2; 32]);
+		s.training.epochs = 8;
+		s.training.seed = 3;
+		s.training.checkpoint_interval = 20;
+	})
 }
 
 fn who(k: Sr25519Keyring) -> AccountId32 {

@@ -263,3 +263,23 @@ pub fn run_js(script: &str, args: &[&str]) -> (bool, String, String) {
 fn manifest_dir() -> String {
 	std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string())
 }
+
+/// The JSON after the last line of `stdout` that starts with `prefix` (the scripts print
+/// `RESULT {json}` last, and `--follow` adds `OUTCOME {json}`).
+pub fn tagged_json(stdout: &str, prefix: &str) -> Value {
+	let line = stdout
+		.lines()
+		.rev()
+		.find_map(|l| l.strip_prefix(prefix))
+		.unwrap_or_else(|| panic!("no `{prefix}` line in:\n{stdout}"));
+	let line = line.trim();
+	serde_json::from_str(line).unwrap_or_else(|e| panic!("`{prefix}` is not JSON ({e}): {line}"))
+}
+
+/// Runs a polkadot.js script that must succeed; its `RESULT` JSON and everything it
+/// printed.
+pub fn run_ok(script: &str, args: &[&str]) -> (Value, String) {
+	let (ok, stdout, stderr) = run_js(script, args);
+	assert!(ok, "{script} failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
+	(tagged_json(&stdout, "RESULT "), stdout)
+}

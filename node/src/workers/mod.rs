@@ -12,6 +12,7 @@
 mod chain;
 mod dispute;
 mod duties;
+mod faults;
 mod metrics;
 mod secrets;
 mod segment;
@@ -22,6 +23,7 @@ mod whistleblower;
 
 use std::{path::PathBuf, sync::Arc};
 
+pub use faults::{Faults, WorkerFault};
 use gensyn_workers::proof_store::ProofStore;
 use sc_service::SpawnTaskHandle;
 use sp_core::sr25519;
@@ -36,17 +38,6 @@ pub const SOLVER_KEY: KeyTypeId = KeyTypeId(*b"gsol");
 pub const VERIFIER_KEY: KeyTypeId = KeyTypeId(*b"gver");
 /// Keystore key type of the whistleblower account (sr25519).
 pub const WHISTLEBLOWER_KEY: KeyTypeId = KeyTypeId(*b"gwhb");
-
-/// A misbehaviour a worker can be told to show, for the protocol's tests (hidden flag).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum WorkerFault {
-	/// The verifier posts passing verdicts without replaying.
-	LazyVerifier,
-	/// The solver trains on a data order of its own, not the task's.
-	LazySolver,
-	/// The solver's proof store serves nothing (an empty store on its address).
-	WithholdingSolver,
-}
 
 /// Command-line flags of the embedded workers.
 #[derive(Debug, Clone, clap::Args)]
@@ -81,10 +72,6 @@ pub struct WorkerArgs {
 	#[arg(long)]
 	pub worker_cpu: bool,
 
-	/// Misbehave on purpose (the protocol's own tests).
-	#[arg(long, value_enum, hide = true)]
-	pub worker_fault: Option<WorkerFault>,
-
 	/// Percentage of the verdicts shown to the whistleblower that it replays (1 to 100),
 	/// drawn with a secret of this node's so that no verifier can tell which verdicts
 	/// will be checked.
@@ -98,11 +85,9 @@ pub struct WorkerArgs {
 	#[arg(long, value_name = "BLOCKS", default_value_t = 200)]
 	pub unavailable_after: gensyn_runtime::BlockNumber,
 
-	/// Stop training after this many steps and fail the job, as if the machine died
-	/// there every time (the protocol's own tests: a solver killed, or one that never
-	/// commits).
-	#[arg(long, value_name = "STEPS", hide = true)]
-	pub worker_stop_after: Option<u64>,
+	/// Misbehaviour on purpose, for the protocol's own tests (`test-faults` builds).
+	#[command(flatten)]
+	pub faults: Faults,
 }
 
 impl WorkerArgs {
@@ -146,10 +131,8 @@ pub struct WorkerContext {
 	pub metrics: metrics::Metrics,
 	/// Held by a heavy job while it runs: one at a time per node.
 	pub heavy: std::sync::Mutex<()>,
-	/// The misbehaviour asked for, if any (tests only).
-	pub fault: Option<WorkerFault>,
-	/// Stop training after this many steps (tests only).
-	pub stop_after: Option<u64>,
+	/// Misbehaviour on purpose (`test-faults` builds only).
+	pub faults: Faults,
 }
 
 /// Starts the roles `args` asks for. Errors are configuration problems worth stopping
@@ -175,15 +158,14 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		cpu_only: args.worker_cpu,
 		metrics,
 		heavy: std::sync::Mutex::new(()),
-		fault: args.worker_fault,
-		stop_after: args.worker_stop_after,
+		faults: args.faults.clone(),
 	});
-	if let Some(fault) = args.worker_fault {
+	if let Some(fault) = args.faults.any() {
 		log::warn!(target: "gensyn-worker", "this node's workers misbehave on purpose: {fault:?}");
 	}
 	if args.solver {
 		let public = worker_key(&deps, SOLVER_KEY, "//Bob")?;
-		let served = if args.worker_fault == Some(WorkerFault::WithholdingSolver) {
+		let served = if args.faults.is(WorkerFault::WithholdingSolver) {
 			ProofStore::open(dir.join("withheld-store"))
 				.map_err(|e| format!("proof store in {}: {e}", dir.display()))?
 		} else {

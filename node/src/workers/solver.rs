@@ -102,7 +102,7 @@ fn train(
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
 	let data = dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?;
-	let randomness = if ctx.fault == Some(WorkerFault::LazySolver) {
+	let randomness = if ctx.faults.is(WorkerFault::LazySolver) {
 		// Test fault: genuine training, but on batches of its own choosing (cheaper to
 		// prepare, and not the task's): every checkpoint misses what a replay reaches.
 		log::warn!(target: "gensyn-worker", "solver: task {id}: training on the wrong data order");
@@ -133,7 +133,7 @@ fn train(
 		backend,
 		device,
 		threads: ctx.threads,
-		stop_after: ctx.stop_after,
+		stop_after: ctx.faults.stop_after(),
 	};
 	let trained = jobs::train(&job, None).map_err(|e| e.to_string())?;
 	let r = trained.result;

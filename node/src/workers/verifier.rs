@@ -241,7 +241,7 @@ fn verify_segment(
 	let siblings =
 		proof.siblings.try_into().map_err(|_| format!("task {id}: Merkle proof too deep"))?;
 	let proof = CheckpointProof { checkpoint_hash, siblings };
-	if ctx.fault == Some(WorkerFault::LazyVerifier) {
+	if ctx.faults.is(WorkerFault::LazyVerifier) {
 		// Test fault: a pass claimed without replaying (the solver's own checkpoint
 		// posted as the replay's end).
 		log::warn!(target: "gensyn-worker", "verifier: task {id} segment {segment}: lazy pass");
@@ -292,7 +292,8 @@ fn verify_segment(
 				Some(t) if report.passed => t.min(report.distances.l2),
 				_ => report.distances.l2,
 			};
-			(l2 as f32, hash::from_hex(&report.replayed_hash).unwrap_or([0; 32]), report.passed)
+			let distance = gensyn_primitives::verdict::posted_distance(l2);
+			(distance, hash::from_hex(&report.replayed_hash).unwrap_or([0; 32]), report.passed)
 		}
 		Err(e) => {
 			log::warn!(target: "gensyn-worker", "verifier: task {id} segment {segment}: {e}");

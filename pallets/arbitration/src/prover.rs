@@ -10,11 +10,7 @@ use crate::{
 use alloc::{boxed::Box, vec, vec::Vec};
 use core::cell::RefCell;
 use frame_support::BoundedVec;
-use gensyn_primitives::{
-	merkle, BoundedVec as SpecVec, DataFormat, DataRef, F32Bits, Layer, Loss, LrSchedule,
-	ModelSpec, Optimizer, Permill, Shape3, TaskSpec, TrainingSpec, Uri, VerificationMode,
-	VerificationSpec,
-};
+use gensyn_primitives::{merkle, TaskSpec};
 use gensyn_repops::{
 	dispute as geo, element,
 	graph::{INPUT, LABELS},
@@ -56,53 +52,24 @@ pub fn fixture_file_of(n: u32) -> Vec<u8> {
 
 /// The fixture's spec over `file`: Flatten, Linear(64, 32), ReLU, Linear(32, 4), SGD
 /// with momentum, batch 8 (5 steps an epoch), 8 epochs, checkpoint every `k` steps.
+#[cfg(any(test, feature = "runtime-benchmarks"))]
 pub fn fixture_spec(file: &[u8], k: u32) -> TaskSpec {
 	fixture_spec_of(file, SAMPLES, k)
 }
 
 /// The same over a file of `samples` samples.
+#[cfg(any(test, feature = "runtime-benchmarks"))]
 pub fn fixture_spec_of(file: &[u8], samples: u32, k: u32) -> TaskSpec {
+	use gensyn_primitives::{fixtures, Hash32 as SpecHash, Shape3, DATA_CHUNK_SIZE};
 	let input = Shape3 { channels: 1, height: SIDE, width: SIDE };
-	let layers = vec![
-		Layer::Flatten,
-		Layer::Linear { in_features: SIDE * SIDE, out_features: 32 },
-		Layer::Relu,
-		Layer::Linear { in_features: 32, out_features: 4 },
-	];
-	TaskSpec {
-		model: ModelSpec {
-			input,
-			layers: SpecVec::try_from_vec(layers).expect("four layers fit"),
-			loss: Loss::SoftmaxCrossEntropy,
-		},
-		data: DataRef {
-			uri: Uri::parse("file://fixture.idx").expect("a valid URI"),
-			file_hash: gensyn_primitives::Hash32(merkle::blake2_256(file)),
-			chunk_root: gensyn_primitives::Hash32(merkle::root_of_chunks(
-				file,
-				gensyn_primitives::DATA_CHUNK_SIZE,
-			)),
-			format: DataFormat::MnistIdx,
-			samples,
-			input,
-			classes: 4,
-		},
-		training: TrainingSpec {
-			epochs: 8,
-			batch_size: 8,
-			seed: 5,
-			checkpoint_interval: k,
-			optimizer: Optimizer::Sgd {
-				lr: F32Bits::from_f32(0.1),
-				momentum: F32Bits::from_f32(0.9),
-			},
-			lr_schedule: LrSchedule::Constant,
-		},
-		verification: VerificationSpec {
-			mode: VerificationMode::Exact,
-			audit_fraction: Permill(1_000_000),
-		},
-	}
+	fixtures::with(fixtures::mlp(input, 32, 4), |s| {
+		s.data.file_hash = SpecHash(merkle::blake2_256(file));
+		s.data.chunk_root = SpecHash(merkle::root_of_chunks(file, DATA_CHUNK_SIZE));
+		s.data.samples = samples;
+		s.training.epochs = 8;
+		s.training.seed = 5;
+		s.training.checkpoint_interval = k;
+	})
 }
 
 /// Reads samples from an MNIST IDX bundle of `n` images of `per` pixels.

@@ -1,28 +1,4 @@
-//! # Jackpot pallet
-//!
-//! The jackpot pays whistleblowers for catching *forced errors* (Truebit-style), so
-//! that replaying verifiers' work is worth it even when verifiers are honest.
-//!
-//! * **The pot** is an account ([`Config::PotAccount`]) funded by the jackpot cut of
-//!   every task fee and by the jackpot share of every slash (both paid by other
-//!   pallets into it).
-//! * **Commitments.** A verifier posts `commit(blake2_256(secret))` before it can be
-//!   drawn. When the tasks pallet draws it for a task, the standing commitment is
-//!   *bound* to that task and consumed ([`ForcedErrors::bind`]); the verifier commits a
-//!   fresh secret to be drawn again. So a secret is fixed before the task's segments
-//!   are drawn (no grinding), and revealing it exposes only that one task.
-//! * **Forced errors.** Segment `s` of task `t` is forced for the verifier when
-//!   `blake2_256("gensyn/forced" ++ secret ++ t ++ s)`, read as a `u32`, is below
-//!   [`Config::ForcedErrorRate`] of `2^32`. On a forced segment the verifier must post a
-//!   wrong replay hash.
-//! * **Reveal.** During the task's challenge window the verifier calls
-//!   `reveal(task, secret)`; the pallet checks it against the bound commitment. The
-//!   tasks pallet then asks [`ForcedErrors::forced`] per segment: forced verdicts never
-//!   count against a solver, a whistleblower that challenged one is paid
-//!   ([`ForcedErrors::pay_catch`]: [`Config::CatchShare`] of the pot, at most
-//!   [`Config::MaxCatch`]), and a verifier that did not reveal, or did not apply its
-//!   forced error, is slashed by the tasks pallet.
-
+#![doc = include_str!("../README.md")]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 

@@ -1,29 +1,4 @@
-//! # Stake pallet
-//!
-//! Who may work on the gensyn chain, and what they risk doing so.
-//!
-//! An account registers for one or more [`Role`]s (solver, verifier, whistleblower).
-//! Each role has its own bond, held from the account's balance with a [`HoldReason`]
-//! of its own, and a per-role minimum ([`Config::MinSolverBond`], ...). An account also
-//! publishes a [`Profile`]: its claimed [`Capability`] (device kind, memory,
-//! throughput) and the bounded endpoint of its proof store.
-//!
-//! A role is *active* (can be drawn for work) while it is not unbonding and its bond
-//! is at least the minimum. `unbond` stops new draws at once; `withdraw` releases the
-//! bond after [`Config::UnbondingDelay`] blocks, and only once no task still counts on
-//! the worker (see [`StakeInterface::note_engaged`]). The bond stays slashable while it
-//! unbonds.
-//!
-//! Other pallets reach this one through [`StakeInterface`]: `slash` takes from a bond
-//! and splits it between a reporter, the jackpot account and a burn
-//! ([`Config::ReporterShare`], [`Config::JackpotShare`], the rest burnt); `reward`
-//! pays a worker from an account's free balance; `note_earned` records a payment made
-//! elsewhere (for example straight out of a task's escrow); `is_active`, `capability`
-//! and `active` answer the questions a draw asks.
-//!
-//! For draws, the active workers of each role are kept with their capability in one
-//! bounded list per role ([`Active`]), so a draw is one storage read.
-
+#![doc = include_str!("../README.md")]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 

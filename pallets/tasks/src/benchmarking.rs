@@ -10,53 +10,27 @@ use crate::Pallet as TasksPallet;
 use frame_benchmarking::v2::*;
 use frame_support::traits::{fungible::Mutate, Hooks};
 use frame_system::{pallet_prelude::BlockNumberFor, RawOrigin};
-use gensyn_primitives::{
-	BoundedVec as SpecVec, DataFormat, DataRef, Hash32 as SpecHash, Layer, LrSchedule, ModelSpec,
-	Permill as SpecPermill, Shape3, TrainingSpec, Uri, VerificationSpec,
-};
+use gensyn_primitives::{fixtures, DataFormat, Hash32 as SpecHash, Shape3, Uri};
 use pallet_gensyn_stake::{Capability, DeviceKind};
 use sp_runtime::traits::Bounded;
 
-/// A small MNIST-shaped MLP task that audits every segment.
+/// A small MNIST-shaped MLP task (784-32-10, 1,024 samples, one epoch of 32, a
+/// checkpoint every step) that audits every segment.
 fn bench_spec() -> TaskSpec {
 	let input = Shape3 { channels: 1, height: 28, width: 28 };
-	let layers = alloc::vec![
-		Layer::Flatten,
-		Layer::Linear { in_features: 784, out_features: 32 },
-		Layer::Relu,
-		Layer::Linear { in_features: 32, out_features: 10 },
-	];
-	TaskSpec {
-		model: ModelSpec {
-			input,
-			layers: SpecVec::try_from_vec(layers).expect("4 layers are within the 32-layer bound"),
-			loss: Default::default(),
-		},
-		data: DataRef {
-			uri: Uri::parse("https://example.invalid/mnist.idx.gz").unwrap_or_default(),
-			file_hash: SpecHash([1; 32]),
-			chunk_root: SpecHash([2; 32]),
-			format: DataFormat::MnistIdxGz,
-			samples: 1_024,
-			input,
-			classes: 10,
-		},
-		training: TrainingSpec {
-			epochs: 1,
-			batch_size: 32,
-			seed: 7,
-			checkpoint_interval: 1,
-			optimizer: Optimizer::Sgd {
-				lr: gensyn_primitives::F32Bits::from_f32(0.05),
-				momentum: gensyn_primitives::F32Bits::from_f32(0.9),
-			},
-			lr_schedule: LrSchedule::Constant,
-		},
-		verification: VerificationSpec {
-			mode: VerificationMode::Exact,
-			audit_fraction: SpecPermill(1_000_000),
-		},
-	}
+	fixtures::with(fixtures::mlp(input, 32, 10), |s| {
+		s.data.uri = Uri::parse("https://example.invalid/mnist.idx.gz").unwrap_or_default();
+		s.data.file_hash = SpecHash([1; 32]);
+		s.data.chunk_root = SpecHash([2; 32]);
+		s.data.format = DataFormat::MnistIdxGz;
+		s.data.samples = 1_024;
+		s.training.batch_size = 32;
+		s.training.seed = 7;
+		s.training.optimizer = Optimizer::Sgd {
+			lr: gensyn_primitives::F32Bits::from_f32(0.05),
+			momentum: gensyn_primitives::F32Bits::from_f32(0.9),
+		};
+	})
 }
 
 fn funded<T: Config>(name: &'static str, i: u32) -> T::AccountId {

@@ -214,31 +214,71 @@ impl pallet_gensyn_tasks::Config for Test {
 	type WeightInfo = ();
 }
 
-/// Accounts `1..=ACCOUNTS` hold `START`; jackpot and treasury hold their existential
-/// deposit.
+/// The mock's switches, set together when the externalities are built: a test states
+/// what differs from the default (no salt, no profiling, no forced errors) and nothing
+/// is left over from the test before on the same thread.
+#[derive(Default)]
+pub struct ExtBuilder {
+	salt: u64,
+	profile: u64,
+	jackpot: Option<Perbill>,
+}
+
+impl ExtBuilder {
+	/// Mixes `salt` into the randomness, steering draws.
+	pub fn salt(mut self, salt: u64) -> Self {
+		self.salt = salt;
+		self
+	}
+
+	/// Turns Threshold-mode profiling on with a period of `blocks`.
+	pub fn profile(mut self, blocks: u64) -> Self {
+		self.profile = blocks;
+		self
+	}
+
+	/// Routes forced errors through the real jackpot pallet at `rate`.
+	pub fn jackpot(mut self, rate: Perbill) -> Self {
+		self.jackpot = Some(rate);
+		self
+	}
+
+	/// Accounts `1..=ACCOUNTS` hold `START`; jackpot and treasury hold their existential
+	/// deposit; the chain is at block 1.
+	pub fn build(self) -> sp_io::TestExternalities {
+		SALT.with(|s| *s.borrow_mut() = self.salt);
+		DISPUTES.with(|d| d.borrow_mut().clear());
+		REFUSE.with(|r| *r.borrow_mut() = false);
+		REAL_JACKPOT.with(|r| *r.borrow_mut() = self.jackpot.is_some());
+		PROFILE.with(|r| *r.borrow_mut() = self.profile);
+		RATE.with(|r| *r.borrow_mut() = self.jackpot.unwrap_or_else(Perbill::zero));
+		let mut t = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
+		let mut balances: Vec<(u64, u64)> = (1..=ACCOUNTS).map(|a| (a, START)).collect();
+		balances.push((JACKPOT, 1));
+		balances.push((TREASURY, 1));
+		pallet_balances::GenesisConfig::<Test> { balances, ..Default::default() }
+			.assimilate_storage(&mut t)
+			.unwrap();
+		let mut ext = sp_io::TestExternalities::new(t);
+		ext.execute_with(|| System::set_block_number(1));
+		ext
+	}
+}
+
+/// The default externalities ([`ExtBuilder::build`]).
 pub fn new_test_ext() -> sp_io::TestExternalities {
-	SALT.with(|s| *s.borrow_mut() = 0);
-	DISPUTES.with(|d| d.borrow_mut().clear());
-	REFUSE.with(|r| *r.borrow_mut() = false);
-	REAL_JACKPOT.with(|r| *r.borrow_mut() = false);
-	PROFILE.with(|r| *r.borrow_mut() = 0);
-	RATE.with(|r| *r.borrow_mut() = Perbill::zero());
-	let mut t = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
-	let mut balances: Vec<(u64, u64)> = (1..=ACCOUNTS).map(|a| (a, START)).collect();
-	balances.push((JACKPOT, 1));
-	balances.push((TREASURY, 1));
-	pallet_balances::GenesisConfig::<Test> { balances, ..Default::default() }
-		.assimilate_storage(&mut t)
-		.unwrap();
-	let mut ext = sp_io::TestExternalities::new(t);
-	ext.execute_with(|| System::set_block_number(1));
-	ext
+	ExtBuilder::default().build()
+}
+
+/// Routes forced errors through the real jackpot at `rate` from now on (for a test that
+/// turns them on part-way).
+pub fn use_jackpot(rate: Perbill) {
+	REAL_JACKPOT.with(|r| *r.borrow_mut() = true);
+	RATE.with(|r| *r.borrow_mut() = rate);
 }
 
 /// [`new_test_ext`] with Threshold-mode profiling on (100 blocks), for the benchmarks.
 #[cfg(feature = "runtime-benchmarks")]
 pub fn new_bench_ext() -> sp_io::TestExternalities {
-	let ext = new_test_ext();
-	PROFILE.with(|r| *r.borrow_mut() = 100);
-	ext
+	ExtBuilder::default().profile(100).build()
 }

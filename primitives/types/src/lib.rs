@@ -1,6 +1,6 @@
 //! Shared primitives of the gensyn chain: the machine-readable training task spec,
-//! its validation, its work estimate, the data order of training, and a binary
-//! Merkle tree with proofs.
+//! its validation, its work estimate, the data order of training, the Threshold-mode
+//! verdict rule, and a binary Merkle tree with proofs.
 //!
 //! Everything here is `no_std` (with `alloc`) so that the runtime can use it; the
 //! `std` feature (on by default) only switches dependencies to their `std` builds.
@@ -16,10 +16,13 @@ extern crate alloc;
 
 pub mod bounded;
 pub mod estimate;
+#[cfg(feature = "test-utils")]
+pub mod fixtures;
 pub mod merkle;
 pub mod order;
 pub mod spec;
 pub mod validate;
+pub mod verdict;
 
 pub use bounded::BoundedVec;
 pub use estimate::{estimate, GasTable, WorkEstimate, GAS};

@@ -31,6 +31,14 @@ fn examples_parse_and_validate() {
 }
 
 #[test]
+fn the_fixtures_are_the_examples_and_valid() {
+	assert_eq!(fixtures::mnist_mlp(), mlp());
+	for spec in [fixtures::tiny_mlp(), fixtures::tiny_cnn()] {
+		spec.validate().unwrap();
+	}
+}
+
+#[test]
 fn floats_are_plain_json_numbers() {
 	let x = F32Bits::from_f32(0.1);
 	assert_eq!(serde_json::to_string(&x).unwrap(), "0.1");

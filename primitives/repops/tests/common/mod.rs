@@ -13,50 +13,12 @@ pub fn layers(v: Vec<Layer>) -> BoundedVec<Layer, 32> {
 
 /// A tiny MLP on 1x6x6 inputs, 3 classes, SGD with momentum.
 pub fn tiny_mlp() -> TaskSpec {
-	let mut s = base_spec();
-	let shape = Shape3 { channels: 1, height: 6, width: 6 };
-	s.model.input = shape;
-	s.data.input = shape;
-	s.data.classes = 3;
-	s.data.samples = 48;
-	s.training.batch_size = 8;
-	s.training.checkpoint_interval = 2;
-	s.training.epochs = 10;
-	s.training.optimizer = Optimizer::Sgd { lr: 0.1f32.into(), momentum: 0.9f32.into() };
-	s.model.layers = layers(vec![
-		Layer::Flatten,
-		Layer::Linear { in_features: 36, out_features: 8 },
-		Layer::Relu,
-		Layer::Linear { in_features: 8, out_features: 3 },
-	]);
-	s.validate().unwrap();
-	s
+	fixtures::tiny_mlp()
 }
 
 /// A tiny CNN on 1x8x8 inputs (padding, stride 2, pooling), 3 classes, Adam, cosine.
 pub fn tiny_cnn() -> TaskSpec {
-	let mut s = tiny_mlp();
-	let shape = Shape3 { channels: 1, height: 8, width: 8 };
-	s.model.input = shape;
-	s.data.input = shape;
-	s.training.optimizer = Optimizer::Adam {
-		lr: 0.01f32.into(),
-		beta1: 0.9f32.into(),
-		beta2: 0.999f32.into(),
-		eps: 1e-8f32.into(),
-	};
-	s.training.lr_schedule = LrSchedule::Cosine { total_steps: 60, min_lr: 0.001f32.into() };
-	s.model.layers = layers(vec![
-		Layer::Conv2d { in_channels: 1, out_channels: 3, kernel: 3, stride: 1, padding: 1 },
-		Layer::Relu,
-		Layer::MaxPool2d { kernel: 2, stride: 2 },
-		Layer::Conv2d { in_channels: 3, out_channels: 4, kernel: 3, stride: 2, padding: 1 },
-		Layer::Relu,
-		Layer::Flatten,
-		Layer::Linear { in_features: 16, out_features: 3 },
-	]);
-	s.validate().unwrap();
-	s
+	fixtures::tiny_cnn()
 }
 
 /// Generated data: class c lights up a band of rows, plus deterministic noise.

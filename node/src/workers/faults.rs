@@ -1,0 +1,61 @@
+//! Misbehaviour on purpose, for the protocol's own end-to-end tests: a lazy or
+//! withholding worker, or one that dies part-way through training.
+//!
+//! The flags exist only in a node built with the `test-faults` feature (the test suite
+//! builds it so); a release node has neither the flags nor the paths behind them, since
+//! [`Faults::is`] is a constant `false` there.
+
+/// A misbehaviour a worker can be told to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WorkerFault {
+	/// The verifier posts passing verdicts without replaying.
+	LazyVerifier,
+	/// The solver trains on a data order of its own, not the task's.
+	LazySolver,
+	/// The solver's proof store serves nothing (an empty store on its address).
+	WithholdingSolver,
+}
+
+/// The fault-injection flags (present with the `test-faults` feature only).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct Faults {
+	/// Misbehave on purpose.
+	#[cfg(feature = "test-faults")]
+	#[arg(long, value_enum)]
+	pub worker_fault: Option<WorkerFault>,
+
+	/// Stop training after this many steps and fail the job, as if the machine died
+	/// there every time (a solver killed, or one that never commits).
+	#[cfg(feature = "test-faults")]
+	#[arg(long, value_name = "STEPS")]
+	pub worker_stop_after: Option<u64>,
+}
+
+impl Faults {
+	/// Whether this node's workers show `fault`.
+	pub fn is(&self, fault: WorkerFault) -> bool {
+		#[cfg(feature = "test-faults")]
+		return self.worker_fault == Some(fault);
+		#[cfg(not(feature = "test-faults"))]
+		{
+			let _ = fault;
+			false
+		}
+	}
+
+	/// The misbehaviour asked for, if any.
+	pub fn any(&self) -> Option<WorkerFault> {
+		#[cfg(feature = "test-faults")]
+		return self.worker_fault;
+		#[cfg(not(feature = "test-faults"))]
+		None
+	}
+
+	/// Steps after which training stops and fails, if asked.
+	pub fn stop_after(&self) -> Option<u64> {
+		#[cfg(feature = "test-faults")]
+		return self.worker_stop_after;
+		#[cfg(not(feature = "test-faults"))]
+		None
+	}
+}

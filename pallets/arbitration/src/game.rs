@@ -1,0 +1,172 @@
+//! The game's turns, move deadlines and ruling: who may move, how a move advances the
+//! game, and how a game ends (all or nothing, see `rule`).
+
+use crate::*;
+
+impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
+	fn open(
+		task: TaskId,
+		segment: u32,
+		challenger: &T::AccountId,
+		defendant: &T::AccountId,
+	) -> DispatchResult {
+		let key = (task, segment);
+		ensure!(!Disputes::<T>::contains_key(key), Error::<T>::AlreadyOpen);
+		let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+		ensure!(ctx.steps > 0, Error::<T>::NoSubject);
+		let bond = T::GameBond::get();
+		T::Currency::hold(&HoldReason::GameBond.into(), challenger, bond)?;
+		let deadline = Self::schedule(key)?;
+		let d = Dispute::<T> {
+			challenger: challenger.clone(),
+			defendant: defendant.clone(),
+			bond,
+			stage: Stage::Start,
+			posted: Posted::Nothing,
+			turn: Party::Defendant,
+			deadline,
+			moves: 0,
+			first_step: ctx.first_step,
+			steps: ctx.steps,
+			checkpoint_root: ctx.checkpoint_root,
+			checkpoints: ctx.checkpoints,
+			claimed_root: ctx.claimed_root,
+			order_randomness: ctx.order_randomness,
+		};
+		Disputes::<T>::insert(key, d);
+		Self::deposit_event(Event::Opened {
+			task,
+			segment,
+			challenger: challenger.clone(),
+			defendant: defendant.clone(),
+		});
+		Ok(())
+	}
+
+	fn cancel(task: TaskId, segment: u32) {
+		let key = (task, segment);
+		let Some(d) = Disputes::<T>::take(key) else { return };
+		StepRoots::<T>::remove(key);
+		OpenedChunks::<T>::remove(key);
+		Self::release_bond(&d);
+		Self::deposit_event(Event::Cancelled { task, segment });
+	}
+}
+
+impl<T: Config> Pallet<T> {
+	/// The signer and the game over `(task, segment)`, when the signer is `party` and it
+	/// is `party`'s turn.
+	pub(crate) fn turn_of(
+		origin: OriginFor<T>,
+		task: TaskId,
+		segment: u32,
+		party: Party,
+	) -> Result<(DisputeKey, Dispute<T>), DispatchError> {
+		let who = ensure_signed(origin)?;
+		let key = (task, segment);
+		Ok((key, Self::expect_turn(key, &who, party)?))
+	}
+
+	/// The game over `key`, when `who` is `party` and it is `party`'s turn.
+	pub(crate) fn expect_turn(
+		key: DisputeKey,
+		who: &T::AccountId,
+		party: Party,
+	) -> Result<Dispute<T>, DispatchError> {
+		let d = Disputes::<T>::get(key).ok_or(Error::<T>::NoDispute)?;
+		let player = match party {
+			Party::Defendant => &d.defendant,
+			Party::Challenger => &d.challenger,
+		};
+		ensure!(player == who, Error::<T>::NotAParty);
+		ensure!(d.turn == party, Error::<T>::NotYourTurn);
+		Ok(d)
+	}
+
+	/// The bisection stage over steps `lo..hi`, or the step opening when one is left.
+	pub(crate) fn steps_stage(lo: u64, hi: u64, lo_root: Hash32, hi_root: Hash32) -> Stage {
+		if hi <= lo.saturating_add(1) {
+			Stage::OpenStep { step: lo, lo_root, hi_root }
+		} else {
+			Stage::Steps { lo, hi, lo_root, hi_root }
+		}
+	}
+
+	/// Stores the game after a move by `by`, with `next` to move by a fresh deadline.
+	pub(crate) fn advance(
+		key: DisputeKey,
+		mut d: Dispute<T>,
+		by: Party,
+		next: Party,
+	) -> DispatchResult {
+		d.turn = next;
+		d.moves = d.moves.saturating_add(1);
+		d.deadline = Self::schedule(key)?;
+		let (stage, deadline) = (d.stage, d.deadline);
+		Disputes::<T>::insert(key, d);
+		Self::deposit_event(Event::Moved {
+			task: key.0,
+			segment: key.1,
+			by,
+			stage,
+			turn: next,
+			deadline,
+		});
+		Ok(())
+	}
+
+	/// Files a move deadline `MoveTimeout` blocks ahead (or the next block with room).
+	pub(crate) fn schedule(key: DisputeKey) -> Result<BlockNumberFor<T>, DispatchError> {
+		let now = frame_system::Pallet::<T>::block_number();
+		let mut at = now.saturating_add(T::MoveTimeout::get().max(1u32.into()));
+		for _ in 0..64u32 {
+			if Deadlines::<T>::mutate(at, |l| l.try_push(key).is_ok()) {
+				return Ok(at);
+			}
+			at = at.saturating_add(1u32.into());
+		}
+		Err(Error::<T>::DeadlineQueueFull.into())
+	}
+
+	/// Ends a game: releases or pays the bond, tells the tasks pallet.
+	pub(crate) fn rule(key: DisputeKey, d: Dispute<T>, challenger_won: bool, ruling: Ruling) {
+		Disputes::<T>::remove(key);
+		StepRoots::<T>::remove(key);
+		OpenedChunks::<T>::remove(key);
+		if challenger_won {
+			Self::release_bond(&d);
+		} else {
+			let moved = T::Currency::transfer_on_hold(
+				&HoldReason::GameBond.into(),
+				&d.challenger,
+				&d.defendant,
+				d.bond,
+				Precision::BestEffort,
+				Restriction::Free,
+				Fortitude::Force,
+			);
+			if moved.is_err() {
+				Self::release_bond(&d);
+			}
+		}
+		if let Err(e) = T::Outcome::resolve(key.0, key.1, challenger_won) {
+			log::warn!(target: "arbitration", "task {} refused the outcome: {e:?}", key.0);
+		}
+		Self::deposit_event(Event::Resolved {
+			task: key.0,
+			segment: key.1,
+			challenger_won,
+			ruling,
+			moves: d.moves,
+		});
+	}
+
+	pub(crate) fn release_bond(d: &Dispute<T>) {
+		let _ = T::Currency::release(
+			&HoldReason::GameBond.into(),
+			&d.challenger,
+			d.bond,
+			Precision::BestEffort,
+		);
+	}
+}

@@ -1,0 +1,199 @@
+//! Whole games: the MNIST MLP's longest dispute, the runtime API, random games, and the node's own players.
+
+use super::*;
+
+/// The longest game over a segment of the MNIST MLP example (k = 50, batch 64): moves
+/// per level from the real step graph, and the largest move's payload.
+#[test]
+fn mnist_mlp_longest_dispute() {
+	let text = include_str!("../../../../examples/mnist-mlp.json");
+	let spec: gensyn_primitives::TaskSpec = serde_json::from_str(text).unwrap();
+	let g = step_graph(&spec, spec.training.batch_size, 0).unwrap();
+	let rounds = |mut len: u64| {
+		let mut r = 0u32;
+		while len > 1 {
+			let pts = gensyn_repops::dispute::dissection_points(0, len, MAX_POINTS);
+			len = len.div_ceil(pts.len() as u64 + 1);
+			r += 1;
+		}
+		r
+	};
+	let steps = rounds(u64::from(spec.training.checkpoint_interval));
+	let mut worst = 0u32;
+	for (i, op) in g.ops.iter().enumerate() {
+		let numel = g.tensors[op.output as usize].numel() as u64;
+		let height =
+			gensyn_repops::dispute::tree_height(gensyn_repops::dispute::tensor_chunks(numel));
+		let descents = height.div_ceil(4);
+		let red = (0..numel.min(4))
+			.filter_map(|e| gensyn_repops::element::reduction(&g, i, e).unwrap())
+			.map(|r| r.len)
+			.max()
+			.unwrap_or(0);
+		// descent: reveal + pick per round, open chunk, pick element, answer; reduction:
+		// post + pick per round, open term.
+		let moves = 2 * descents + 3 + if red > 0 { 2 * rounds(red) + 1 } else { 0 };
+		worst = worst.max(moves);
+	}
+	// start proof, step rounds, open step, pick tensor, then the worst op.
+	let total = 1 + 2 * steps + 2 + worst;
+	let open_step_bytes = g.tensors.len() * 32;
+	println!(
+		"MNIST MLP k=50: {} tensors, open_step {} bytes, longest dispute {} moves",
+		g.tensors.len(),
+		open_step_bytes,
+		total
+	);
+	assert!(total <= 40, "{total} moves");
+	assert!(open_step_bytes <= 64 * 1024);
+	assert!(g.tensors.len() as u32 <= 256);
+}
+
+#[test]
+fn games_tell_each_player_when_to_move() {
+	new_test_ext().execute_with(|| {
+		let g = setup(None);
+		open();
+		let d = Arbitration::games(&D);
+		assert_eq!(d.len(), 1);
+		assert!(d[0].to_move && d[0].side == Party::Defendant && d[0].stage == Stage::Start);
+		assert_eq!(d[0].moves, 0);
+		assert!(!Arbitration::games(&C)[0].to_move);
+		assert!(Arbitration::games(&3).is_empty());
+		assert_ok!(step_once(&g, game()));
+		assert_ok!(step_once(&g, game()));
+		assert!(Arbitration::games(&C)[0].to_move);
+		assert_eq!(Arbitration::games(&C)[0].moves, 2);
+		assert!(matches!(Arbitration::games(&C)[0].posted, Posted::Roots(_)));
+	});
+}
+
+/// Random games: random faults, a random or honest challenger, and at random moments the
+/// party to move goes silent or concedes. Every game ends within the move bound, the
+/// invariants hold after every move, funds are conserved, and the outcome is the truth's
+/// unless a party gave up: an honest defendant never loses, a liar never beats an honest
+/// challenger.
+#[test]
+fn random_games_end_in_time_conserve_funds_and_the_truth_wins() {
+	let (linear, relu, update) = targets();
+	for seed in 1..=16u64 {
+		new_test_ext().execute_with(|| {
+			let r = |k: u64| mix(seed.wrapping_mul(1_000) + k);
+			let fault = match r(0) % 5 {
+				0 | 1 => None,
+				2 => Some((linear, (r(1) % 64) as usize)),
+				3 => Some((relu, (r(1) % 64) as usize)),
+				_ => Some((update, (r(1) % 500) as usize)),
+			}
+			.map(|(tensor, elem)| Fault { step: FAULT_STEP, tensor, elem, value: 0.25 });
+			let challenger = if fault.is_some() && r(2) % 2 == 0 {
+				Challenger::Honest
+			} else {
+				Challenger::Random { seed }
+			};
+			let g = setup(fault);
+			let issuance = Balances::total_issuance();
+			open();
+			let mut gave_up = None;
+			for i in 0..200u64 {
+				let Some(state) = Disputes::<Test>::get(KEY) else { break };
+				Arbitration::do_try_state().unwrap();
+				assert!(state.moves <= 51, "seed {seed}: {} moves", state.moves);
+				let turn = state.turn;
+				let who = if turn == Party::Defendant { D } else { C };
+				match r(100 + i) % 16 {
+					0 => {
+						gave_up = Some(turn);
+						time_out();
+					}
+					1 => {
+						gave_up = Some(turn);
+						assert_ok!(Arbitration::concede(origin(who), TASK, SEG));
+					}
+					_ => {
+						if make_move(&g, challenger, Defendant::FromRun, state).is_err() {
+							gave_up = Some(turn);
+							time_out();
+						}
+					}
+				}
+			}
+			assert!(Disputes::<Test>::get(KEY).is_none(), "seed {seed}: game did not end");
+			let won = OUTCOMES.with(|o| o.borrow().first().map(|x| x.2)).expect("an outcome");
+			check_funds(won, issuance);
+			match (gave_up, fault, challenger) {
+				(Some(p), _, _) => assert_eq!(won, p == Party::Defendant, "seed {seed}"),
+				(None, None, _) => assert!(!won, "seed {seed}: an honest defendant lost"),
+				(None, Some(_), Challenger::Honest) => assert!(won, "seed {seed}: a liar won"),
+				_ => {}
+			}
+		});
+	}
+}
+
+/// The node's players (`prover::defend` and `prover::challenge`) against each other, on
+/// replays of the segment alone (as workers have them): a defendant whose replay went
+/// wrong concedes or is refuted, an honest defendant beats a challenger whose replay went
+/// wrong, and a challenger that finds nothing to dispute concedes.
+#[test]
+fn node_players_play_whole_games_from_segment_replays() {
+	let (linear, relu, _) = targets();
+	let first = u64::from(SEG) * u64::from(K);
+	let segment_run = |fault: Option<Fault>| {
+		let full = honest_run();
+		let start = full.states[first as usize].clone();
+		Run::replay(
+			full.spec.clone(),
+			full.file.clone(),
+			None,
+			randomness(),
+			start,
+			K.into(),
+			fault,
+		)
+		.unwrap()
+	};
+	let bad = |tensor| Fault { step: FAULT_STEP, tensor, elem: 3, value: 7.5 };
+	// (defendant's fault, challenger's fault, whether the challenger should win)
+	let cases = [
+		(Some(bad(linear)), None, true),
+		(Some(bad(relu)), None, true),
+		(None, Some(bad(linear)), false),
+		(None, None, false),
+	];
+	for (d_fault, c_fault, challenger_should_win) in cases {
+		new_test_ext().execute_with(|| {
+			let g = setup(d_fault);
+			open();
+			let defendant = segment_run(d_fault);
+			let challenger = segment_run(c_fault);
+			assert_eq!(
+				defendant.root(first + u64::from(K)).unwrap(),
+				g.defendant.root(first + u64::from(K)).unwrap()
+			);
+			let leaves = g.truth.checkpoint_leaves().unwrap();
+			let mut moves = 0;
+			while let Some(state) = Disputes::<Test>::get(KEY) {
+				let t = table(&state);
+				let (call, who) = match state.turn {
+					Party::Defendant => (defend::<Test>(&defendant, &leaves, &t).unwrap(), D),
+					Party::Challenger => (challenge::<Test>(&challenger, &t).unwrap(), C),
+				};
+				assert_ok!(call.dispatch_bypass_filter(origin(who)));
+				Arbitration::do_try_state().unwrap();
+				moves += 1;
+				assert!(moves < 60, "the game did not end");
+			}
+			let won = System::events()
+				.into_iter()
+				.find_map(|r| match r.event {
+					RuntimeEvent::Arbitration(Event::Resolved { challenger_won, .. }) => {
+						Some(challenger_won)
+					}
+					_ => None,
+				})
+				.expect("resolved");
+			assert_eq!(won, challenger_should_win, "case {d_fault:?} / {c_fault:?}");
+		});
+	}
+}

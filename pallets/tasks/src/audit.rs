@@ -1,0 +1,131 @@
+//! Audits: verdicts and reports of an unavailable store, and how a posted verdict is
+//! judged once its verifier's forced-error secret is known.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// `submit_verification`: the drawn verifier's verdict on `segment`, with a proof of
+	/// the solver's checkpoint at the segment's end; the window opens once every audit is
+	/// done.
+	pub(crate) fn do_submit_verification(
+		who: T::AccountId,
+		id: TaskId,
+		segment: u32,
+		distance: u32,
+		replay_hash: Hash32,
+		proof: CheckpointProof,
+	) -> DispatchResult {
+		let (mut task, mut audits, i) = Self::owed_audit(id, segment, &who)?;
+		let audit = audits.get_mut(i).ok_or(Error::<T>::UnknownSegment)?;
+		let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
+		let mp = merkle::MerkleProof {
+			leaf_index: segment.saturating_add(1),
+			leaf_count: result.checkpoints,
+			siblings: proof.siblings.into_inner(),
+		};
+		ensure!(
+			merkle::verify_proof(&result.checkpoint_root, &proof.checkpoint_hash, &mp),
+			Error::<T>::BadCheckpointProof
+		);
+		let mode =
+			Specs::<T>::get(id).map(|s| s.verification.mode).unwrap_or(VerificationMode::Exact);
+		let pass = match mode {
+			VerificationMode::Exact => replay_hash == proof.checkpoint_hash,
+			VerificationMode::Threshold => {
+				let limit = task.threshold.unwrap_or_else(T::DefaultThreshold::get);
+				gensyn_primitives::verdict::threshold_passes_bits(distance, limit)
+			}
+		};
+		audit.verdict = Some(Verdict { distance, replay_hash, pass });
+		Self::note_done(id, &mut task, audits)?;
+		Self::deposit_event(Event::VerdictPosted { id, segment, pass });
+		Ok(())
+	}
+
+	/// `report_unavailable`: the drawn verifier reports that the solver's store does not
+	/// serve `segment`; the audit is done, unpaid and unslashed.
+	pub(crate) fn do_report_unavailable(
+		who: T::AccountId,
+		id: TaskId,
+		segment: u32,
+	) -> DispatchResult {
+		let (mut task, mut audits, i) = Self::owed_audit(id, segment, &who)?;
+		let audit = audits.get_mut(i).ok_or(Error::<T>::UnknownSegment)?;
+		audit.unavailable = true;
+		Self::note_done(id, &mut task, audits)?;
+		Self::deposit_event(Event::StoreUnavailable { id, segment, verifier: who });
+		Ok(())
+	}
+
+	/// The live task `id` in its Verifying phase, its audits and the index of the audit
+	/// of `segment`, which `who` was drawn for and still owes a verdict on.
+	pub(crate) fn owed_audit(
+		id: TaskId,
+		segment: u32,
+		who: &T::AccountId,
+	) -> Result<(Task<T>, AuditsOf<T>, usize), DispatchError> {
+		let task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(task.phase == Phase::Verifying, Error::<T>::WrongPhase);
+		let audits = Audits::<T>::get(id);
+		let (i, audit) = audits
+			.iter()
+			.enumerate()
+			.find(|(_, a)| a.segment == segment)
+			.ok_or(Error::<T>::UnknownSegment)?;
+		ensure!(audit.verifier == *who, Error::<T>::NotVerifier);
+		ensure!(audit.awaits_verdict(), Error::<T>::AlreadyVerified);
+		Ok((task, audits, i))
+	}
+
+	/// Stores `audits` after one of them was done, opening the challenge window when
+	/// none awaits a verdict any more, and stores the task.
+	pub(crate) fn note_done(id: TaskId, task: &mut Task<T>, audits: AuditsOf<T>) -> DispatchResult {
+		let all_in = !audits.iter().any(Audit::awaits_verdict);
+		Audits::<T>::insert(id, audits);
+		if all_in {
+			let now = frame_system::Pallet::<T>::block_number();
+			Self::open_window(id, task, now)?;
+		}
+		Tasks::<T>::insert(id, task);
+		Ok(())
+	}
+
+	/// Opens the challenge window.
+	pub(crate) fn open_window(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> DispatchResult {
+		let end = Self::schedule(id, now.saturating_add(T::ChallengePeriod::get()))?;
+		task.window_end = end;
+		task.deadline = end;
+		task.phase = Phase::Challenge;
+		Ok(())
+	}
+
+	/// Whether `audit`'s verdict is a forced error: `None` until its verifier revealed
+	/// the secret bound to the task. A re-audit of a reported segment is never forced:
+	/// its verdict is what checks the report, and a forced one would leave the segment
+	/// unverified (failing the task) through no one's fault.
+	pub(crate) fn forced(id: TaskId, audit: &Audit<T::AccountId>) -> Option<bool> {
+		T::ForcedErrors::forced(&audit.verifier, id, audit.segment)
+			.map(|forced| forced && !audit.reported_before)
+	}
+
+	/// Whether a refuted verdict was wrong, given its verifier's revealed `forced` flag:
+	/// `Some(false)` for a forced error (a failing verdict on a forced segment: the
+	/// verifier did what it had to), `Some(true)` for any other revealed verdict,
+	/// `None` while the verifier's secret is unrevealed.
+	pub(crate) fn was_wrong(forced: Option<bool>, audit: &Audit<T::AccountId>) -> Option<bool> {
+		Some(!(forced? && audit.verdict.is_some_and(|v| !v.pass)))
+	}
+
+	/// Slashes `who` once per settlement for a verdict it cannot be trusted on (no
+	/// reveal, or a forced error it did not apply).
+	pub(crate) fn slash_untrusted(who: &T::AccountId, slashed: &mut Vec<T::AccountId>) {
+		if !slashed.contains(who) {
+			T::Stake::slash(who, Role::Verifier, T::MissedRevealSlash::get(), None);
+			slashed.push(who.clone());
+		}
+	}
+}

@@ -1,0 +1,200 @@
+//! Deadlines: every live task has exactly one, indexed by block in `Deadlines`;
+//! `on_initialize` moves each task due past it, one function per phase.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// Puts `id` in the first block from `at` on whose deadline list has room (at
+	/// most 64 blocks later); returns that block.
+	pub(crate) fn schedule(
+		id: TaskId,
+		at: BlockNumberFor<T>,
+	) -> Result<BlockNumberFor<T>, Error<T>> {
+		// Never at or before the current block: its deadlines were already drained.
+		let next = frame_system::Pallet::<T>::block_number().saturating_add(1u32.into());
+		let mut b = at.max(next);
+		for _ in 0..64u32 {
+			let ok = Deadlines::<T>::mutate(b, |list| list.try_push(id).is_ok());
+			if ok {
+				return Ok(b);
+			}
+			b = b.saturating_add(1u32.into());
+		}
+		Err(Error::<T>::DeadlineQueueFull)
+	}
+
+	/// Handles the deadline of task `id` at block `now`.
+	pub(crate) fn on_deadline(id: TaskId, now: BlockNumberFor<T>) {
+		let Some(mut task) = Tasks::<T>::get(id) else { return };
+		if task.deadline != now {
+			// Stale entry: the task moved on before this deadline.
+			return;
+		}
+		let res = frame_support::storage::with_storage_layer(|| {
+			let alive = Self::handle_deadline(id, &mut task, now)?;
+			if alive {
+				Tasks::<T>::insert(id, &task);
+			}
+			Ok::<(), DispatchError>(())
+		});
+		if res.is_err() {
+			// Scheduling failed (deadline lists full): fail the task so that its
+			// escrow is never stranded.
+			if let Some(mut t) = Tasks::<T>::get(id) {
+				Self::fail(id, &mut t, FailReason::Unschedulable);
+			}
+		}
+	}
+
+	/// Moves the task past its deadline, one function per phase; returns whether it is
+	/// still live.
+	pub(crate) fn handle_deadline(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		match task.phase {
+			Phase::Profiling => Self::profile_lapsed(id, task, now),
+			Phase::Queued => Self::draw_solver(id, task, now),
+			Phase::Offered => Self::solver_lapsed(id, task, T::MissedAcceptSlash::get(), now),
+			Phase::Training => Self::solver_lapsed(id, task, T::MissedResultSlash::get(), now),
+			Phase::Drawing => Self::draw_verifiers(id, task, now),
+			Phase::Verifying => Self::verify_period_ended(id, task, now),
+			Phase::Challenge => Self::settle(id, task, now),
+			Phase::Disputed => Self::dispute_timed_out(id, task, now),
+		}
+	}
+
+	/// The profiler posted no threshold: slashed, not drawn again for the task, and
+	/// another profiler is drawn.
+	fn profile_lapsed(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		if let Some(p) = task.profiler.take() {
+			T::Stake::slash(&p, Role::Verifier, T::MissedVerdictSlash::get(), None);
+			Self::disengage(id, task, &p);
+			task.excluded = Some(p);
+		}
+		Self::draw_profiler(id, task, now)
+	}
+
+	/// The solver did not accept, or did not commit a result, in time: slashed `slash`,
+	/// not drawn again for the task, and another solver is drawn.
+	fn solver_lapsed(
+		id: TaskId,
+		task: &mut Task<T>,
+		slash: BalanceOf<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		if let Some(s) = task.solver.take() {
+			T::Stake::slash(&s, Role::Solver, slash, None);
+			Self::disengage(id, task, &s);
+			task.excluded = Some(s);
+		}
+		Self::draw_solver(id, task, now)
+	}
+
+	/// The verify period ended: silent verifiers are slashed and let go, a report whose
+	/// re-auditor stayed silent stands again, and the window opens over what was posted
+	/// (or, when nobody verified, the verifiers are drawn again).
+	fn verify_period_ended(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		let mut audits = Audits::<T>::get(id);
+		let mut missing: Vec<T::AccountId> = Vec::new();
+		for a in audits.iter().filter(|a| a.awaits_verdict()) {
+			if !missing.contains(&a.verifier) {
+				missing.push(a.verifier.clone());
+			}
+		}
+		for v in &missing {
+			T::Stake::slash(v, Role::Verifier, T::MissedVerdictSlash::get(), None);
+		}
+		let unchecked =
+			|a: &Audit<T::AccountId>| a.reported_before && a.verdict.is_none() && !a.unavailable;
+		for a in audits.iter_mut().filter(|a| unchecked(a)) {
+			// A silent re-auditor, or one whose verdict a game voided, does not
+			// erase the report it was to check: the report stands, unchecked,
+			// and is re-audited again at settlement while the segment has
+			// re-audits left.
+			a.unavailable = true;
+			a.reported_before = false;
+			Self::deposit_event(Event::ReportStands { id, segment: a.segment });
+		}
+		// Verdicts and unavailability reports stay; the rest are not audits
+		// (among them verdicts voided that no re-audit took: their verifiers
+		// were judged already and are let go below).
+		let mut voided: Vec<T::AccountId> = Vec::new();
+		for a in audits.iter().filter(|a| a.overturned && a.verdict.is_none()) {
+			if !a.unavailable && !voided.contains(&a.verifier) {
+				voided.push(a.verifier.clone());
+			}
+		}
+		audits.retain(|a| a.verdict.is_some() || a.unavailable);
+		let still: Vec<T::AccountId> = audits.iter().map(|a| a.verifier.clone()).collect();
+		let mut replaced = Replaced::<T>::get(id);
+		let known = replaced.len();
+		// Room the re-audits still to come may need (a fresh draw's audits
+		// when nobody verified), which a silent verifier must not take.
+		let max = T::MaxReaudits::get() as usize;
+		let reserved: usize = if audits.is_empty() {
+			(task.audits as usize).saturating_mul(max)
+		} else {
+			audits.iter().map(|a| max.saturating_sub(a.reaudits as usize)).sum()
+		};
+		let room = (ReplacedBound::<T>::get() as usize).saturating_sub(reserved);
+		// A verifier whose verdict was voided and not re-audited (slashed
+		// already) goes as one that went silent.
+		let voided: Vec<T::AccountId> =
+			voided.into_iter().filter(|v| !missing.contains(v)).collect();
+		missing.extend(voided);
+		for v in missing.iter().filter(|v| !still.contains(v)) {
+			Self::disengage(id, task, v);
+			T::ForcedErrors::release(v, id);
+			// A verifier that went silent is not drawn to re-audit this task
+			// (it would likely stay silent and use up a re-audit).
+			if !replaced.contains(v) && replaced.len() < room {
+				let _ = replaced.try_push(v.clone());
+			}
+		}
+		if replaced.len() != known {
+			Replaced::<T>::insert(id, replaced);
+		}
+		if audits.is_empty() {
+			// Nobody verified: draw again.
+			Audits::<T>::remove(id);
+			task.phase = Phase::Drawing;
+			Self::draw_verifiers(id, task, now)
+		} else {
+			Audits::<T>::insert(id, audits);
+			Self::open_window(id, task, now)?;
+			Ok(true)
+		}
+	}
+
+	/// The arbiter did not rule in time: open disputes are dropped (no one is slashed,
+	/// the verdicts stand) and the task settles.
+	fn dispute_timed_out(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		let mut audits = Audits::<T>::get(id);
+		let mut dropped: Vec<T::AccountId> = Vec::new();
+		for a in audits.iter_mut() {
+			if let Some(c) = a.challenger.take() {
+				T::Arbiter::cancel(id, a.segment);
+				dropped.push(c);
+			}
+		}
+		Audits::<T>::insert(id, audits);
+		for c in &dropped {
+			Self::disengage(id, task, c);
+		}
+		Self::settle(id, task, now)
+	}
+}

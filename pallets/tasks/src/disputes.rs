@@ -1,0 +1,125 @@
+//! Disputes: challenges of verdicts in the challenge window, what the arbiter needs to
+//! know about one, and what its ruling does to the verdict, the verifier and the
+//! challenger.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// `challenge`: an active whistleblower challenges any verdict, the solver a failing
+	/// one; the arbiter opens the game and the task waits in `Phase::Disputed`.
+	pub(crate) fn do_challenge(who: T::AccountId, id: TaskId, segment: u32) -> DispatchResult {
+		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(matches!(task.phase, Phase::Challenge | Phase::Disputed), Error::<T>::WrongPhase);
+		let mut audits = Audits::<T>::get(id);
+		let audit =
+			audits.iter_mut().find(|a| a.segment == segment).ok_or(Error::<T>::UnknownSegment)?;
+		let verdict = audit.verdict.ok_or(Error::<T>::NoVerdict)?;
+		ensure!(audit.challenger.is_none(), Error::<T>::AlreadyDisputed);
+		// A verdict a game already refuted is not tried twice.
+		ensure!(audit.refuted_by.is_none(), Error::<T>::NotAllowedToChallenge);
+		let is_solver = task.solver.as_ref() == Some(&who);
+		let allowed = who != audit.verifier
+			&& ((is_solver && !verdict.pass)
+				|| (!is_solver && T::Stake::is_active(&who, Role::Whistleblower)));
+		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
+		T::Arbiter::open(id, segment, &who, &audit.verifier)?;
+		audit.challenger = Some(who.clone());
+		Audits::<T>::insert(id, audits);
+		Self::engage(id, &mut task, &who)?;
+		if task.phase == Phase::Challenge {
+			let now = frame_system::Pallet::<T>::block_number();
+			task.deadline = Self::schedule(id, now.saturating_add(T::DisputeTimeout::get()))?;
+			task.phase = Phase::Disputed;
+		}
+		Tasks::<T>::insert(id, task);
+		Self::deposit_event(Event::Challenged { id, segment, challenger: who });
+		Ok(())
+	}
+
+	/// A game refuted `audit`'s replay root and the verdict was not a forced error: its
+	/// verifier is slashed (the winner reports it). In Exact mode a pass claimed the
+	/// replay reaches the solver's checkpoint, so the segment fails; any other verdict
+	/// is void (the segment counts as not audited).
+	pub(crate) fn overturn(id: TaskId, audit: &mut Audit<T::AccountId>, winner: &T::AccountId) {
+		T::Stake::slash(&audit.verifier, Role::Verifier, T::WrongVerdictSlash::get(), Some(winner));
+		let exact =
+			Specs::<T>::get(id).is_some_and(|s| s.verification.mode == VerificationMode::Exact);
+		match audit.verdict.as_mut() {
+			Some(v) if exact && v.pass => v.pass = false,
+			_ => audit.verdict = None,
+		}
+		audit.overturned = true;
+	}
+}
+
+impl<T: Config> DisputeSubjects for Pallet<T> {
+	fn context(id: TaskId, segment: u32) -> Option<DisputeContext> {
+		let task = Tasks::<T>::get(id)?;
+		let spec = Specs::<T>::get(id)?;
+		let result = task.result.as_ref()?;
+		let verdict = Audits::<T>::get(id).iter().find(|a| a.segment == segment)?.verdict?;
+		let k = u64::from(spec.training.checkpoint_interval.max(1));
+		let first_step = u64::from(segment).checked_mul(k)?;
+		let steps = spec.total_steps().checked_sub(first_step)?.min(k);
+		Some(DisputeContext {
+			order_randomness: task.order_randomness,
+			first_step,
+			steps,
+			checkpoint_root: result.checkpoint_root,
+			checkpoints: result.checkpoints,
+			claimed_root: verdict.replay_hash,
+			spec,
+		})
+	}
+}
+
+impl<T: Config> DisputeOutcome for Pallet<T> {
+	fn resolve(id: TaskId, segment: u32, challenger_won: bool) -> DispatchResult {
+		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(task.phase == Phase::Disputed, Error::<T>::WrongPhase);
+		let mut audits = Audits::<T>::get(id);
+		let audit =
+			audits.iter_mut().find(|a| a.segment == segment).ok_or(Error::<T>::UnknownSegment)?;
+		let challenger = audit.challenger.take().ok_or(Error::<T>::NoDispute)?;
+		let challenger_role = if task.solver.as_ref() == Some(&challenger) {
+			Role::Solver
+		} else {
+			Role::Whistleblower
+		};
+		if challenger_won {
+			audit.refuted_by = Some(challenger.clone());
+			// A revealed honest verdict was wrong: overturned now. A caught forced
+			// error (the verifier did what it had to) and a verdict whose secret is
+			// not revealed yet are decided at settlement, once the secret is known.
+			if Self::was_wrong(Self::forced(id, audit), audit) == Some(true) {
+				Self::overturn(id, audit, &challenger);
+			}
+		} else {
+			T::Stake::slash(
+				&challenger,
+				challenger_role,
+				T::FalseChallengeSlash::get(),
+				Some(&audit.verifier),
+			);
+		}
+		let open = audits.iter().any(|a| a.challenger.is_some());
+		Self::disengage(id, &mut task, &challenger);
+		if !open {
+			let now = frame_system::Pallet::<T>::block_number();
+			if Self::reaudit(id, &mut task, &mut audits)? {
+				// The new verifiers post within a verify period; the window then
+				// opens again for every verdict.
+				task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+				task.phase = Phase::Verifying;
+			} else {
+				let at = task.window_end.max(now.saturating_add(1u32.into()));
+				task.deadline = Self::schedule(id, at)?;
+				task.phase = Phase::Challenge;
+			}
+		}
+		Audits::<T>::insert(id, audits);
+		Tasks::<T>::insert(id, task);
+		Self::deposit_event(Event::DisputeResolved { id, segment, challenger_won });
+		Ok(())
+	}
+}

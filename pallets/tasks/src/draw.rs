@@ -1,0 +1,230 @@
+//! Draws: the solver of a task, its audited segments and their verifiers, and the new
+//! verifiers of segments audited again. Every draw reads the runtime's randomness with a
+//! subject naming the task and the draw, and never picks the task's owner.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// A u64 from randomness and a subject.
+	pub(crate) fn random_u64(subject: &[u8]) -> (u64, BlockNumberFor<T>) {
+		let (r, known_since) = T::Randomness::random(subject);
+		let h = sp_crypto_hashing::blake2_256(&(subject, r).encode());
+		let mut b = [0u8; 8];
+		for (d, s) in b.iter_mut().zip(h.iter()) {
+			*d = *s;
+		}
+		(u64::from_le_bytes(b), known_since)
+	}
+
+	/// Draws a solver for the task among active solvers whose memory fits (never
+	/// the owner nor an excluded solver). With none, queues the task; after
+	/// `MaxDraws` draws, fails it. Returns whether the task is still live.
+	pub(crate) fn draw_solver(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		if task.draws >= T::MaxDraws::get() {
+			Self::fail(id, task, FailReason::NoSolver);
+			return Ok(false);
+		}
+		task.draws = task.draws.saturating_add(1);
+		let fitting: Vec<T::AccountId> = T::Stake::active(Role::Solver)
+			.into_iter()
+			.filter(|(a, c)| {
+				c.memory_mib >= task.memory_mib
+					&& *a != task.owner
+					&& task.excluded.as_ref() != Some(a)
+			})
+			.map(|(a, _)| a)
+			.collect();
+		let (x, _) = Self::random_u64(&(b"gensyn/solver", id, task.draws).encode());
+		let pick = if fitting.is_empty() {
+			None
+		} else {
+			fitting.get((x % fitting.len() as u64) as usize).cloned()
+		};
+		match pick {
+			Some(solver) => {
+				let until = Self::schedule(id, now.saturating_add(T::AcceptPeriod::get()))?;
+				Self::engage(id, task, &solver)?;
+				task.solver = Some(solver.clone());
+				task.phase = Phase::Offered;
+				task.deadline = until;
+				Self::deposit_event(Event::SolverDrawn { id, solver, until });
+			}
+			None => {
+				task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()))?;
+				task.phase = Phase::Queued;
+				task.solver = None;
+				Self::deposit_event(Event::Queued { id });
+			}
+		}
+		Ok(true)
+	}
+
+	/// Draws the audited segments and their verifiers from randomness that did not
+	/// exist at the commit. Returns whether the task is still live.
+	pub(crate) fn draw_verifiers(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		let committed_at = task.result.as_ref().map(|r| r.committed_at).unwrap_or_else(Zero::zero);
+		if task.draws >= T::MaxDraws::get() {
+			Self::fail(id, task, FailReason::NoVerifier);
+			return Ok(false);
+		}
+		task.draws = task.draws.saturating_add(1);
+		let (seed, known_since) = Self::random_u64(&(b"gensyn/verify", id, task.draws).encode());
+		let solver = task.solver.clone();
+		let mut pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
+			.into_iter()
+			.filter(|(a, c)| {
+				c.memory_mib >= task.memory_mib
+					&& Some(a) != solver.as_ref()
+					&& *a != task.owner
+					&& T::ForcedErrors::has_commitment(a)
+			})
+			.map(|(a, _)| a)
+			.collect();
+		if known_since <= committed_at || pool.is_empty() {
+			let wait = T::RetryPeriod::get().max(1u32.into());
+			task.deadline = Self::schedule(id, now.saturating_add(wait))?;
+			return Ok(true);
+		}
+		let mut rng = gensyn_primitives::order::SplitMix64(seed);
+		let mut verifiers: Vec<T::AccountId> = Vec::new();
+		for _ in 0..T::VerifiersPerTask::get().max(1) {
+			if pool.is_empty() {
+				break;
+			}
+			let i = (rng.next_u64() % pool.len() as u64) as usize;
+			if i < pool.len() {
+				verifiers.push(pool.swap_remove(i));
+			}
+		}
+		let segments = task.checkpoints.saturating_sub(1).max(1);
+		let mut audits: AuditsOf<T> = BoundedVec::default();
+		let mut picked: Vec<(u32, T::AccountId)> = Vec::new();
+		for j in 0..task.audits {
+			let mut s = (rng.next_u64() % u64::from(segments)) as u32;
+			// Linear probe to the next unused segment (audits <= segments).
+			for _ in 0..task.audits {
+				if !audits.iter().any(|a| a.segment == s) {
+					break;
+				}
+				s = s.saturating_add(1) % segments;
+			}
+			let Some(v) = verifiers.get((j as usize) % verifiers.len().max(1)).cloned() else {
+				break;
+			};
+			if audits
+				.try_push(Audit {
+					segment: s,
+					verifier: v.clone(),
+					verdict: None,
+					challenger: None,
+					overturned: false,
+					refuted_by: None,
+					reaudits: 0,
+					unavailable: false,
+					reported_before: false,
+				})
+				.is_err()
+			{
+				break;
+			}
+			picked.push((s, v));
+		}
+		for v in verifiers.iter().filter(|v| picked.iter().any(|(_, p)| p == *v)) {
+			Self::engage(id, task, v)?;
+			T::ForcedErrors::bind(v, id);
+		}
+		Audits::<T>::insert(id, audits);
+		task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+		task.phase = Phase::Verifying;
+		Self::deposit_event(Event::VerifiersDrawn { id, audits: picked });
+		Ok(true)
+	}
+
+	/// Gives every segment whose verdict a dispute voided, or whose report of an
+	/// unavailable store stands unchecked, while it has re-audits left
+	/// ([`Config::MaxReaudits`]), to a new verifier: an active one with a standing
+	/// forced-error commitment, not bound to the task now or before, neither its
+	/// solver nor its owner. A report carries over to the re-audit, so a second report
+	/// rejects the proof. A voided verifier left with no audit of the task is let go.
+	/// Returns whether any segment was given.
+	pub(crate) fn reaudit(
+		id: TaskId,
+		task: &mut Task<T>,
+		audits: &mut AuditsOf<T>,
+	) -> Result<bool, DispatchError> {
+		let voided: Vec<usize> = audits
+			.iter()
+			.enumerate()
+			.filter(|(_, a)| {
+				// A report on a re-audit of a report is the second one: final.
+				let second_report = a.unavailable && a.reported_before;
+				a.reaudits < T::MaxReaudits::get()
+					&& !second_report
+					&& (a.unavailable || (a.overturned && a.verdict.is_none()))
+			})
+			.map(|(i, _)| i)
+			.collect();
+		if voided.is_empty() {
+			return Ok(false);
+		}
+		let mut replaced = Replaced::<T>::get(id);
+		let mut pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
+			.into_iter()
+			.filter(|(a, c)| {
+				c.memory_mib >= task.memory_mib
+					&& Some(a) != task.solver.as_ref()
+					&& *a != task.owner
+					&& !audits.iter().any(|x| x.verifier == *a)
+					&& !replaced.contains(a)
+					&& T::ForcedErrors::has_commitment(a)
+			})
+			.map(|(a, _)| a)
+			.collect();
+		let (seed, _) = Self::random_u64(&(b"gensyn/reaudit", id).encode());
+		let mut rng = gensyn_primitives::order::SplitMix64(seed);
+		let mut given = false;
+		for i in voided {
+			if pool.is_empty() {
+				break;
+			}
+			let v = pool.swap_remove((rng.next_u64() % pool.len() as u64) as usize);
+			if Self::engage(id, task, &v).is_err() {
+				// The task counts on as many workers as it may: no re-audit.
+				break;
+			}
+			let Some(a) = audits.get_mut(i) else { continue };
+			let old = core::mem::replace(&mut a.verifier, v.clone());
+			let segment = a.segment;
+			a.verdict = None;
+			a.overturned = false;
+			a.challenger = None;
+			a.refuted_by = None;
+			a.reaudits = a.reaudits.saturating_add(1);
+			a.reported_before = a.unavailable || a.reported_before;
+			a.unavailable = false;
+			T::ForcedErrors::bind(&v, id);
+			if !replaced.contains(&old) {
+				// At most `MaxReaudits` re-audits per segment: the bound holds.
+				let _ = replaced.try_push(old.clone());
+			}
+			if !audits.iter().any(|x| x.verifier == old) {
+				Self::disengage(id, task, &old);
+				T::ForcedErrors::release(&old, id);
+			}
+			Self::deposit_event(Event::Reaudited { id, segment, verifier: v });
+			given = true;
+		}
+		if given {
+			Replaced::<T>::insert(id, replaced);
+		}
+		Ok(given)
+	}
+}

@@ -1,0 +1,93 @@
+//! The escrow and the workers a task counts on: payments out of the held escrow, the
+//! refund of the rest, and the engagement index (`WorkerTasks`) that tells a worker which
+//! tasks concern it.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// Pays `amount` of the task's escrow to `dest`; returns what moved (nothing
+	/// when it cannot, e.g. below the existential deposit: it is refunded later).
+	pub(crate) fn pay(
+		task: &mut Task<T>,
+		dest: &T::AccountId,
+		amount: BalanceOf<T>,
+	) -> BalanceOf<T> {
+		let amount = amount.min(task.escrow);
+		if amount.is_zero() {
+			return amount;
+		}
+		let moved = frame_support::storage::with_storage_layer(|| {
+			T::Currency::transfer_on_hold(
+				&HoldReason::Escrow.into(),
+				&task.owner,
+				dest,
+				amount,
+				Precision::Exact,
+				Restriction::Free,
+				Fortitude::Polite,
+			)
+		})
+		.unwrap_or_else(|_| Zero::zero());
+		task.escrow = task.escrow.saturating_sub(moved);
+		moved
+	}
+
+	/// Releases what is left of the task's escrow to its owner; returns it.
+	pub(crate) fn release_rest(task: &mut Task<T>) -> BalanceOf<T> {
+		let amount = task.escrow;
+		if amount.is_zero() {
+			return amount;
+		}
+		let released = T::Currency::release(
+			&HoldReason::Escrow.into(),
+			&task.owner,
+			amount,
+			Precision::BestEffort,
+		)
+		.unwrap_or_else(|_| Zero::zero());
+		task.escrow = task.escrow.saturating_sub(released);
+		released
+	}
+
+	/// Counts `who` as working on the task.
+	pub(crate) fn engage(id: TaskId, task: &mut Task<T>, who: &T::AccountId) -> DispatchResult {
+		task.engaged.try_push(who.clone()).map_err(|_| Error::<T>::TooManyEngaged)?;
+		WorkerTasks::<T>::mutate(who, id, |n| *n = Some(n.unwrap_or(0).saturating_add(1)));
+		T::Stake::note_engaged(who, true);
+		Ok(())
+	}
+
+	/// Stops counting `who` once (if it was counted).
+	pub(crate) fn disengage(id: TaskId, task: &mut Task<T>, who: &T::AccountId) {
+		let Some(pos) = task.engaged.iter().position(|a| a == who) else { return };
+		task.engaged.remove(pos);
+		WorkerTasks::<T>::mutate_exists(who, id, |n| {
+			let v = n.unwrap_or(0).saturating_sub(1);
+			*n = if v == 0 { None } else { Some(v) };
+		});
+		T::Stake::note_engaged(who, false);
+	}
+
+	/// Removes a finished task and stops counting on its workers.
+	pub(crate) fn close(id: TaskId, task: &mut Task<T>) {
+		Self::release_workers(id, task);
+		Tasks::<T>::remove(id);
+		Specs::<T>::remove(id);
+	}
+
+	/// Drops the task's audits, frees its verifiers' forced-error bindings and stops
+	/// counting on every worker engaged in it.
+	pub(crate) fn release_workers(id: TaskId, task: &mut Task<T>) {
+		for a in Audits::<T>::take(id) {
+			T::ForcedErrors::release(&a.verifier, id);
+		}
+		Replaced::<T>::remove(id);
+		for who in core::mem::take(&mut task.engaged) {
+			WorkerTasks::<T>::mutate_exists(&who, id, |n| {
+				let v = n.unwrap_or(0).saturating_sub(1);
+				*n = if v == 0 { None } else { Some(v) };
+			});
+			T::Stake::note_engaged(&who, false);
+		}
+	}
+}

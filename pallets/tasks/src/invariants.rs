@@ -1,0 +1,45 @@
+//! The pallet's invariants, checked by `try_state` and after every block in the tests.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// Checks the invariants: each owner's escrow hold equals the sum of its live
+	/// tasks' escrows; every live task's deadline is in the future and indexed;
+	/// every engagement is counted in [`WorkerTasks`]; assigned phases have a solver.
+	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
+	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
+		let now = frame_system::Pallet::<T>::block_number();
+		let mut owners: Vec<(T::AccountId, BalanceOf<T>)> = Vec::new();
+		for (id, t) in Tasks::<T>::iter() {
+			match owners.iter_mut().find(|(o, _)| *o == t.owner) {
+				Some((_, sum)) => *sum = sum.saturating_add(t.escrow),
+				None => owners.push((t.owner.clone(), t.escrow)),
+			}
+			ensure!(t.deadline > now, "tasks: a live task is past its deadline");
+			ensure!(
+				Deadlines::<T>::get(t.deadline).contains(&id),
+				"tasks: a deadline is not indexed"
+			);
+			if matches!(t.phase, Phase::Offered | Phase::Training | Phase::Drawing) {
+				ensure!(t.solver.is_some(), "tasks: assigned phase without solver");
+			}
+			for who in t.engaged.iter() {
+				let n = t.engaged.iter().filter(|a| *a == who).count() as u32;
+				ensure!(WorkerTasks::<T>::get(who, id) == Some(n), "tasks: engagement not indexed");
+			}
+			ensure!(Specs::<T>::contains_key(id), "tasks: live task without spec");
+		}
+		for (owner, sum) in owners {
+			let held = T::Currency::balance_on_hold(&HoldReason::Escrow.into(), &owner);
+			ensure!(held == sum, "tasks: escrow hold differs from live escrows");
+		}
+		for (who, id, _) in WorkerTasks::<T>::iter() {
+			let t = Tasks::<T>::get(id).ok_or("tasks: worker index names a dead task")?;
+			ensure!(t.engaged.contains(&who), "tasks: worker index without engagement");
+		}
+		for id in Replaced::<T>::iter_keys() {
+			ensure!(Tasks::<T>::contains_key(id), "tasks: replaced verifiers of a dead task");
+		}
+		Ok(())
+	}
+}

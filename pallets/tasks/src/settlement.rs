@@ -1,0 +1,308 @@
+//! Settlement once the challenge window ends with no open dispute: verdicts are judged
+//! against their verifiers' revealed secrets, then the task completes (solver paid),
+//! goes to another solver (proof rejected) or fails (refunded).
+
+use crate::*;
+
+/// How a settled round ends.
+enum RoundEnd<AccountId> {
+	/// Every counted verdict passed: the solver is paid.
+	Completed(AccountId),
+	/// A counted verdict failed, or the proof was withheld: the solver is slashed and the
+	/// task goes to another; `reporter` (the verifier that caught it) shares the slash.
+	Rejected { solver: AccountId, reporter: Option<AccountId> },
+	/// A reported segment was never checked: no one is paid or slashed for it; the
+	/// owner is refunded.
+	Unverified,
+	/// A failing round with no solver to reject.
+	NoSolver,
+}
+
+impl<T: Config> Pallet<T> {
+	/// What one training round costs at most: the solver's pay, the cuts and every
+	/// audited segment's verification.
+	pub(crate) fn round_cost(task: &Task<T>) -> BalanceOf<T> {
+		task.segment_pay
+			.saturating_mul(task.audits.into())
+			.saturating_add(task.solver_pay)
+			.saturating_add(task.jackpot_cut)
+			.saturating_add(task.treasury_cut)
+	}
+
+	/// Settles a task whose challenge window ended, in passes: verdicts whose secret is
+	/// unrevealed are judged and voided ([`Self::judge_unrevealed`]); a voided segment
+	/// with re-audits left goes to a new verifier first (so a verifier cannot buy a
+	/// solver an unaudited segment for the price of a slash); otherwise the revealed
+	/// verdicts are judged ([`Self::judge_revealed`]), verifiers paid for what counts,
+	/// and the round ends as one [`RoundEnd`]. Returns whether the task is still live.
+	pub(crate) fn settle(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		let mut audits = Audits::<T>::get(id);
+		// Each verifier's revealed forced flag for its segment, read once.
+		let forced_of: Vec<Option<bool>> = audits.iter().map(|a| Self::forced(id, a)).collect();
+		let mut slashed: Vec<T::AccountId> = Vec::new();
+		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
+		if Self::reaudit(id, task, &mut audits)? {
+			// A verdict voided just now is audited again first.
+			Audits::<T>::insert(id, audits);
+			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+			task.phase = Phase::Verifying;
+			return Ok(true);
+		}
+		// No re-audit was given, so every audit keeps its verifier (and `forced_of`).
+		let void = Self::judge_revealed(task, &mut audits, &forced_of, &mut slashed);
+		let verifiers_paid = Self::pay_verifiers(task, &audits);
+		match Self::round_end(task, &audits, &void) {
+			RoundEnd::Unverified => {
+				Self::fail(id, task, FailReason::Unverified);
+				Ok(false)
+			}
+			RoundEnd::Completed(solver) => {
+				Self::complete(id, task, solver, verifiers_paid);
+				Ok(false)
+			}
+			RoundEnd::Rejected { solver, reporter } => {
+				Self::reject(id, task, solver, reporter, verifiers_paid, now)
+			}
+			RoundEnd::NoSolver => {
+				Self::fail(id, task, FailReason::ProofRejected);
+				Ok(false)
+			}
+		}
+	}
+
+	/// The settlement pass over verdicts whose verifier has not revealed its secret:
+	/// refutations that waited for it are decided (unless the verdict was a forced
+	/// error, it was wrong), a re-audit verdict on a reported segment leaves the report
+	/// standing, and every other such verdict is void, like a refuted one. Each such
+	/// verifier is slashed for the missed reveal once; its verdicts are never judged
+	/// again, so no later settlement slashes for them.
+	fn judge_unrevealed(
+		id: TaskId,
+		audits: &mut AuditsOf<T>,
+		forced_of: &[Option<bool>],
+		slashed: &mut Vec<T::AccountId>,
+	) {
+		// Verifiers whose verdicts are judged now (a refutation waiting for the secret,
+		// or any other verdict) with their secret unrevealed.
+		let mut unrevealed: Vec<T::AccountId> = Vec::new();
+		for (a, forced) in audits.iter().zip(forced_of) {
+			let judged = !a.overturned && (a.verdict.is_some() || a.refuted_by.is_some());
+			if forced.is_none() && judged && !unrevealed.contains(&a.verifier) {
+				unrevealed.push(a.verifier.clone());
+			}
+		}
+		for (a, &forced) in audits.iter_mut().zip(forced_of) {
+			if a.overturned {
+				continue;
+			}
+			let Some(winner) = a.refuted_by.clone() else { continue };
+			if Self::was_wrong(forced, a) == Some(false) {
+				continue;
+			}
+			Self::overturn(id, a, &winner);
+		}
+		// A re-audit verdict on a reported segment whose secret is unrevealed cannot be
+		// trusted and does not check the report (a re-audit is never forced).
+		for (a, &forced) in audits.iter_mut().zip(forced_of) {
+			let untrusted = forced.is_none() && a.verdict.is_some();
+			if a.reported_before && !a.overturned && untrusted {
+				Self::slash_untrusted(&a.verifier, slashed);
+				a.verdict = None;
+				a.challenger = None;
+				a.refuted_by = None;
+				a.unavailable = true;
+				a.reported_before = false;
+				Self::deposit_event(Event::ReportStands { id, segment: a.segment });
+			}
+		}
+		for (a, &forced) in audits.iter_mut().zip(forced_of) {
+			if forced.is_none() && a.verdict.is_some() && !a.overturned {
+				a.verdict = None;
+				a.overturned = true;
+			}
+		}
+		for v in &unrevealed {
+			Self::slash_untrusted(v, slashed);
+		}
+	}
+
+	/// The settlement pass over revealed verdicts: a forced segment must carry a failing
+	/// verdict (else its verifier is slashed and the verdict dropped); a forced error is
+	/// void (it never fails a solver) and pays the whistleblower that caught it from the
+	/// jackpot. Returns the void segments.
+	fn judge_revealed(
+		task: &Task<T>,
+		audits: &mut AuditsOf<T>,
+		forced_of: &[Option<bool>],
+		slashed: &mut Vec<T::AccountId>,
+	) -> Vec<u32> {
+		let mut void: Vec<u32> = Vec::new();
+		for (a, &forced) in audits.iter_mut().zip(forced_of) {
+			if a.verdict.is_none() && !a.overturned {
+				// Nothing posted to judge (an unavailability report included).
+				continue;
+			}
+			let Some(forced) = forced else {
+				// No reveal: judged, voided and slashed by `judge_unrevealed`, now or by an
+				// earlier settlement (an overturned verdict stays: what its game
+				// established).
+				continue;
+			};
+			let honest = match (forced, a.verdict) {
+				// An overturned verdict is what its game established.
+				_ if a.overturned => true,
+				// A forced segment must carry a failing verdict.
+				(true, Some(v)) => !v.pass,
+				_ => true,
+			};
+			if !honest {
+				Self::slash_untrusted(&a.verifier, slashed);
+				// An overturned verdict is what its game established, not the verifier's
+				// word: it stays (an Exact pass turned into a fail).
+				if !a.overturned {
+					a.verdict = None;
+				}
+				continue;
+			}
+			if forced && !a.overturned {
+				// A whistleblower that caught it is paid from the jackpot (a solver
+				// contesting its own task is not).
+				if let Some(w) = a.refuted_by.take().filter(|w| task.solver.as_ref() != Some(w)) {
+					T::ForcedErrors::pay_catch(&w);
+				}
+				void.push(a.segment);
+			}
+		}
+		void
+	}
+
+	/// Pays each verifier whose verdict stands one segment's verification pay; returns
+	/// what was paid.
+	fn pay_verifiers(task: &mut Task<T>, audits: &AuditsOf<T>) -> BalanceOf<T> {
+		let segment_pay = task.segment_pay;
+		let mut verifiers_paid: BalanceOf<T> = Zero::zero();
+		for a in audits.iter().filter(|a| a.verdict.is_some() && !a.overturned) {
+			let paid = Self::pay(task, &a.verifier, segment_pay);
+			if !paid.is_zero() {
+				T::Stake::note_earned(&a.verifier, Role::Verifier, paid);
+			}
+			verifiers_paid = verifiers_paid.saturating_add(paid);
+		}
+		verifiers_paid
+	}
+
+	/// How the round ends, from the verdicts that count (posted, trusted, not void).
+	fn round_end(task: &Task<T>, audits: &AuditsOf<T>, void: &[u32]) -> RoundEnd<T::AccountId> {
+		let counted: Vec<&Audit<T::AccountId>> =
+			audits.iter().filter(|a| a.verdict.is_some() && !void.contains(&a.segment)).collect();
+		let failed = counted.iter().any(|a| a.verdict.is_some_and(|v| !v.pass));
+		// A re-audit reported unavailable too: two verifiers drawn independently could not
+		// fetch the solver's proof.
+		let withheld = audits.iter().any(|a| a.unavailable && a.reported_before);
+		// A report no verifier checked again: none was left to draw, the one drawn stayed
+		// silent, or its verdict does not count (untrusted, voided).
+		let unchecked = audits.iter().any(|a| {
+			a.unavailable
+				|| (a.reported_before && (a.verdict.is_none() || void.contains(&a.segment)))
+		});
+		if !failed && !withheld && unchecked {
+			// The segment was not verified: the solver is not paid, nor slashed on one
+			// verifier's word; the owner gets the rest back.
+			return RoundEnd::Unverified;
+		}
+		let Some(solver) = task.solver.clone() else { return RoundEnd::NoSolver };
+		if !failed && !withheld {
+			return RoundEnd::Completed(solver);
+		}
+		// The verifier that caught the fault reports it; when the failing verdict is an
+		// overturned pass, the verifier was wrong and the whistleblower was already paid
+		// from its slash: no reporter. A withheld proof has no reporter either (nothing
+		// was proven).
+		let reporter = counted
+			.iter()
+			.find(|a| a.verdict.is_some_and(|v| !v.pass) && !a.overturned)
+			.map(|a| a.verifier.clone());
+		RoundEnd::Rejected { solver, reporter }
+	}
+
+	/// The round passed: pays the solver and the cuts, refunds the rest, closes the task.
+	fn complete(
+		id: TaskId,
+		task: &mut Task<T>,
+		solver: T::AccountId,
+		verifiers_paid: BalanceOf<T>,
+	) {
+		let (solver_pay, jackpot_cut, treasury_cut) =
+			(task.solver_pay, task.jackpot_cut, task.treasury_cut);
+		let solver_paid = Self::pay(task, &solver, solver_pay);
+		if !solver_paid.is_zero() {
+			T::Stake::note_earned(&solver, Role::Solver, solver_paid);
+		}
+		Self::pay(task, &T::JackpotAccount::get(), jackpot_cut);
+		Self::pay(task, &T::TreasuryAccount::get(), treasury_cut);
+		let refunded = Self::release_rest(task);
+		Self::close(id, task);
+		Self::deposit_event(Event::TaskCompleted { id, solver_paid, verifiers_paid, refunded });
+	}
+
+	/// Rejects the solver's proof: slashes it, first paying back into the escrow what
+	/// this round's verification cost the owner, then offers the task to another
+	/// solver when rounds remain, another solver fits now and the escrow covers a
+	/// round; otherwise fails the task (refunding the rest). Returns whether the
+	/// task is still live.
+	pub(crate) fn reject(
+		id: TaskId,
+		task: &mut Task<T>,
+		solver: T::AccountId,
+		reporter: Option<T::AccountId>,
+		wasted: BalanceOf<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		let outcome = T::Stake::slash_compensating(
+			&solver,
+			Role::Solver,
+			T::RejectedProofSlash::get(),
+			&task.owner,
+			wasted,
+			reporter.as_ref(),
+		);
+		let compensated = if outcome.to_victim.is_zero() {
+			Zero::zero()
+		} else {
+			// Back into the escrow; should the hold fail, the owner keeps it free.
+			frame_support::storage::with_storage_layer(|| {
+				T::Currency::hold(&HoldReason::Escrow.into(), &task.owner, outcome.to_victim)
+			})
+			.map(|_| outcome.to_victim)
+			.unwrap_or_else(|_| Zero::zero())
+		};
+		task.escrow = task.escrow.saturating_add(compensated);
+		Self::deposit_event(Event::ProofRejected { id, solver: solver.clone(), compensated });
+		let another = T::Stake::active(Role::Solver)
+			.iter()
+			.any(|(a, c)| c.memory_mib >= task.memory_mib && *a != task.owner && *a != solver);
+		if task.rounds >= T::MaxRounds::get() || !another || task.escrow < Self::round_cost(task) {
+			Self::fail(id, task, FailReason::ProofRejected);
+			return Ok(false);
+		}
+		Self::release_workers(id, task);
+		task.rounds = task.rounds.saturating_add(1);
+		task.solver = None;
+		task.excluded = Some(solver);
+		task.result = None;
+		task.draws = 0;
+		task.phase = Phase::Queued;
+		Self::draw_solver(id, task, now)
+	}
+
+	/// Fails the task: refunds what is left and removes it.
+	pub(crate) fn fail(id: TaskId, task: &mut Task<T>, reason: FailReason) {
+		let refunded = Self::release_rest(task);
+		Self::close(id, task);
+		Self::deposit_event(Event::TaskFailed { id, reason, refunded });
+	}
+}

@@ -1,0 +1,181 @@
+//! Submission: a spec is checked and priced, its escrow held, and a task created; and
+//! its cancellation before a solver accepts.
+//!
+//! The escrow is the solver's pay (`PricePerMegagas` per megagas of the work estimate),
+//! one verification pay (`VerifyPricePerMegagas` per megagas of one segment) for each
+//! audited segment and for the profiler of a Threshold task, and the jackpot and
+//! treasury cuts of the solver's pay.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// `submit_task`: validates `spec`, estimates its work, holds the escrow and draws a
+	/// profiler (Threshold mode) or a solver.
+	pub(crate) fn do_submit_task(owner: T::AccountId, spec: TaskSpec) -> DispatchResult {
+		let est = gensyn_primitives::estimate(&spec).map_err(Self::spec_error)?;
+		let memory_mib = Self::memory_mib(&spec).map_err(Self::spec_error)?;
+		let steps = est.steps;
+		let k = u64::from(spec.training.checkpoint_interval.max(1));
+		let segments = steps.div_ceil(k);
+		let checkpoints: u32 =
+			segments.saturating_add(1).try_into().map_err(|_| Error::<T>::SpecTooManySteps)?;
+		let segments = checkpoints.saturating_sub(1);
+		let fraction = u64::from(spec.verification.audit_fraction.0);
+		let wanted = u64::from(segments).saturating_mul(fraction).div_ceil(1_000_000).max(1);
+		let audits = (wanted.min(u64::from(T::MaxAuditSegments::get())) as u32).min(segments);
+		let segment_gas = est.per_step.saturating_mul(k.min(steps));
+		let solver_pay = Self::price(est.total, T::PricePerMegagas::get())?;
+		let segment_pay = Self::price(segment_gas, T::VerifyPricePerMegagas::get())?;
+		let jackpot_cut = T::JackpotCut::get() * solver_pay;
+		let treasury_cut = T::TreasuryCut::get() * solver_pay;
+		let profiling = spec.verification.mode == VerificationMode::Threshold
+			&& !T::ProfilePeriod::get().is_zero();
+		// The profiler replays one segment's worth of work.
+		let paid_segments = audits.saturating_add(u32::from(profiling));
+		let escrow = segment_pay
+			.checked_mul(&paid_segments.into())
+			.and_then(|v| v.checked_add(&solver_pay))
+			.and_then(|v| v.checked_add(&jackpot_cut))
+			.and_then(|v| v.checked_add(&treasury_cut))
+			.ok_or(Error::<T>::EscrowOverflow)?;
+		T::Currency::hold(&HoldReason::Escrow.into(), &owner, escrow)?;
+		let id = NextTaskId::<T>::get();
+		NextTaskId::<T>::put(id.saturating_add(1));
+		let now = frame_system::Pallet::<T>::block_number();
+		let mut task = Task::<T> {
+			owner: owner.clone(),
+			escrow,
+			solver_pay,
+			segment_pay,
+			jackpot_cut,
+			treasury_cut,
+			gas: est.total,
+			memory_mib,
+			checkpoints,
+			audits,
+			phase: Phase::Queued,
+			deadline: now,
+			draws: 0,
+			solver: None,
+			excluded: None,
+			rounds: 1,
+			order_randomness: [0; 32],
+			result: None,
+			window_end: now,
+			engaged: BoundedVec::default(),
+			profiler: None,
+			threshold: None,
+		};
+		Specs::<T>::insert(id, spec);
+		Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas: est.total });
+		let alive = if profiling {
+			Self::draw_profiler(id, &mut task, now)?
+		} else {
+			Self::draw_solver(id, &mut task, now)?
+		};
+		if alive {
+			Tasks::<T>::insert(id, task);
+		}
+		Ok(())
+	}
+
+	/// `cancel_task`: refunds a task no solver has accepted yet, in full.
+	pub(crate) fn do_cancel_task(who: T::AccountId, id: TaskId) -> DispatchResult {
+		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(task.owner == who, Error::<T>::NotOwner);
+		ensure!(
+			matches!(task.phase, Phase::Profiling | Phase::Queued | Phase::Offered),
+			Error::<T>::WrongPhase
+		);
+		Self::release_rest(&mut task);
+		Self::close(id, &mut task);
+		Self::deposit_event(Event::TaskCancelled { id });
+		Ok(())
+	}
+
+	/// Maps a spec error to this pallet's error of the same name.
+	pub fn spec_error(e: SpecError) -> Error<T> {
+		match e {
+			SpecError::NoLayers => Error::<T>::SpecNoLayers,
+			SpecError::TooManyLayers => Error::<T>::SpecTooManyLayers,
+			SpecError::InputZero => Error::<T>::SpecInputZero,
+			SpecError::InputTooLarge => Error::<T>::SpecInputTooLarge,
+			SpecError::ZeroSize { .. } => Error::<T>::SpecZeroSize,
+			SpecError::SizeOverBound { .. } => Error::<T>::SpecSizeOverBound,
+			SpecError::LinearNeedsFlatInput { .. } => Error::<T>::SpecLinearNeedsFlatInput,
+			SpecError::LinearInputMismatch { .. } => Error::<T>::SpecLinearInputMismatch,
+			SpecError::NeedsImageInput { .. } => Error::<T>::SpecNeedsImageInput,
+			SpecError::ConvChannelMismatch { .. } => Error::<T>::SpecConvChannelMismatch,
+			SpecError::PaddingNotBelowKernel { .. } => Error::<T>::SpecPaddingNotBelowKernel,
+			SpecError::KernelLargerThanInput { .. } => Error::<T>::SpecKernelLargerThanInput,
+			SpecError::ActivationTooLarge { .. } => Error::<T>::SpecActivationTooLarge,
+			SpecError::TooManyParameters => Error::<T>::SpecTooManyParameters,
+			SpecError::NoTrainableLayer => Error::<T>::SpecNoTrainableLayer,
+			SpecError::OutputNotFlat => Error::<T>::SpecOutputNotFlat,
+			SpecError::OutputClassMismatch { .. } => Error::<T>::SpecOutputClassMismatch,
+			SpecError::InputShapeMismatch => Error::<T>::SpecInputShapeMismatch,
+			SpecError::TooFewClasses => Error::<T>::SpecTooFewClasses,
+			SpecError::TooManyClasses => Error::<T>::SpecTooManyClasses,
+			SpecError::SamplesZero => Error::<T>::SpecSamplesZero,
+			SpecError::TooManySamples => Error::<T>::SpecTooManySamples,
+			SpecError::UriEmpty => Error::<T>::SpecUriEmpty,
+			SpecError::UriNotUtf8 => Error::<T>::SpecUriNotUtf8,
+			SpecError::UnsupportedUriScheme => Error::<T>::SpecUnsupportedUriScheme,
+			SpecError::FormatNeedsOneChannel => Error::<T>::SpecFormatNeedsOneChannel,
+			SpecError::FormatTooManyClasses => Error::<T>::SpecFormatTooManyClasses,
+			SpecError::EpochsZero => Error::<T>::SpecEpochsZero,
+			SpecError::TooManyEpochs => Error::<T>::SpecTooManyEpochs,
+			SpecError::BatchZero => Error::<T>::SpecBatchZero,
+			SpecError::BatchTooLarge => Error::<T>::SpecBatchTooLarge,
+			SpecError::TooManySteps => Error::<T>::SpecTooManySteps,
+			SpecError::CheckpointIntervalZero => Error::<T>::SpecCheckpointIntervalZero,
+			SpecError::CheckpointIntervalOverSteps => Error::<T>::SpecCheckpointIntervalOverSteps,
+			SpecError::LrInvalid => Error::<T>::SpecLrInvalid,
+			SpecError::MomentumInvalid => Error::<T>::SpecMomentumInvalid,
+			SpecError::Beta1Invalid => Error::<T>::SpecBeta1Invalid,
+			SpecError::Beta2Invalid => Error::<T>::SpecBeta2Invalid,
+			SpecError::EpsInvalid => Error::<T>::SpecEpsInvalid,
+			SpecError::StepEveryZero => Error::<T>::SpecStepEveryZero,
+			SpecError::GammaInvalid => Error::<T>::SpecGammaInvalid,
+			SpecError::CosineTotalZero => Error::<T>::SpecCosineTotalZero,
+			SpecError::MinLrInvalid => Error::<T>::SpecMinLrInvalid,
+			SpecError::AuditFractionZero => Error::<T>::SpecAuditFractionZero,
+			SpecError::AuditFractionOverOne => Error::<T>::SpecAuditFractionOverOne,
+			SpecError::EstimateOverflow => Error::<T>::SpecEstimateOverflow,
+		}
+	}
+
+	/// `ceil(gas / 1e6) * price_per_megagas`.
+	pub(crate) fn price(gas: u64, per_mgas: BalanceOf<T>) -> Result<BalanceOf<T>, Error<T>> {
+		let mgas: BalanceOf<T> = gas.div_ceil(1_000_000).saturated_into();
+		mgas.checked_mul(&per_mgas).ok_or(Error::<T>::EscrowOverflow)
+	}
+
+	/// Memory one worker needs for `spec`, in MiB: parameters with their gradient and
+	/// optimizer state, plus a batch of activations and their gradients, as f32.
+	/// (Not in `gensyn-primitives` yet, so it lives here.)
+	pub fn memory_mib(spec: &TaskSpec) -> Result<u32, SpecError> {
+		let shapes = infer_shapes(&spec.model)?;
+		let activations = shapes.iter().fold(0u64, |acc, a| acc.saturating_add(a.numel()));
+		let params = gensyn_primitives::estimate(spec)?.parameters;
+		let states: u64 = match spec.training.optimizer {
+			Optimizer::Sgd { .. } => 3,
+			Optimizer::Adam { .. } => 4,
+		};
+		let floats = params.saturating_mul(states).saturating_add(
+			activations.saturating_mul(u64::from(spec.training.batch_size)).saturating_mul(2),
+		);
+		let mib = floats.saturating_mul(4).div_ceil(1 << 20).max(1);
+		Ok(mib.min(u64::from(u32::MAX)) as u32)
+	}
+
+	/// Blocks of training for `gas` at `mgas_per_sec`, with slack and the minimum.
+	pub fn training_period(gas: u64, mgas_per_sec: u32) -> BlockNumberFor<T> {
+		let per_block = u64::from(mgas_per_sec.max(1))
+			.saturating_mul(1_000_000)
+			.saturating_mul(u64::from(T::BlockSeconds::get().max(1)));
+		let blocks = gas.div_ceil(per_block).saturating_mul(u64::from(T::TrainingSlack::get()));
+		let blocks: BlockNumberFor<T> = blocks.saturated_into();
+		T::MinTrainingPeriod::get().saturating_add(blocks).min(T::MaxTrainingPeriod::get())
+	}
+}

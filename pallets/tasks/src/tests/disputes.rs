@@ -1,0 +1,234 @@
+//! Disputes: challenges, rulings, overturned verdicts, re-audits and timeouts.
+
+use super::*;
+
+#[test]
+fn a_verdict_a_game_refuted_is_not_tried_again() {
+	new_test_ext().execute_with(|| {
+		// An Exact-mode pass refuted by a whistleblower became a fail.
+		let (id, _) = overturned_pass(VerificationMode::Exact, true);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert!(a.overturned && a.verdict.is_some_and(|v| !v.pass));
+		let watches = |who: u64| {
+			TaskPallet::duties(&who).iter().filter(|d| matches!(d, Duty::Watch { .. })).count()
+		};
+		assert_eq!((watches(10), watches(13)), (0, 0), "neither solver nor whistleblower");
+		for who in [10, 13] {
+			assert_noop!(
+				TaskPallet::challenge(RuntimeOrigin::signed(who), id, a.segment),
+				Error::<T>::NotAllowedToChallenge
+			);
+		}
+	});
+}
+
+#[test]
+fn challenge_errors() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		reg(13, Role::Whistleblower);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			Error::<T>::WrongPhase
+		);
+		verify_all(id, true);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, 99),
+			Error::<T>::UnknownSegment
+		);
+		// Not a whistleblower; the solver may not challenge a passing verdict; the
+		// verifier may not challenge itself.
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(14), id, a.segment),
+			Error::<T>::NotAllowedToChallenge
+		);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment),
+			Error::<T>::NotAllowedToChallenge
+		);
+		reg(a.verifier, Role::Whistleblower);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(a.verifier), id, a.segment),
+			Error::<T>::NotAllowedToChallenge
+		);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::none(), id, a.segment),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		REFUSE.with(|r| *r.borrow_mut() = true);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			sp_runtime::DispatchError::Other("refused")
+		);
+		REFUSE.with(|r| *r.borrow_mut() = false);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_eq!(task(id).phase, Phase::Disputed);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			Error::<T>::AlreadyDisputed
+		);
+		assert_eq!(DISPUTES.with(|d| d.borrow().clone()), vec![(id, a.segment, 13, a.verifier)]);
+		check();
+	});
+}
+
+#[test]
+fn an_overturned_threshold_verdict_is_void_and_its_verifier_slashed_and_unpaid() {
+	new_test_ext().execute_with(|| {
+		let (id, verifier) = overturned_pass(VerificationMode::Threshold, false);
+		// The refuted replay says nothing about the solver's checkpoint: void; with no
+		// verifier left to audit it again, the window runs on.
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verdict, a.overturned, a.reaudits), (None, true, 0));
+		assert_eq!(task(id).phase, Phase::Challenge);
+		let sb = Stake::bond(&10, Role::Solver);
+		let vfree = Balances::free_balance(verifier);
+		let kept =
+			Audits::<T>::get(id).iter().filter(|a| a.verifier == verifier && !a.overturned).count()
+				as u64;
+		let pay = task(id).segment_pay;
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		assert_eq!(
+			Balances::free_balance(verifier) - vfree,
+			kept * pay,
+			"the overturned verdict is not paid, the verifier's others are"
+		);
+	});
+}
+
+#[test]
+fn a_voided_segment_is_audited_again_by_another_verifier() {
+	new_test_ext().execute_with(|| {
+		let (id, voided) = overturned_pass(VerificationMode::Threshold, true);
+		let other = if voided == 11 { 12 } else { 11 };
+		let t = task(id);
+		// The segment goes to the verifier not bound to the task; the voided one is let go.
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.verdict, a.reaudits), (other, None, 1));
+		assert_eq!(t.phase, Phase::Verifying);
+		assert!(events().contains(&Event::Reaudited { id, segment: a.segment, verifier: other }));
+		assert!(WorkerTasks::<T>::get(voided, id).is_none());
+		assert!(TaskPallet::duties(&other).contains(&Duty::Verify {
+			task: id,
+			segment: a.segment,
+			by: t.deadline,
+			forcible: true
+		}));
+		let p = proof_for(t.checkpoints, a.segment);
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(other),
+			id,
+			a.segment,
+			0,
+			p.checkpoint_hash,
+			p
+		));
+		assert_eq!(task(id).phase, Phase::Challenge, "the window opens again");
+		// Overturned again: no verifier is left to draw (11 and 12 were both taken off), so
+		// the segment stays void.
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.verdict, a.overturned), (other, None, true));
+		assert_eq!(task(id).phase, Phase::Challenge);
+		let (vfree, ofree) = (Balances::free_balance(voided), Balances::free_balance(other));
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		// Neither refuted verdict is paid: the owner paid the solver and the cuts only.
+		assert_eq!((Balances::free_balance(voided), Balances::free_balance(other)), (vfree, ofree));
+		assert_eq!(
+			Balances::free_balance(1),
+			START - t.solver_pay - t.jackpot_cut - t.treasury_cut
+		);
+	});
+}
+
+#[test]
+fn an_overturned_exact_pass_fails_the_proof_and_slashes_the_solver() {
+	new_test_ext().execute_with(|| {
+		let (id, verifier) = overturned_pass(VerificationMode::Exact, true);
+		assert!(!Audits::<T>::get(id)[0].verdict.unwrap().pass, "the pass became a fail");
+		assert_eq!(task(id).phase, Phase::Challenge, "a fail is not audited again");
+		let sb = Stake::bond(&10, Role::Solver);
+		let vfree = Balances::free_balance(verifier);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
+		assert_eq!(Balances::free_balance(verifier), vfree);
+	});
+}
+
+#[test]
+fn a_losing_challenger_is_slashed_and_the_task_settles() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		reg(13, Role::Whistleblower);
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_noop!(
+			<TaskPallet as DisputeOutcome>::resolve(id, 99, false),
+			Error::<T>::UnknownSegment
+		);
+		assert_noop!(
+			<TaskPallet as DisputeOutcome>::resolve(77, 0, false),
+			Error::<T>::UnknownTask
+		);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		assert_eq!(Stake::bond(&13, Role::Whistleblower), 200 - 15);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+	});
+}
+
+#[test]
+fn the_solver_may_dispute_a_failing_verdict_and_win() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		// The voided segment goes to the other verifier, whose replay passes it.
+		assert_eq!(task(id).phase, Phase::Verifying);
+		let r = Audits::<T>::get(id)[0].clone();
+		assert!(r.reaudits == 1 && r.verifier != a.verifier);
+		let p = proof_for(task(id).checkpoints, r.segment);
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(r.verifier),
+			id,
+			r.segment,
+			0,
+			p.checkpoint_hash,
+			p
+		));
+		let end = task(id).deadline;
+		let sb = Stake::bond(&10, Role::Solver);
+		run_to(end);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+	});
+}
+
+#[test]
+fn an_unresolved_dispute_times_out_and_the_task_settles() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		reg(13, Role::Whistleblower);
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let d = task(id).deadline;
+		run_to(d);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(DISPUTES.with(|x| x.borrow().is_empty()), "arbiter told to cancel");
+		assert_eq!(Stake::bond(&13, Role::Whistleblower), 200);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+	});
+}

@@ -1,0 +1,433 @@
+//! Forced errors with the real jackpot: commitments, reveals, catches and what an
+//! unrevealed verdict costs.
+
+use super::*;
+
+#[test]
+fn verifiers_without_a_commitment_are_not_drawn_and_a_draw_consumes_it() {
+	new_test_ext().execute_with(|| {
+		with_jackpot(sp_runtime::Perbill::zero());
+		let id = committed();
+		commit(12);
+		run_to(3);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!(a.verifier, 12, "11 has no commitment");
+		assert!(!<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::has_commitment(
+			&12
+		));
+		assert!(pallet_gensyn_jackpot::Bindings::<T>::contains_key(12, id));
+	});
+}
+
+#[test]
+fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		// Forced: the verifier posts a wrong replay, failing the segment.
+		verify_all(id, false);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		reveal(a.verifier, id);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
+		let w = Balances::free_balance(13);
+		let sb = Stake::bond(&10, Role::Solver);
+		let pot = Balances::free_balance(JACKPOT);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		// 10% of the pot's spendable balance, then the jackpot cut comes in.
+		assert_eq!(Balances::free_balance(13), w + (pot - 1) / 10);
+		assert!(pallet_gensyn_jackpot::Bindings::<T>::iter().next().is_none());
+	});
+}
+
+#[test]
+fn an_unrevealed_verdict_is_void_and_its_segment_audited_again() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let a = Audits::<T>::get(id)[0].clone();
+		// A failing verdict whose verifier never reveals its secret.
+		verify_all(id, false);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let sb = Stake::bond(&10, Role::Solver);
+		let (vfree, solver) = (Balances::free_balance(a.verifier), Balances::free_balance(10));
+		let t = task(id);
+		run_to(t.deadline);
+		let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash);
+		let b = Audits::<T>::get(id)[0].clone();
+		assert_eq!((b.reaudits, b.verdict, b.overturned), (1, None, false));
+		assert!(b.verifier != a.verifier);
+		assert!(events().contains(&Event::Reaudited {
+			id,
+			segment: a.segment,
+			verifier: b.verifier
+		}));
+		assert_eq!(task(id).phase, Phase::Verifying);
+		// The re-auditor passes the segment and reveals: the solver is paid in full; the
+		// first verifier is not paid, nor slashed again.
+		verify_all(id, true);
+		reveal(b.verifier, id);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(
+			e,
+			Event::TaskCompleted { id: i, solver_paid, .. } if *i == id && *solver_paid == t.solver_pay
+		)));
+		assert_eq!(Balances::free_balance(10), solver + t.solver_pay);
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash, "slashed once");
+		assert_eq!(Balances::free_balance(a.verifier), vfree, "not paid");
+		check();
+	});
+}
+
+#[test]
+fn unrevealed_verdicts_a_short_pool_cannot_all_reaudit_are_slashed_once_and_let_go() {
+	new_test_ext().execute_with(|| {
+		// Two segments audited, by 11 and 12; both pass and neither reveals; one spare
+		// verifier (14) to audit them again.
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with_jackpot_for(sp_runtime::Perbill::zero(), two);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		verify_all(id, true);
+		reg(14, Role::Verifier);
+		commit(14);
+		let bonds: Vec<u64> =
+			audits.iter().map(|a| Stake::bond(&a.verifier, Role::Verifier)).collect();
+		let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+		run_to(task(id).deadline);
+		// Both judged and slashed now, whether a re-audit takes their segment or not.
+		for (a, vb) in audits.iter().zip(&bonds) {
+			assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash);
+		}
+		let now = Audits::<T>::get(id);
+		let again = now.iter().find(|a| a.reaudits > 0).expect("one re-audit").clone();
+		assert_eq!(again.verifier, 14);
+		let kept = now.iter().find(|a| a.reaudits == 0).expect("the other audit").clone();
+		assert!(kept.overturned && kept.verdict.is_none());
+		// 14 stays silent too: at the deadline the void audit no re-audit took goes with
+		// it, and its verifier is let go (its binding released), slashed only once.
+		run_to(task(id).deadline);
+		assert!(!Audits::<T>::get(id).iter().any(|a| a.verifier == kept.verifier));
+		assert!(!task(id).engaged.contains(&kept.verifier));
+		assert!(!pallet_gensyn_jackpot::Bindings::<T>::contains_key(kept.verifier, id));
+		assert!(Replaced::<T>::get(id).contains(&kept.verifier), "not drawn again");
+		for (a, vb) in audits.iter().zip(&bonds) {
+			let bond = Stake::bond(&a.verifier, Role::Verifier);
+			assert_eq!(bond, vb - reveal_slash, "slashed once");
+		}
+		check();
+	});
+}
+
+#[test]
+fn an_unrevealed_verdict_with_no_verifier_left_to_draw_is_ignored_and_slashed() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11]);
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let sb = Stake::bond(&10, Role::Solver);
+		let vfree = Balances::free_balance(a.verifier);
+		let end = task(id).deadline;
+		run_to(end);
+		let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash);
+		assert_eq!(Balances::free_balance(a.verifier), vfree, "not paid");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "an untrusted verdict fails nobody");
+		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		check();
+	});
+}
+
+#[test]
+fn a_forced_segment_with_a_passing_verdict_is_a_lie() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, true);
+		reveal(a.verifier, id);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let end = task(id).deadline;
+		run_to(end);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 40);
+	});
+}
+
+#[test]
+fn a_revealed_unforced_failing_verdict_fails_the_solver() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		reveal(a.verifier, id);
+		let sb = Stake::bond(&10, Role::Solver);
+		let end = task(id).deadline;
+		run_to(end);
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
+	});
+}
+
+#[test]
+fn a_solver_that_refutes_a_forced_error_is_not_failed_and_gets_no_catch() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, false);
+		// The solver contests the failing verdict on its own work and wins.
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		reveal_all(id);
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let (sb, free, pot) = (
+			Stake::bond(&10, Role::Solver),
+			Balances::free_balance(10),
+			Balances::free_balance(JACKPOT),
+		);
+		let t = task(id);
+		run_to(t.deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		// Its pay and nothing from the jackpot, which only gains the task's cut.
+		assert_eq!(Balances::free_balance(10), free + t.solver_pay);
+		assert_eq!(Balances::free_balance(JACKPOT), pot + t.jackpot_cut);
+	});
+}
+
+#[test]
+fn a_reaudit_pool_that_runs_out_leaves_the_rest_unaudited_and_never_redraws_a_refuted_verifier() {
+	new_test_ext().execute_with(|| {
+		// Two segments audited, by 11 and 12; both passes refuted before any reveal, and
+		// one spare verifier (14) to audit them again.
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with_jackpot_for(sp_runtime::Perbill::zero(), two);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		assert_ne!(audits[0].verifier, audits[1].verifier);
+		verify_all(id, true);
+		reg(13, Role::Whistleblower);
+		reg(14, Role::Verifier);
+		commit(14);
+		let bonds: Vec<u64> =
+			audits.iter().map(|a| Stake::bond(&a.verifier, Role::Verifier)).collect();
+		for a in &audits {
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		}
+		reveal_all(id);
+		let (w, sb, issuance) = (
+			Balances::free_balance(13),
+			Stake::bond(&10, Role::Solver),
+			Balances::total_issuance(),
+		);
+		run_to(task(id).deadline);
+		// Both overturned (the wrong-verdict slash, half to 13); only one re-audited.
+		for (a, vb) in audits.iter().zip(&bonds) {
+			assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+		}
+		assert_eq!(Balances::free_balance(13), w + 30);
+		let now = Audits::<T>::get(id);
+		let again: Vec<_> = now.iter().filter(|a| a.reaudits > 0).collect();
+		assert_eq!(again.len(), 1);
+		assert_eq!(again[0].verifier, 14);
+		assert_eq!(task(id).phase, Phase::Verifying);
+		// The refuted verifier kept on the segment no one audits again owes nothing now.
+		let kept = now.iter().find(|a| a.reaudits == 0).expect("the other audit");
+		assert!(
+			!TaskPallet::duties(&kept.verifier)
+				.iter()
+				.any(|d| matches!(d, Duty::Verify { task, .. } if *task == id)),
+			"an overturned verdict is final: no Verify duty"
+		);
+		// The verifier let go commits again: it is still not drawn for the other segment.
+		let gone = audits.iter().find(|a| a.segment == again[0].segment).expect("audit");
+		assert!(!now.iter().any(|a| a.verifier == gone.verifier));
+		commit(gone.verifier);
+		let p = proof_for(task(id).checkpoints, again[0].segment);
+		let pass = p.checkpoint_hash;
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(14),
+			id,
+			again[0].segment,
+			0,
+			pass,
+			p
+		));
+		reveal(14, id);
+		run_to(task(id).deadline);
+		assert_eq!(
+			events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count(),
+			1,
+			"the second segment stays unaudited"
+		);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		for (a, vb) in audits.iter().zip(&bonds) {
+			assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30, "slashed once");
+		}
+		assert!(Replaced::<T>::get(id).is_empty(), "cleared with the task");
+		assert!(Balances::total_issuance() <= issuance, "slashes burn, nothing is minted");
+	});
+}
+
+#[test]
+fn an_exact_verifier_refuted_on_one_of_its_two_audits_is_slashed_once_and_paid_for_the_other() {
+	new_test_ext().execute_with(|| {
+		// Verifier 11 alone holds both audits of an Exact task; its pass on the first is
+		// refuted after its reveal, which fails that segment (the replay the pass vouched
+		// for is not the solver's checkpoint).
+		let exact = spec_with(|s| {
+			s.verification.mode = VerificationMode::Exact;
+			s.verification.audit_fraction = SpecPermill(200_000);
+		});
+		let id = verifying_by(sp_runtime::Perbill::zero(), exact, &[11]);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		assert!(audits.iter().all(|a| a.verifier == 11));
+		verify_all(id, true);
+		reveal(11, id);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[0].segment));
+		let (vb, w) = (Stake::bond(&11, Role::Verifier), Balances::free_balance(13));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, true));
+		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 30);
+		assert_eq!(Balances::free_balance(13), w + 15);
+		let refuted = Audits::<T>::get(id)[0].clone();
+		assert!(refuted.overturned && refuted.verdict.is_some_and(|v| !v.pass));
+		let (free, sb, pay) =
+			(Balances::free_balance(11), Stake::bond(&10, Role::Solver), task(id).segment_pay);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 30, "slashed once, no missed reveal");
+		assert_eq!(Balances::free_balance(11), free + pay, "paid for its other verdict only");
+		assert_eq!(Balances::free_balance(13), w + 15, "no reporter's share at settlement");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100, "the failed segment counts");
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::ProofRejected { id: i, .. } if *i == id)));
+	});
+}
+
+/// Reveals the secrets of every verifier drawn for `id`.
+fn reveal_all(id: TaskId) {
+	let mut done = Vec::new();
+	for a in Audits::<T>::get(id) {
+		if !done.contains(&a.verifier) {
+			reveal(a.verifier, id);
+			done.push(a.verifier);
+		}
+	}
+}
+
+/// A task with every verifier's forced-error rate at `rate`, every verdict posted as
+/// `pass`, and the first audit's verdict refuted by whistleblower 13 before any reveal.
+/// Returns the task, that audit and its verifier's bond before the ruling.
+fn refuted_before_reveal(rate: sp_runtime::Perbill, pass: bool) -> (TaskId, Audit<u64>, u64) {
+	let id = verifying_with_jackpot(rate);
+	let a = Audits::<T>::get(id)[0].clone();
+	verify_all(id, pass);
+	reg(13, Role::Whistleblower);
+	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+	let vb = Stake::bond(&a.verifier, Role::Verifier);
+	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+	(id, a, vb)
+}
+
+#[test]
+fn a_forced_error_refuted_before_its_reveal_is_still_a_catch() {
+	new_test_ext().execute_with(|| {
+		let (id, a, vb) = refuted_before_reveal(sp_runtime::Perbill::one(), false);
+		// The game ended before the verifier revealed: nothing is decided yet.
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb);
+		let audit = Audits::<T>::get(id)[0].clone();
+		assert_eq!((audit.refuted_by, audit.overturned), (Some(13), false));
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			Error::<T>::NotAllowedToChallenge
+		);
+		reveal_all(id);
+		let w = Balances::free_balance(13);
+		let sb = Stake::bond(&10, Role::Solver);
+		let pot = Balances::free_balance(JACKPOT);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		assert_eq!(Balances::free_balance(13), w + (pot - 1) / 10, "the catch is paid");
+	});
+}
+
+#[test]
+fn an_honest_verdict_refuted_before_its_reveal_is_overturned_at_settlement() {
+	new_test_ext().execute_with(|| {
+		let (id, a, vb) = refuted_before_reveal(sp_runtime::Perbill::zero(), true);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "waits for the reveal");
+		reveal_all(id);
+		let w = Balances::free_balance(13);
+		let issuance = Balances::total_issuance();
+		run_to(task(id).deadline);
+		// Wrong, not forced: the wrong-verdict slash, half of it to the whistleblower.
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+		assert_eq!(Balances::free_balance(13), w + 15);
+		// Voided, so audited again by the spare verifier: the task goes on.
+		let a = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment).expect("audit");
+		assert!(a.reaudits == 1 && a.verdict.is_none() && task(id).phase == Phase::Verifying);
+		assert!(Balances::total_issuance() <= issuance, "slashes burn, nothing is minted");
+	});
+}
+
+#[test]
+fn a_refuted_pass_on_a_forced_segment_is_a_wrong_verdict_at_once() {
+	new_test_ext().execute_with(|| {
+		// Every segment forced: a pass is a lie, and refuting it is no forced-error catch.
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, true);
+		reveal_all(id);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let w = Balances::free_balance(13);
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+		assert_eq!(Balances::free_balance(13), w + 15, "the reporter's share, no catch");
+		let x = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
+		assert!(x.is_some_and(|x| x.overturned || x.reaudits > 0));
+	});
+}
+
+#[test]
+fn a_refuted_verdict_never_revealed_is_slashed_as_wrong_and_as_unrevealed() {
+	new_test_ext().execute_with(|| {
+		let (id, a, vb) = refuted_before_reveal(sp_runtime::Perbill::zero(), true);
+		let w = Balances::free_balance(13);
+		let sb = Stake::bond(&10, Role::Solver);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30 - 40);
+		assert_eq!(Balances::free_balance(13), w + 15);
+		let again = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
+		assert!(again.is_some_and(|x| x.reaudits == 1 && x.verifier != a.verifier), "re-audited");
+		// The re-auditor posts a pass; at the end the first verifier is not slashed again.
+		let n = task(id).checkpoints;
+		for x in Audits::<T>::get(id).into_iter().filter(|x| x.verdict.is_none()) {
+			let p = proof_for(n, x.segment);
+			let pass = p.checkpoint_hash;
+			let signed = RuntimeOrigin::signed(x.verifier);
+			assert_ok!(TaskPallet::submit_verification(signed, id, x.segment, 0, pass, p));
+		}
+		reveal_all(id);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30 - 40, "slashed once");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+	});
+}

@@ -1,0 +1,300 @@
+//! Tests of the tasks pallet: every call and error, every deadline firing in
+//! `on_initialize`, settlement and failure paths, and a property test over random
+//! action sequences. After every block the invariants are checked: both pallets'
+//! `do_try_state`, total issuance equal to the sum of all accounts (and falling only by
+//! what slashes burnt), and every live task scheduled at a future block.
+
+use crate::{mock::*, *};
+use frame_support::{
+	assert_noop, assert_ok,
+	traits::{fungible::InspectHold, Hooks},
+};
+use gensyn_primitives::{merkle, Permill as SpecPermill};
+use pallet_gensyn_stake::{Capability, DeviceKind};
+
+type T = Test;
+
+mod disputes;
+mod invariants;
+mod jackpot;
+mod profiling;
+mod property;
+mod settlement;
+mod submission;
+mod training;
+mod unavailable;
+mod verification;
+mod views;
+
+/// The MNIST MLP example over 10,000 gzipped digits (314 steps: seven 50-step segments).
+fn spec() -> TaskSpec {
+	use gensyn_primitives::{fixtures, DataFormat, Hash32, Uri};
+	fixtures::with(fixtures::mnist_mlp(), |s| {
+		s.data.uri = Uri::parse("file://data/mnist/train-10k.idx.gz").unwrap();
+		s.data.file_hash = Hash32([0; 32]);
+		s.data.chunk_root = Hash32([0; 32]);
+		s.data.format = DataFormat::MnistIdxGz;
+		s.data.samples = 10_000;
+	})
+}
+
+fn spec_with(f: impl FnOnce(&mut TaskSpec)) -> TaskSpec {
+	let mut s = spec();
+	f(&mut s);
+	s
+}
+
+fn cap(mem: u32) -> Capability {
+	Capability { device: DeviceKind::Gpu, memory_mib: mem, mgas_per_sec: 1_000 }
+}
+
+fn reg(who: u64, role: Role) {
+	let bond = match role {
+		Role::Solver => 1_000,
+		Role::Verifier => 500,
+		Role::Whistleblower => 200,
+	};
+	assert_ok!(Stake::register(
+		RuntimeOrigin::signed(who),
+		role,
+		bond,
+		cap(16_384),
+		BoundedVec::truncate_from(b"http://w".to_vec())
+	));
+}
+
+fn escrow_held(who: u64) -> u64 {
+	Balances::balance_on_hold(&RuntimeHoldReason::TaskPallet(HoldReason::Escrow), &who)
+}
+
+/// Sum of every account's total balance.
+fn sum_of_accounts() -> u64 {
+	frame_system::Account::<T>::iter().map(|(_, a)| a.data.free + a.data.reserved).sum()
+}
+
+/// What slashes burnt so far (from events).
+fn burnt() -> u64 {
+	System::events()
+		.into_iter()
+		.filter_map(|e| match e.event {
+			RuntimeEvent::Stake(pallet_gensyn_stake::Event::Slashed { outcome, .. }) => {
+				Some(outcome.burnt)
+			}
+			_ => None,
+		})
+		.sum()
+}
+
+fn initial_issuance() -> u64 {
+	ACCOUNTS * START + 2
+}
+
+/// Every invariant: both pallets' `do_try_state`, issuance against balances and burns.
+fn check() {
+	TaskPallet::do_try_state().unwrap();
+	Stake::do_try_state().unwrap();
+	assert_eq!(
+		pallet_balances::TotalIssuance::<Test>::get(),
+		sum_of_accounts(),
+		"issuance = sum of accounts"
+	);
+	assert_eq!(
+		pallet_balances::TotalIssuance::<Test>::get(),
+		initial_issuance() - burnt(),
+		"only burns shrink it"
+	);
+}
+
+/// Runs blocks up to `n` (inclusive), each with `on_initialize`, checking after each.
+fn run_to(n: u64) {
+	while System::block_number() < n {
+		let b = System::block_number() + 1;
+		System::set_block_number(b);
+		TaskPallet::on_initialize(b);
+		check();
+	}
+}
+
+fn last_task() -> TaskId {
+	NextTaskId::<T>::get() - 1
+}
+
+fn task(id: TaskId) -> Task<T> {
+	Tasks::<T>::get(id).unwrap()
+}
+
+fn leaves(n: u32) -> Vec<[u8; 32]> {
+	(0..n).map(|i| [i as u8 + 1; 32]).collect()
+}
+
+fn proof_for(n: u32, segment: u32) -> CheckpointProof {
+	let l = leaves(n);
+	let p = merkle::proof(&l, segment as usize + 1).unwrap();
+	CheckpointProof {
+		checkpoint_hash: l[segment as usize + 1],
+		siblings: BoundedVec::truncate_from(p.siblings),
+	}
+}
+
+fn events() -> Vec<Event<T>> {
+	System::events()
+		.into_iter()
+		.filter_map(|e| if let RuntimeEvent::TaskPallet(ev) = e.event { Some(ev) } else { None })
+		.collect()
+}
+
+/// Submits the MNIST MLP spec from account 1 with one solver (10) registered.
+fn submitted() -> TaskId {
+	submitted_with(spec())
+}
+
+/// Submits `spec` from account 1 with one solver (10) registered.
+fn submitted_with(spec: TaskSpec) -> TaskId {
+	reg(10, Role::Solver);
+	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec));
+	last_task()
+}
+
+/// A task through training up to its verifier draw; verifiers 11, 12 registered.
+fn committed() -> TaskId {
+	committed_with(spec())
+}
+
+/// [`committed`] for `spec`.
+fn committed_with(spec: TaskSpec) -> TaskId {
+	let id = submitted_with(spec);
+	reg(11, Role::Verifier);
+	reg(12, Role::Verifier);
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+	let n = task(id).checkpoints;
+	let root = merkle::root(&leaves(n));
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(10),
+		id,
+		[9; 32],
+		root,
+		n,
+		BoundedVec::truncate_from(b"/run/1".to_vec())
+	));
+	id
+}
+
+/// A task whose verifiers are drawn.
+fn verifying() -> TaskId {
+	verifying_with(spec())
+}
+
+/// [`verifying`] for `spec`.
+fn verifying_with(spec: TaskSpec) -> TaskId {
+	let id = committed_with(spec);
+	let d = task(id).deadline;
+	run_to(d);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	id
+}
+
+/// Posts every verdict honestly (`pass`: replay equals the checkpoint).
+fn verify_all(id: TaskId, pass: bool) {
+	let n = task(id).checkpoints;
+	for a in Audits::<T>::get(id) {
+		let p = proof_for(n, a.segment);
+		let replay = if pass { p.checkpoint_hash } else { [0xee; 32] };
+		let distance = if pass { 0 } else { 0x4000_0000 };
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment,
+			distance,
+			replay,
+			p
+		));
+	}
+}
+
+/// Turns the real jackpot on at `rate`, funds the pot, and commits secrets for
+/// verifiers 11 and 12 (secret: `[who; 32]`).
+fn with_jackpot(rate: sp_runtime::Perbill) {
+	use_jackpot(rate);
+	assert_ok!(Balances::transfer_allow_death(RuntimeOrigin::signed(20), JACKPOT, 10_000));
+}
+
+fn commit(who: u64) {
+	assert_ok!(JackpotPallet::commit(
+		RuntimeOrigin::signed(who),
+		sp_io::hashing::blake2_256(&[who as u8; 32])
+	));
+}
+
+fn reveal(who: u64, id: TaskId) {
+	assert_ok!(JackpotPallet::reveal(RuntimeOrigin::signed(who), id, [who as u8; 32]));
+}
+
+/// A task with the real jackpot at `rate`, verifiers drawn (both committed).
+fn verifying_with_jackpot(rate: sp_runtime::Perbill) -> TaskId {
+	verifying_with_jackpot_for(rate, spec())
+}
+
+/// [`verifying_with_jackpot`] for `spec`.
+fn verifying_with_jackpot_for(rate: sp_runtime::Perbill, spec: TaskSpec) -> TaskId {
+	verifying_by(rate, spec, &[11, 12])
+}
+
+/// A task of `spec` with the real jackpot at `rate`, drawn among `verifiers` (each
+/// registered and committed).
+fn verifying_by(rate: sp_runtime::Perbill, spec: TaskSpec, verifiers: &[u64]) -> TaskId {
+	with_jackpot(rate);
+	let id = submitted_with(spec);
+	for v in verifiers {
+		reg(*v, Role::Verifier);
+		commit(*v);
+	}
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(10),
+		id,
+		[9; 32],
+		merkle::root(&leaves(8)),
+		8,
+		BoundedVec::default()
+	));
+	run_to(3);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	id
+}
+
+/// `who` posts an honest pass on `segment` of task `id`.
+fn pass(id: TaskId, who: u64, segment: u32) {
+	let p = proof_for(task(id).checkpoints, segment);
+	let h = p.checkpoint_hash;
+	assert_ok!(TaskPallet::submit_verification(RuntimeOrigin::signed(who), id, segment, 0, h, p));
+}
+
+/// A whistleblower wins the game over a passing verdict of a task in `mode`; with
+/// `spare` the verifier that was not drawn stays active (a possible re-auditor), else it
+/// unbonds first. Returns the task and the overturned verifier.
+fn overturned_pass(mode: VerificationMode, spare: bool) -> (TaskId, u64) {
+	let id = verifying();
+	Specs::<T>::mutate(id, |s| {
+		if let Some(s) = s {
+			s.verification.mode = mode;
+		}
+	});
+	let a = Audits::<T>::get(id)[0].clone();
+	if !spare {
+		let other = if a.verifier == 11 { 12 } else { 11 };
+		assert_ok!(Stake::unbond(RuntimeOrigin::signed(other), Role::Verifier));
+	}
+	reg(13, Role::Whistleblower);
+	verify_all(id, true);
+	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+	let vb = Stake::bond(&a.verifier, Role::Verifier);
+	let w = Balances::free_balance(13);
+	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+	assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
+	assert_eq!(Balances::free_balance(13), w + 15);
+	assert_noop!(
+		<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true),
+		Error::<T>::WrongPhase
+	);
+	(id, a.verifier)
+}

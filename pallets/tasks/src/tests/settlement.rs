@@ -1,0 +1,156 @@
+//! Settlement: payouts of a passing round, rejection of a failing one, rounds.
+
+use super::*;
+
+#[test]
+fn all_pass_settles_paying_solver_verifier_jackpot_treasury() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let t = task(id);
+		let verifier = Audits::<T>::get(id)[0].verifier;
+		let before_v = Balances::free_balance(verifier);
+		let before_s = Balances::free_balance(10);
+		verify_all(id, true);
+		assert_eq!(task(id).phase, Phase::Challenge);
+		let end = task(id).deadline;
+		run_to(end);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Balances::free_balance(10), before_s + t.solver_pay);
+		assert_eq!(Balances::free_balance(verifier), before_v + t.segment_pay);
+		assert_eq!(Balances::free_balance(JACKPOT), 1 + t.jackpot_cut);
+		assert_eq!(Balances::free_balance(TREASURY), 1 + t.treasury_cut);
+		assert_eq!(escrow_held(1), 0);
+		assert_eq!(Balances::free_balance(1), START - t.escrow);
+		assert_eq!(
+			pallet_gensyn_stake::Bonds::<T>::get(10, Role::Solver).unwrap().earned,
+			t.solver_pay
+		);
+		assert!(WorkerTasks::<T>::iter().next().is_none());
+		assert!(pallet_gensyn_stake::Engagements::<T>::iter().next().is_none());
+	});
+}
+
+#[test]
+fn a_failing_audit_slashes_the_solver_pays_verifiers_and_refunds() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let t = task(id);
+		let verifier = Audits::<T>::get(id)[0].verifier;
+		let vfree = Balances::free_balance(verifier);
+		let bond = Stake::bond(&10, Role::Solver);
+		verify_all(id, false);
+		let end = task(id).deadline;
+		run_to(end);
+		// No other solver: the task fails.
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Stake::bond(&10, Role::Solver), bond - 100);
+		assert_eq!(escrow_held(1), 0);
+		// The verifier was paid from the escrow, and the solver's slash paid that back
+		// first: the owner is whole.
+		// (Here the verdict costs more than the 100 slashed: the owner gets the slash.)
+		let wasted = t.segment_pay * u64::from(t.audits);
+		let back = wasted.min(100);
+		assert_eq!(Balances::free_balance(1), START - (wasted - back));
+		// The verifier got its pay plus the reporter's half of the rest of the slash.
+		assert_eq!(Balances::free_balance(verifier), vfree + t.segment_pay + (100 - back) / 2);
+		let ev = events();
+		assert!(ev.contains(&Event::ProofRejected { id, solver: 10, compensated: back }));
+		assert!(ev
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
+	});
+}
+
+/// Rejects the proof of the task's current solver once its audits fail.
+fn reject_current(id: TaskId) {
+	verify_all(id, false);
+	let end = task(id).deadline;
+	run_to(end);
+}
+
+/// Accepts and commits the task as its current solver; runs to its verifier draw.
+fn train_as_solver(id: TaskId) -> u64 {
+	let solver = task(id).solver.unwrap();
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(solver), id));
+	let n = task(id).checkpoints;
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(solver),
+		id,
+		[9; 32],
+		merkle::root(&leaves(n)),
+		n,
+		BoundedVec::truncate_from(b"/run/2".to_vec())
+	));
+	run_to(task(id).deadline);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	solver
+}
+
+/// A task whose one audited segment costs less to verify than the rejected-proof slash
+/// (2-step segments, one audit).
+fn cheap_audit_spec() -> TaskSpec {
+	spec_with(|s| {
+		s.training.checkpoint_interval = 2;
+		s.verification.audit_fraction = SpecPermill(1);
+	})
+}
+
+#[test]
+fn a_rejected_proof_goes_to_another_solver_and_the_owner_pays_one_round() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(cheap_audit_spec());
+		reg(14, Role::Solver);
+		let t = task(id);
+		assert_eq!(t.audits, 1);
+		assert!(t.segment_pay < 100, "the slash covers the audit");
+		let round = t.solver_pay + t.jackpot_cut + t.treasury_cut + t.segment_pay;
+		assert_eq!(t.escrow, round);
+		reject_current(id);
+		// Offered to the other solver with the escrow of a whole round held again.
+		let t2 = task(id);
+		assert_eq!(
+			(t2.phase, t2.solver, t2.excluded, t2.rounds),
+			(Phase::Offered, Some(14), Some(10), 2)
+		);
+		assert_eq!((t2.escrow, escrow_held(1)), (round, round));
+		assert!(t2.result.is_none());
+		assert!(Audits::<T>::get(id).is_empty());
+		assert!(WorkerTasks::<T>::get(10, id).is_none(), "the rejected solver is let go");
+		assert_eq!(Stake::bond(&10, Role::Solver), 900);
+		assert!(events().contains(&Event::SolverDrawn { id, solver: 14, until: t2.deadline }));
+		// The rejected solver cannot come back to it.
+		assert_noop!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id), Error::<T>::NotSolver);
+		// The second solver's proof passes: the owner paid one round in all.
+		assert_eq!(train_as_solver(id), 14);
+		verify_all(id, true);
+		run_to(task(id).deadline);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskCompleted { id: i, .. } if *i == id)));
+		assert_eq!(Balances::free_balance(1), START - round);
+		assert_eq!(escrow_held(1), 0);
+		assert_eq!(Stake::bond(&14, Role::Solver), 1_000);
+	});
+}
+
+#[test]
+fn a_task_fails_once_its_rounds_are_spent() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(cheap_audit_spec());
+		reg(14, Role::Solver);
+		reject_current(id);
+		// Round 2 (the mock's last) is rejected too: failed, the owner whole again.
+		assert_eq!(train_as_solver(id), 14);
+		reject_current(id);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Balances::free_balance(1), START);
+		assert_eq!(escrow_held(1), 0);
+		assert_eq!((Stake::bond(&10, Role::Solver), Stake::bond(&14, Role::Solver)), (900, 900));
+		let rejected = events().iter().filter(|e| matches!(e, Event::ProofRejected { .. })).count();
+		assert_eq!(rejected, 2);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
+	});
+}

@@ -1,0 +1,161 @@
+//! Submission: escrow, bad specs and their named errors, queueing, cancellation.
+
+use super::*;
+
+#[test]
+fn submit_holds_estimate_times_price_and_draws_a_solver() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		let s = spec();
+		let est = gensyn_primitives::estimate(&s).unwrap();
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s));
+		let id = last_task();
+		let t = task(id);
+		assert_eq!(t.solver_pay, est.total.div_ceil(1_000_000) * 2);
+		assert_eq!(t.jackpot_cut, t.solver_pay / 20);
+		// 2 epochs x 157 steps, k = 50: 7 segments, 8 checkpoints, 10% audited -> 1.
+		assert_eq!(t.checkpoints, 8);
+		assert_eq!(t.audits, 1);
+		assert_eq!(t.escrow, t.solver_pay + t.segment_pay + t.jackpot_cut + t.treasury_cut);
+		assert_eq!(escrow_held(1), t.escrow);
+		assert_eq!(t.phase, Phase::Offered);
+		assert_eq!(t.solver, Some(10));
+		assert_eq!(t.deadline, 1 + 5);
+		assert!(WorkerTasks::<T>::contains_key(10, id));
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 1);
+		check();
+	});
+}
+
+#[test]
+fn bad_specs_are_refused_with_their_named_error_and_nothing_held() {
+	new_test_ext().execute_with(|| {
+		let cases: Vec<(TaskSpec, Error<T>)> = vec![
+			(spec_with(|s| s.training.epochs = 0), Error::<T>::SpecEpochsZero),
+			(spec_with(|s| s.training.batch_size = 0), Error::<T>::SpecBatchZero),
+			(
+				spec_with(|s| s.training.checkpoint_interval = 0),
+				Error::<T>::SpecCheckpointIntervalZero,
+			),
+			(spec_with(|s| s.data.classes = 7), Error::<T>::SpecOutputClassMismatch),
+			(
+				spec_with(|s| s.verification.audit_fraction = SpecPermill(0)),
+				Error::<T>::SpecAuditFractionZero,
+			),
+			(spec_with(|s| s.data.samples = 0), Error::<T>::SpecSamplesZero),
+			(spec_with(|s| s.training.epochs = 100_000), Error::<T>::SpecTooManyEpochs),
+		];
+		for (s, e) in cases {
+			assert_noop!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s), e);
+			assert_eq!(escrow_held(1), 0);
+		}
+		assert_noop!(
+			TaskPallet::submit_task(RuntimeOrigin::none(), spec()),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		// A poor submitter cannot cover the escrow.
+		assert_noop!(
+			TaskPallet::submit_task(RuntimeOrigin::signed(77), spec()),
+			sp_runtime::TokenError::FundsUnavailable
+		);
+		check();
+	});
+}
+
+#[test]
+fn spec_error_mapping_is_named() {
+	new_test_ext().execute_with(|| {
+		let e = |x: SpecError| sp_runtime::DispatchError::from(TaskPallet::spec_error(x));
+		assert_eq!(e(SpecError::NoLayers), Error::<T>::SpecNoLayers.into());
+		assert_eq!(
+			e(SpecError::LinearInputMismatch { layer: 1, expected: 2, got: 3 }),
+			Error::<T>::SpecLinearInputMismatch.into()
+		);
+		assert_eq!(e(SpecError::EstimateOverflow), Error::<T>::SpecEstimateOverflow.into());
+	});
+}
+
+#[test]
+fn no_fitting_solver_queues_then_redraws_then_fails_with_refund() {
+	new_test_ext().execute_with(|| {
+		// A solver with too little memory does not fit.
+		assert_ok!(Stake::register(
+			RuntimeOrigin::signed(10),
+			Role::Solver,
+			1_000,
+			cap(1),
+			BoundedVec::truncate_from(b"x".to_vec())
+		));
+		// The owner is never its own solver.
+		reg(1, Role::Solver);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_eq!(task(id).deadline, 4);
+		run_to(4);
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_eq!(task(id).draws, 2);
+		// A fitting solver arrives: the next retry offers it the task.
+		reg(10 + 1, Role::Solver);
+		run_to(7);
+		assert_eq!(task(id).phase, Phase::Offered);
+		assert_eq!(task(id).solver, Some(11));
+		// It lets the offer lapse: slashed 10, excluded, re-drawn; nobody else fits.
+		let bond = Stake::bond(&11, Role::Solver);
+		run_to(12);
+		assert_eq!(Stake::bond(&11, Role::Solver), bond - 10);
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_eq!(task(id).excluded, Some(11));
+		// Draws exhausted: failed and refunded in full.
+		run_to(15);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(escrow_held(1), 0);
+		assert!(events().contains(&Event::TaskFailed {
+			id,
+			reason: FailReason::NoSolver,
+			refunded: spec_escrow()
+		}));
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(11), 0);
+	});
+}
+
+fn spec_escrow() -> u64 {
+	events()
+		.into_iter()
+		.find_map(|e| if let Event::TaskSubmitted { escrow, .. } = e { Some(escrow) } else { None })
+		.unwrap()
+}
+
+#[test]
+fn cancel_before_accept_refunds_in_full() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_noop!(TaskPallet::cancel_task(RuntimeOrigin::signed(2), id), Error::<T>::NotOwner);
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::signed(1), 77),
+			Error::<T>::UnknownTask
+		);
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::none(), id),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
+		assert_eq!(Balances::free_balance(1), START);
+		assert_eq!(escrow_held(1), 0);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(!WorkerTasks::<T>::contains_key(10, id));
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 0);
+		check();
+		// The stale deadline entry fires harmlessly.
+		run_to(7);
+	});
+}
+
+#[test]
+fn cancel_after_accept_is_refused() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_noop!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id), Error::<T>::WrongPhase);
+	});
+}

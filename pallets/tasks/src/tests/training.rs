@@ -1,0 +1,76 @@
+//! Training: accepting an offer and committing a result.
+
+use super::*;
+
+#[test]
+fn accept_errors_and_training_deadline() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_noop!(TaskPallet::accept_task(RuntimeOrigin::signed(11), id), Error::<T>::NotSolver);
+		assert_noop!(
+			TaskPallet::accept_task(RuntimeOrigin::signed(10), 9),
+			Error::<T>::UnknownTask
+		);
+		assert_noop!(
+			TaskPallet::accept_task(RuntimeOrigin::none(), id),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_noop!(
+			TaskPallet::accept_task(RuntimeOrigin::signed(10), id),
+			Error::<T>::WrongPhase
+		);
+		let t = task(id);
+		assert_eq!(t.phase, Phase::Training);
+		assert_ne!(t.order_randomness, [0; 32]);
+		// 1_000 Mgas/s x 6 s per block; slack 2; plus 10.
+		let blocks = t.gas.div_ceil(6_000_000_000) * 2;
+		assert_eq!(t.deadline, 1 + 10 + blocks);
+		// The solver misses the deadline: slashed 50, task re-drawn (nobody else).
+		let bond = Stake::bond(&10, Role::Solver);
+		run_to(t.deadline);
+		assert_eq!(Stake::bond(&10, Role::Solver), bond - 50);
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_eq!(task(id).excluded, Some(10));
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 0);
+	});
+}
+
+#[test]
+fn submit_result_errors() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		let loc = || BoundedVec::truncate_from(b"/r".to_vec());
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::signed(10), id, [0; 32], [0; 32], 8, loc()),
+			Error::<T>::WrongPhase
+		);
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::signed(11), id, [0; 32], [0; 32], 8, loc()),
+			Error::<T>::NotSolver
+		);
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::signed(10), id, [0; 32], [0; 32], 7, loc()),
+			Error::<T>::WrongCheckpointCount
+		);
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::signed(10), 5, [0; 32], [0; 32], 8, loc()),
+			Error::<T>::UnknownTask
+		);
+		assert_noop!(
+			TaskPallet::submit_result(RuntimeOrigin::none(), id, [0; 32], [0; 32], 8, loc()),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[0; 32],
+			[0; 32],
+			8,
+			loc()
+		));
+		assert_eq!(task(id).phase, Phase::Drawing);
+		assert_eq!(task(id).deadline, 3);
+	});
+}

@@ -1,0 +1,262 @@
+//! Verification: the verifier draw, verdicts and their errors, missed verdicts.
+
+use super::*;
+
+#[test]
+fn verifiers_are_drawn_after_the_commit_never_the_solver() {
+	new_test_ext().execute_with(|| {
+		let id = committed();
+		// The solver is also a verifier: it must never audit itself.
+		reg(10, Role::Verifier);
+		run_to(3);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 1);
+		assert!(audits.iter().all(|a| a.verifier != 10 && a.segment < 7));
+		assert_eq!(task(id).phase, Phase::Verifying);
+		assert_eq!(task(id).deadline, 13);
+		check();
+	});
+}
+
+#[test]
+fn verifier_draw_waits_while_no_verifier_then_fails_without_slashing() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		let n = task(id).checkpoints;
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[0; 32],
+			[0; 32],
+			n,
+			BoundedVec::default()
+		));
+		let bond = Stake::bond(&10, Role::Solver);
+		run_to(30);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::NoVerifier, .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), bond);
+		assert_eq!(escrow_held(1), 0);
+	});
+}
+
+#[test]
+fn submit_verification_errors() {
+	new_test_ext().execute_with(|| {
+		let id = committed();
+		let p = proof_for(8, 0);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(11),
+				id,
+				0,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			Error::<T>::WrongPhase
+		);
+		run_to(3);
+		let a = Audits::<T>::get(id)[0].clone();
+		let other = if a.verifier == 11 { 12 } else { 11 };
+		let p = proof_for(8, a.segment);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(other),
+				id,
+				a.segment,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			Error::<T>::NotVerifier
+		);
+		let wrong = (a.segment + 1) % 7;
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(a.verifier),
+				id,
+				wrong,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			Error::<T>::UnknownSegment
+		);
+		let mut bad = p.clone();
+		bad.checkpoint_hash = [0x55; 32];
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(a.verifier),
+				id,
+				a.segment,
+				0,
+				[0; 32],
+				bad
+			),
+			Error::<T>::BadCheckpointProof
+		);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::none(),
+				id,
+				a.segment,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(a.verifier),
+				42,
+				a.segment,
+				0,
+				[0; 32],
+				p.clone()
+			),
+			Error::<T>::UnknownTask
+		);
+		// Threshold mode: a distance of 0 passes even with a different replay hash.
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment,
+			0,
+			[0; 32],
+			p.clone()
+		));
+		assert!(Audits::<T>::get(id)[0].verdict.unwrap().pass);
+		assert_noop!(
+			TaskPallet::submit_verification(
+				RuntimeOrigin::signed(a.verifier),
+				id,
+				a.segment,
+				0,
+				[0; 32],
+				p
+			),
+			Error::<T>::WrongPhase
+		);
+	});
+}
+
+#[test]
+fn threshold_mode_fails_far_or_nan_distances_exact_mode_compares_hashes() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		let exact = spec_with(|s| {
+			s.verification.mode = VerificationMode::Exact;
+			s.verification.audit_fraction = SpecPermill(1_000_000);
+		});
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), exact));
+		let id = last_task();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		let root = merkle::root(&leaves(8));
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[0; 32],
+			root,
+			8,
+			BoundedVec::default()
+		));
+		run_to(3);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 4, "all 7 segments wanted, capped at 4");
+		let mut segs: Vec<u32> = audits.iter().map(|a| a.segment).collect();
+		segs.sort();
+		segs.dedup();
+		assert_eq!(segs.len(), 4, "distinct segments");
+		// Exact: equal hashes pass whatever the distance; a different hash fails.
+		let a0 = audits[0].segment;
+		let p0 = proof_for(8, a0);
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(11),
+			id,
+			a0,
+			0x7fc0_0000,
+			p0.checkpoint_hash,
+			p0
+		));
+		let a1 = audits[1].segment;
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(11),
+			id,
+			a1,
+			0,
+			[1; 32],
+			proof_for(8, a1)
+		));
+		let v = Audits::<T>::get(id);
+		assert!(v[0].verdict.unwrap().pass);
+		assert!(!v[1].verdict.unwrap().pass);
+	});
+}
+
+#[test]
+fn missed_verdicts_are_slashed_and_redrawn() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let v = Audits::<T>::get(id)[0].verifier;
+		let bond = Stake::bond(&v, Role::Verifier);
+		run_to(13);
+		assert_eq!(Stake::bond(&v, Role::Verifier), bond - 20);
+		// Nobody verified: a new draw.
+		assert_eq!(task(id).phase, Phase::Verifying);
+		assert_eq!(task(id).deadline, 23);
+		// Again nobody: eventually the draws run out and the task fails, solver unslashed.
+		let sb = Stake::bond(&10, Role::Solver);
+		run_to(60);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+		assert_eq!(escrow_held(1), 0);
+	});
+}
+
+#[test]
+fn partial_verdicts_open_the_window_with_what_was_verified() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		reg(12, Role::Verifier);
+		let s = spec_with(|s| s.verification.audit_fraction = SpecPermill(1_000_000));
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s));
+		let id = last_task();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(10),
+			id,
+			[0; 32],
+			merkle::root(&leaves(8)),
+			8,
+			BoundedVec::default()
+		));
+		run_to(3);
+		let audits = Audits::<T>::get(id);
+		let first = audits[0].clone();
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(first.verifier),
+			id,
+			first.segment,
+			0,
+			[0; 32],
+			proof_for(8, first.segment)
+		));
+		run_to(13);
+		assert_eq!(task(id).phase, Phase::Challenge);
+		assert!(Audits::<T>::get(id).iter().all(|a| a.verdict.is_some()));
+		let t = task(id);
+		run_to(t.deadline);
+		assert!(Tasks::<T>::get(id).is_none());
+		// Unverified segments' budget went back to the owner.
+		let paid = Audits::<T>::get(id).len() as u64;
+		assert_eq!(paid, 0);
+		assert_eq!(escrow_held(1), 0);
+	});
+}

@@ -1,0 +1,70 @@
+//! How the tasks pallet meets the pallets beside it: the arbiter of disputes, and an
+//! adapter for optional randomness.
+
+use crate::*;
+
+/// The arbiter of disputes over verdicts (the pinpoint game of `pallet-arbitration`).
+pub trait DisputeArbiter<AccountId> {
+	/// Opens a dispute over `segment` of `task`; `Err` when it cannot be opened.
+	fn open(
+		task: TaskId,
+		segment: u32,
+		challenger: &AccountId,
+		defendant: &AccountId,
+	) -> DispatchResult;
+	/// The tasks pallet gave up waiting for the dispute (safety timeout).
+	fn cancel(task: TaskId, segment: u32);
+}
+
+/// No arbiter: challenges are refused.
+impl<AccountId> DisputeArbiter<AccountId> for () {
+	fn open(_: TaskId, _: u32, _: &AccountId, _: &AccountId) -> DispatchResult {
+		Err(DispatchError::Other("no arbiter configured"))
+	}
+	fn cancel(_: TaskId, _: u32) {}
+}
+
+/// How an arbiter reports a dispute's outcome to the tasks pallet.
+pub trait DisputeOutcome {
+	/// The dispute over `segment` of `task` ended; `challenger_won` says who won.
+	fn resolve(task: TaskId, segment: u32, challenger_won: bool) -> DispatchResult;
+}
+
+/// What is disputed: a verifier's replay of one segment, from the solver's checkpoint
+/// `segment` (its root is a leaf of `checkpoint_root`) over `steps` training steps
+/// starting at step `first_step`, which the verifier claims ends in `claimed_root`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DisputeContext {
+	/// The task's spec (model, data, training).
+	pub spec: TaskSpec,
+	/// The data-order randomness fixed when the solver accepted.
+	pub order_randomness: Hash32,
+	/// Global index of the segment's first step.
+	pub first_step: u64,
+	/// Steps in the segment (the last segment may be shorter than `k`).
+	pub steps: u64,
+	/// The solver's checkpoint Merkle root.
+	pub checkpoint_root: Hash32,
+	/// Leaves of that root (checkpoints, initial state included).
+	pub checkpoints: u32,
+	/// The verifier's replayed-state root at the segment's end.
+	pub claimed_root: Hash32,
+}
+
+/// Where an arbiter reads what a dispute is about.
+pub trait DisputeSubjects {
+	/// The context of the dispute over `segment` of `task`; `None` when there is no
+	/// result or no verdict on that segment.
+	fn context(task: TaskId, segment: u32) -> Option<DisputeContext>;
+}
+
+/// Adapts a randomness source whose output is optional (like BABE's
+/// `ParentBlockRandomness`) to one that always returns a hash (the default hash when
+/// there is none yet, which only happens in the first blocks).
+pub struct FromOptional<R>(core::marker::PhantomData<R>);
+impl<H: Default, B, R: Randomness<Option<H>, B>> Randomness<H, B> for FromOptional<R> {
+	fn random(subject: &[u8]) -> (H, B) {
+		let (h, b) = R::random(subject);
+		(h.unwrap_or_default(), b)
+	}
+}

@@ -1,0 +1,380 @@
+// The on-chain types: what storage, events, calls and the runtime API carry.
+//
+// This file is `include!`d at the crate root, not a module: scale-info names each type
+// by its module path, and clients know these as `pallet_gensyn_tasks::Phase` and so on
+// (polkadot.js: `PalletGensynTasksPhase`); a module would rename them in the metadata.
+
+/// A task's id.
+pub type TaskId = u64;
+
+/// A 32-byte hash.
+pub type Hash32 = [u8; 32];
+
+/// Most sibling hashes in a checkpoint proof (trees of up to 2^32 leaves).
+pub const MAX_PROOF_DEPTH: u32 = 32;
+
+/// The balance type of the pallet's currency.
+pub type BalanceOf<T> =
+	<<T as Config>::Currency as Inspect<<T as frame_system::Config>::AccountId>>::Balance;
+
+/// A task's audits, as stored.
+pub type AuditsOf<T> =
+	BoundedVec<Audit<<T as frame_system::Config>::AccountId>, <T as Config>::MaxAuditSegments>;
+
+/// Where a task is in its life. Every phase has a deadline.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub enum Phase {
+	/// Threshold mode: a drawn profiler must post the distance threshold by the
+	/// deadline (with no profiler yet, one is drawn at the deadline).
+	Profiling,
+	/// No fitting solver yet; re-drawn at the deadline.
+	Queued,
+	/// Offered to the solver; it must accept by the deadline.
+	Offered,
+	/// Accepted; the result is due by the deadline.
+	Training,
+	/// Result committed; verifiers and segments are drawn at the deadline.
+	Drawing,
+	/// Verifiers replay their segments until the deadline.
+	Verifying,
+	/// Challenge window; settled at the deadline when no dispute is open.
+	Challenge,
+	/// At least one dispute is open; the deadline is a safety timeout.
+	Disputed,
+}
+
+/// Why a task failed.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub enum FailReason {
+	/// No solver accepted within the allowed draws.
+	NoSolver,
+	/// No verifier could be drawn within the allowed draws.
+	NoVerifier,
+	/// An audit failed: the proof of learning is wrong.
+	ProofRejected,
+	/// A deadline could not be scheduled (every block's deadline list full).
+	Unschedulable,
+	/// A segment could not be verified: the solver's store was reported unavailable
+	/// and no verifier checked it again.
+	Unverified,
+}
+
+/// A solver's committed result.
+#[derive(
+	CloneNoBound,
+	PartialEqNoBound,
+	EqNoBound,
+	DebugNoBound,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+#[scale_info(skip_type_params(MaxLoc))]
+// The no-bound derives need `BlockNumber`'s bounds on the struct itself.
+#[allow(clippy::multiple_bound_locations)]
+pub struct TaskResult<BlockNumber: core::fmt::Debug + Clone + PartialEq, MaxLoc: Get<u32>> {
+	/// Hash of the final checkpoint.
+	pub final_hash: Hash32,
+	/// Merkle root over the checkpoint state hashes (initial state first).
+	pub checkpoint_root: Hash32,
+	/// Number of checkpoints, initial state included.
+	pub checkpoints: u32,
+	/// Where the proof store serves this run (appended to the solver's endpoint).
+	pub location: BoundedVec<u8, MaxLoc>,
+	/// Block of the commit.
+	pub committed_at: BlockNumber,
+}
+
+/// A verifier's verdict on one segment.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub struct Verdict {
+	/// Distance between the replayed state and the solver's checkpoint (f32 bits).
+	pub distance: u32,
+	/// Hash of the verifier's replayed state.
+	pub replay_hash: Hash32,
+	/// Whether the segment passed.
+	pub pass: bool,
+}
+
+/// One audited segment.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct Audit<AccountId> {
+	/// Segment index: from checkpoint `segment` to checkpoint `segment + 1`.
+	pub segment: u32,
+	/// The verifier drawn for it.
+	pub verifier: AccountId,
+	/// Its verdict, once posted.
+	pub verdict: Option<Verdict>,
+	/// Who challenges the verdict, while a dispute is open.
+	pub challenger: Option<AccountId>,
+	/// The verdict was overturned in a dispute: its verifier is not paid, and the verdict
+	/// is void (gone), except an Exact-mode pass, which becomes a fail.
+	pub overturned: bool,
+	/// Who won a dispute over this verdict. While the verifier's forced-error secret is
+	/// unrevealed, what the win means (a caught forced error or a wrong verdict) waits
+	/// for the settlement; a whistleblower that caught a forced error is paid from the
+	/// jackpot then.
+	pub refuted_by: Option<AccountId>,
+	/// How many times the segment was given to a new verifier: after a verdict a dispute
+	/// voided, a report of an unavailable store, or a re-auditor that left such a report
+	/// unchecked (at most [`Config::MaxReaudits`]).
+	pub reaudits: u32,
+	/// The segment stands reported unavailable: its verifier reported that the solver's
+	/// proof store did not serve what the segment needs (journal or checkpoints, as
+	/// committed) instead of a verdict, or, after such a report, the re-auditor named
+	/// here posted nothing or a verdict that does not hold (it is slashed, and the
+	/// report stands unchecked until another re-audit checks it).
+	pub unavailable: bool,
+	/// This audit re-audits a segment whose previous verifier reported the store
+	/// unavailable: a second report rejects the proof.
+	pub reported_before: bool,
+}
+
+impl<AccountId> Audit<AccountId> {
+	/// Whether its verifier still owes a verdict: none posted, none overturned (a verdict
+	/// a game overturned is final, even when it was voided) and no unavailable store
+	/// reported.
+	pub fn awaits_verdict(&self) -> bool {
+		self.verdict.is_none() && !self.overturned && !self.unavailable
+	}
+}
+
+/// A Merkle proof of one checkpoint hash under a result's checkpoint root.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct CheckpointProof {
+	/// The solver's checkpoint state hash at the segment's end.
+	pub checkpoint_hash: Hash32,
+	/// Sibling hashes from the leaf level up.
+	pub siblings: BoundedVec<Hash32, ConstU32<MAX_PROOF_DEPTH>>,
+}
+
+/// A live task.
+#[derive(
+	Encode, Decode, MaxEncodedLen, TypeInfo, CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound,
+)]
+#[scale_info(skip_type_params(T))]
+#[codec(mel_bound())]
+pub struct Task<T: Config> {
+	/// The submitter.
+	pub owner: T::AccountId,
+	/// What is still held from the owner for this task.
+	pub escrow: BalanceOf<T>,
+	/// The solver's pay on success.
+	pub solver_pay: BalanceOf<T>,
+	/// A verifier's pay per verified segment.
+	pub segment_pay: BalanceOf<T>,
+	/// The jackpot's cut on success.
+	pub jackpot_cut: BalanceOf<T>,
+	/// The treasury's cut on success.
+	pub treasury_cut: BalanceOf<T>,
+	/// Total work in gas.
+	pub gas: u64,
+	/// Memory a worker needs, in MiB.
+	pub memory_mib: u32,
+	/// Checkpoints the result must have (initial state included).
+	pub checkpoints: u32,
+	/// Segments to audit.
+	pub audits: u32,
+	/// Where the task is.
+	pub phase: Phase,
+	/// The block at which the current phase's deadline fires.
+	pub deadline: BlockNumberFor<T>,
+	/// Draws made so far (solver draws, then verifier draws).
+	pub draws: u32,
+	/// The solver offered or assigned.
+	pub solver: Option<T::AccountId>,
+	/// A solver that failed this task and is not drawn again for it.
+	pub excluded: Option<T::AccountId>,
+	/// Training rounds started: a rejected proof starts another with a new solver.
+	pub rounds: u32,
+	/// Data-order randomness fixed when the solver accepted.
+	pub order_randomness: Hash32,
+	/// The solver's committed result.
+	pub result: Option<TaskResult<BlockNumberFor<T>, T::MaxLocationLen>>,
+	/// End of the challenge window (settlement waits for it after disputes).
+	pub window_end: BlockNumberFor<T>,
+	/// Workers this task counts on (see `StakeInterface::note_engaged`).
+	pub engaged: BoundedVec<T::AccountId, T::MaxEngaged>,
+	/// The profiler drawn for a Threshold task, while profiling.
+	pub profiler: Option<T::AccountId>,
+	/// The profiled distance threshold (f32 bits), once posted.
+	pub threshold: Option<u32>,
+}
+
+/// What a worker must do now, for the runtime API.
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub enum Duty<BlockNumber> {
+	/// Profile the Threshold task and post its distance threshold by `by`.
+	Profile {
+		/// The task.
+		task: TaskId,
+		/// Deadline.
+		by: BlockNumber,
+	},
+	/// Accept (or let lapse) the offered task by `by`.
+	Accept {
+		/// The task.
+		task: TaskId,
+		/// Deadline.
+		by: BlockNumber,
+	},
+	/// Train the task and submit its result by `by`.
+	Train {
+		/// The task.
+		task: TaskId,
+		/// Data-order randomness fixed at assignment.
+		order_randomness: Hash32,
+		/// Deadline.
+		by: BlockNumber,
+	},
+	/// Replay `segment` of the task and post a verdict by `by`.
+	Verify {
+		/// The task.
+		task: TaskId,
+		/// The segment.
+		segment: u32,
+		/// Deadline.
+		by: BlockNumber,
+		/// Whether the verifier's forced-error secret applies to this verdict (not on a
+		/// re-audit of a reported segment, whose verdict must check the report).
+		forcible: bool,
+	},
+	/// A dispute on `segment` of the task is open with this worker as a party.
+	Dispute {
+		/// The task.
+		task: TaskId,
+		/// The segment.
+		segment: u32,
+	},
+	/// The verifier has no standing forced-error commitment: it cannot be drawn until
+	/// it commits one (`jackpot.commit`).
+	Commit,
+	/// Reveal the forced-error secret bound to the task (`jackpot.reveal`) before its
+	/// challenge window ends.
+	Reveal {
+		/// The task.
+		task: TaskId,
+		/// Deadline: the end of the challenge window.
+		by: BlockNumber,
+	},
+	/// An active whistleblower may check the verdict on `segment` of the task (replay
+	/// it) and challenge it before the window ends; so may the task's solver, for a
+	/// failing verdict on its own work.
+	Watch {
+		/// The task.
+		task: TaskId,
+		/// The segment.
+		segment: u32,
+		/// Deadline: the end of the challenge window.
+		by: BlockNumber,
+	},
+}
+
+/// Most `Duty::Watch` one whistleblower is shown at once.
+pub const MAX_WATCHED: usize = 256;
+
+/// A task's committed result, for the runtime API.
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub struct ResultView {
+	/// Hash of the final checkpoint.
+	pub final_hash: Hash32,
+	/// Merkle root over the checkpoint state hashes (initial state first).
+	pub checkpoint_root: Hash32,
+	/// Number of checkpoints, initial state included.
+	pub checkpoints: u32,
+	/// Where the run's proof store answers: the solver's endpoint followed by the
+	/// location it committed.
+	pub url: Vec<u8>,
+}
+
+/// What a task looks like to a client, for the runtime API.
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub struct TaskView<AccountId, Balance, BlockNumber> {
+	/// The submitter.
+	pub owner: AccountId,
+	/// The phase.
+	pub phase: Phase,
+	/// Its deadline.
+	pub deadline: BlockNumber,
+	/// Escrow still held.
+	pub escrow: Balance,
+	/// The solver, if any.
+	pub solver: Option<AccountId>,
+	/// The audits with their verdicts.
+	pub audits: Vec<Audit<AccountId>>,
+	/// The SCALE-encoded spec.
+	pub spec: Vec<u8>,
+	/// Data-order randomness (zero until the solver accepts).
+	pub order_randomness: Hash32,
+	/// The profiled distance threshold (f32 bits), once posted.
+	pub threshold: Option<u32>,
+	/// The committed result, once submitted.
+	pub result: Option<ResultView>,
+}
+
+sp_api::decl_runtime_apis! {
+	/// Questions workers and clients ask the tasks pallet.
+	pub trait TasksApi<AccountId, Balance, BlockNumber> where
+		AccountId: codec::Codec,
+		Balance: codec::Codec,
+		BlockNumber: codec::Codec,
+	{
+		/// What `who` must do now.
+		fn duties(who: AccountId) -> Vec<Duty<BlockNumber>>;
+		/// A live task.
+		fn task(id: TaskId) -> Option<TaskView<AccountId, Balance, BlockNumber>>;
+		/// Tasks in their challenge window, with its end (what whistleblowers watch).
+		fn challengeable() -> Vec<(TaskId, BlockNumber)>;
+	}
+}
+
+
+/// The most verifiers [`Replaced`] keeps for one task: one per re-audit, at most
+/// [`Config::MaxReaudits`] for each of [`Config::MaxAuditSegments`] segments (verifiers
+/// dropped for a missed verdict only take room no re-audit still to come can need).
+pub struct ReplacedBound<T>(core::marker::PhantomData<T>);
+impl<T: Config> Get<u32> for ReplacedBound<T> {
+	fn get() -> u32 {
+		T::MaxAuditSegments::get().saturating_mul(T::MaxReaudits::get())
+	}
+}
+

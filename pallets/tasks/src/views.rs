@@ -1,0 +1,135 @@
+//! What the `TasksApi` runtime API serves: each worker's duties, a task as clients see
+//! it, and the tasks in their challenge window. Off-chain use only: these iterate.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// What `who` must do now (runtime API).
+	pub fn duties(who: &T::AccountId) -> Vec<Duty<BlockNumberFor<T>>> {
+		let mut out = Vec::new();
+		if !T::Stake::bond(who, Role::Verifier).is_zero() && !T::ForcedErrors::has_commitment(who) {
+			out.push(Duty::Commit);
+		}
+		for (id, _) in WorkerTasks::<T>::iter_prefix(who) {
+			let Some(t) = Tasks::<T>::get(id) else { continue };
+			let is_solver = t.solver.as_ref() == Some(who);
+			match t.phase {
+				Phase::Profiling if t.profiler.as_ref() == Some(who) => {
+					out.push(Duty::Profile { task: id, by: t.deadline })
+				}
+				Phase::Offered if is_solver => out.push(Duty::Accept { task: id, by: t.deadline }),
+				Phase::Training if is_solver => out.push(Duty::Train {
+					task: id,
+					order_randomness: t.order_randomness,
+					by: t.deadline,
+				}),
+				Phase::Verifying => {
+					for a in Audits::<T>::get(id) {
+						if a.verifier == *who && a.awaits_verdict() {
+							out.push(Duty::Verify {
+								task: id,
+								segment: a.segment,
+								by: t.deadline,
+								forcible: !a.reported_before,
+							});
+						}
+					}
+				}
+				Phase::Challenge | Phase::Disputed => {
+					let audits = Audits::<T>::get(id);
+					let unrevealed = audits.iter().any(|a| {
+						a.verifier == *who && T::ForcedErrors::forced(who, id, a.segment).is_none()
+					});
+					if unrevealed {
+						out.push(Duty::Reveal { task: id, by: t.window_end });
+					}
+					for a in audits {
+						if let Some(c) = &a.challenger {
+							if c == who || a.verifier == *who {
+								out.push(Duty::Dispute { task: id, segment: a.segment });
+							}
+						} else if is_solver
+							&& a.refuted_by.is_none()
+							&& a.verdict.is_some_and(|v| !v.pass)
+							&& Self::forced(id, &a) == Some(false)
+						{
+							// The solver may check a failing verdict that would count
+							// against its work (revealed, not a forced error).
+							out.push(Duty::Watch {
+								task: id,
+								segment: a.segment,
+								by: t.window_end,
+							});
+						}
+					}
+				}
+				_ => {}
+			}
+		}
+		if T::Stake::is_active(who, Role::Whistleblower) {
+			Self::watch_duties(who, &mut out);
+		}
+		out
+	}
+
+	/// The unchallenged verdicts in challenge windows a whistleblower may check: not
+	/// its own verdicts, not on its own tasks as solver; at most [`MAX_WATCHED`].
+	pub(crate) fn watch_duties(who: &T::AccountId, out: &mut Vec<Duty<BlockNumberFor<T>>>) {
+		let mut watched = 0usize;
+		for (id, t) in Tasks::<T>::iter() {
+			if !matches!(t.phase, Phase::Challenge | Phase::Disputed)
+				|| t.solver.as_ref() == Some(who)
+			{
+				continue;
+			}
+			for a in Audits::<T>::get(id) {
+				if watched >= MAX_WATCHED {
+					return;
+				}
+				if a.verdict.is_some()
+					&& a.challenger.is_none()
+					&& a.refuted_by.is_none()
+					&& a.verifier != *who
+				{
+					out.push(Duty::Watch { task: id, segment: a.segment, by: t.window_end });
+					watched += 1;
+				}
+			}
+		}
+	}
+
+	/// A live task as clients see it (runtime API).
+	pub fn view(id: TaskId) -> Option<TaskView<T::AccountId, BalanceOf<T>, BlockNumberFor<T>>> {
+		let t = Tasks::<T>::get(id)?;
+		Some(TaskView {
+			owner: t.owner,
+			phase: t.phase,
+			deadline: t.deadline,
+			escrow: t.escrow,
+			solver: t.solver.clone(),
+			audits: Audits::<T>::get(id).into_inner(),
+			spec: Specs::<T>::get(id).map(|s| s.encode()).unwrap_or_default(),
+			order_randomness: t.order_randomness,
+			threshold: t.threshold,
+			result: t.result.map(|r| {
+				let mut url = t.solver.as_ref().map(T::Stake::endpoint).unwrap_or_default();
+				url.extend_from_slice(&r.location);
+				ResultView {
+					final_hash: r.final_hash,
+					checkpoint_root: r.checkpoint_root,
+					checkpoints: r.checkpoints,
+					url,
+				}
+			}),
+		})
+	}
+
+	/// Tasks in their challenge window with its end (runtime API; iterates all live
+	/// tasks, so it is for off-chain use only).
+	pub fn challengeable() -> Vec<(TaskId, BlockNumberFor<T>)> {
+		Tasks::<T>::iter()
+			.filter(|(_, t)| matches!(t.phase, Phase::Challenge | Phase::Disputed))
+			.map(|(id, t)| (id, t.window_end))
+			.collect()
+	}
+}
