@@ -235,14 +235,30 @@ fn workers_train_verify_and_settle_a_task() {
 	);
 }
 
+/// Charlie passes without replaying; Dave challenges, the workers play the game on chain
+/// and Charlie, unable to back his claim, concedes: slashed, his verdict void. The
+/// segment is audited again by Eve (a second verifier node, registered once Charlie has
+/// posted, so never bound to the task before), who replays it: the honest solver is paid
+/// in full on a segment someone checked.
 #[test]
 fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	let s = setup(Some("lazy-verifier"), Some("0"));
-	let (_, outcome, stdout) = submit_and_follow(&s);
-	let log = s.node.log();
-	// The void verdict leaves the honest solver's proof standing.
-	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", tail(&log));
-	assert!(log.contains("lazy pass"), "{}", tail(&log));
+	let base =
+		std::env::temp_dir().join(format!("gensyn-eve-{}-{}", std::process::id(), free_port()));
+	let eve = second_node(&s, "eve", ("verifier", "gver", "//Eve"), &base, &[]);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	s.node.wait_until("Charlie's lazy pass", Duration::from_secs(600), |n| {
+		n.log().contains("lazy pass")
+	});
+	register(&s.ws, "//Eve", "verifier", "http://127.0.0.1:9");
+	let (_, stdout, stderr) = follow.join().expect("the follower");
+	let (log, eve_log) = (s.node.log(), eve.log());
+	let _ = std::fs::remove_dir_all(&base);
+	assert!(stdout.lines().any(|l| l.starts_with("OUTCOME ")), "{stdout}\n{stderr}");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	// The void verdict's segment, checked again by Eve, leaves the solver's proof standing.
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", worker_lines(&log));
 	assert!(stdout.contains("tasks.Challenged"), "Dave did not challenge:\n{stdout}");
 	let resolved = stdout
 		.lines()
@@ -251,6 +267,8 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	assert!(resolved.contains("\"challengerWon\":true"), "{resolved}");
 	assert!(log.contains("game on segment"), "the workers played: {}", tail(&log));
 	assert!(log.contains("conceding"), "the lazy verifier gave up: {}", tail(&log));
+	assert!(stdout.contains("tasks.Reaudited"), "the segment was audited again:\n{stdout}");
+	assert!(eve_log.contains("passed"), "Eve replayed it: {}", tail(&eve_log));
 	// Dave is paid from Charlie's slash (more than his fees); Bob is paid in full.
 	let to = outcome["blockNumber"].as_u64().expect("block");
 	let ledger = ledger(&s, to, "//Bob,//Charlie,//Dave");
@@ -528,8 +546,23 @@ fn tail(log: &str) -> String {
 /// all but the profile (paid to Charlie).
 #[test]
 fn a_solver_withholding_its_proof_is_reported_twice_and_rejected() {
+	proof_not_served_is_reported_twice_and_rejected("withholding-solver");
+}
+
+/// Bob commits checkpoint hashes that are not his checkpoints' and serves the real
+/// checkpoints: no verifier can replay from a committed state, and none posts a verdict
+/// it could not defend in a game (a failing one would name a replay root it cannot
+/// back). Both report the segment unavailable, as for a store that serves nothing: Bob
+/// is rejected and slashed, no verifier is slashed.
+#[test]
+fn a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected() {
+	proof_not_served_is_reported_twice_and_rejected("mismatched-solver");
+}
+
+/// Bob's store does not serve his committed proof (`fault`); see the two tests above.
+fn proof_not_served_is_reported_twice_and_rejected(fault: &str) {
 	let s = setup_with(Options {
-		fault: Some("withholding-solver"),
+		fault: Some(fault),
 		forced_percent: Some("0"),
 		node_args: &["--unavailable-after", "1"],
 		..Options::default()

@@ -167,3 +167,26 @@ fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {
 		check_conservation();
 	});
 }
+
+/// A task the pinpoint game could not rule on is refused at submission, with its named
+/// error and nothing held: gzipped data (a game cannot read a batch value at a fixed
+/// offset of it) and more samples than a game replays (`MaxDataSamples`).
+#[test]
+fn specs_the_game_cannot_rule_on_are_refused() {
+	use gensyn_primitives::DataFormat;
+	common::new_ext("development").execute_with(|| {
+		common::run_to_block(1);
+		let max: u32 = <Runtime as pallet_gensyn_arbitration::Config>::MaxDataSamples::get();
+		let gzipped = fixtures::with(spec(), |s| s.data.format = DataFormat::MnistIdxGz);
+		let too_many = fixtures::with(spec(), |s| s.data.samples = max + 1);
+		for bad in [gzipped, too_many] {
+			let held = Balances::total_balance_on_hold(&who(Sr25519Keyring::Alice));
+			assert_eq!(
+				Tasks::submit_task(signed(Sr25519Keyring::Alice), bad),
+				Err(pallet_gensyn_tasks::Error::<Runtime>::SpecNotDisputable.into())
+			);
+			assert_eq!(Balances::total_balance_on_hold(&who(Sr25519Keyring::Alice)), held);
+		}
+		Tasks::submit_task(signed(Sr25519Keyring::Alice), spec()).expect("the spec is valid");
+	});
+}

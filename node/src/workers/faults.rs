@@ -14,6 +14,10 @@ pub enum WorkerFault {
 	LazySolver,
 	/// The solver's proof store serves nothing (an empty store on its address).
 	WithholdingSolver,
+	/// The solver commits checkpoint hashes that are not its checkpoints' (its journal
+	/// says so too, its blobs are the real ones): every served checkpoint mismatches its
+	/// committed leaf.
+	MismatchedSolver,
 }
 
 /// The fault-injection flags (present with the `test-faults` feature only).

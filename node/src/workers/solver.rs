@@ -136,7 +136,18 @@ fn train(
 		stop_after: ctx.faults.stop_after(),
 	};
 	let trained = jobs::train(&job, None).map_err(|e| e.to_string())?;
-	let r = trained.result;
+	let mut r = trained.result;
+	if ctx.faults.is(WorkerFault::MismatchedSolver) {
+		// Test fault: every committed checkpoint hash is not the checkpoint's own.
+		log::warn!(target: "gensyn-worker", "solver: task {id}: committing mismatched checkpoints");
+		for entry in &mut r.journal.checkpoints {
+			let real = gensyn_workers::hash::from_hex(&entry.state_hash).unwrap_or_default();
+			let fake = gensyn_workers::hash::blake2_256(&real);
+			entry.state_hash = gensyn_workers::hash::to_hex(&fake);
+		}
+		ctx.store.save_journal(&r.journal).map_err(|e| e.to_string())?;
+		r.checkpoint_root = gensyn_workers::train::checkpoint_root(&r.journal.checkpoints);
+	}
 	if !r.journal.complete {
 		// Only under the test flag --worker-stop-after: a solver that keeps crashing (the
 		// job fails, its retry resumes and stops again) and never commits.

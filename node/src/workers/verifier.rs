@@ -16,6 +16,7 @@ use gensyn_workers::{
 	jobs::{self, VerifyJob},
 	profile,
 	proof_store::StoreError,
+	replay::ReplayError,
 };
 use pallet_gensyn_jackpot::Call as JackpotCall;
 use pallet_gensyn_stake::Role as StakeRole;
@@ -275,31 +276,31 @@ fn verify_segment(
 		threads: ctx.threads,
 		second_opinion: Some(gensyn_workers::tch_backend::device(ctx.cpu_only)),
 	};
-	// A served checkpoint that cannot be read or replayed is itself a failed proof.
-	let replay = jobs::verify(&job, &[segment as usize])
-		.pop()
-		.ok_or_else(|| "no report".to_string())
-		.and_then(|r| r.map_err(|e| e.to_string()));
-	let mut second = String::new();
-	let (mut distance, mut replay_hash, passed) = match replay {
-		Ok(report) => {
-			// A pass on the libtorch second opinion posts that replay's distance (the one
-			// within the threshold); the replay hash stays repops', which games check.
-			if let Some(t) = report.libtorch_l2 {
-				second = format!(" (libtorch replay {t:e})");
-			}
-			let l2 = match report.libtorch_l2 {
-				Some(t) if report.passed => t.min(report.distances.l2),
-				_ => report.distances.l2,
-			};
-			let distance = gensyn_primitives::verdict::posted_distance(l2);
-			(distance, hash::from_hex(&report.replayed_hash).unwrap_or([0; 32]), report.passed)
+	let report = match jobs::verify(&job, &[segment as usize]).pop() {
+		Some(Ok(report)) => report,
+		// The checkpoints served are not what the run committed to, or not checkpoints of
+		// this task: the store does not serve the committed segment. That is reported,
+		// never judged: a failing verdict would claim a replay root this verifier could
+		// not defend move by move, and the solver would win the game.
+		Some(Err(e @ (ReplayError::CommitmentMismatch { .. } | ReplayError::Checkpoint(_)))) => {
+			return store.unserved(id, segment, e.to_string())
 		}
-		Err(e) => {
-			log::warn!(target: "gensyn-worker", "verifier: task {id} segment {segment}: {e}");
-			(f32::MAX, [0; 32], false)
-		}
+		// This node's own trouble (its disk, the engine): retried, never posted.
+		Some(Err(e)) => return Err(e.to_string()),
+		None => return Err("no report".to_string()),
 	};
+	// A pass on the libtorch second opinion posts that replay's distance (the one within
+	// the threshold); the replay hash stays repops', which games check.
+	let second =
+		report.libtorch_l2.map(|t| format!(" (libtorch replay {t:e})")).unwrap_or_default();
+	let l2 = match report.libtorch_l2 {
+		Some(t) if report.passed => t.min(report.distances.l2),
+		_ => report.distances.l2,
+	};
+	let passed = report.passed;
+	let mut distance = gensyn_primitives::verdict::posted_distance(l2);
+	let mut replay_hash = hash::from_hex(&report.replayed_hash)
+		.ok_or_else(|| format!("task {id} segment {segment}: a replay hash that is not hex"))?;
 	ctx.metrics.replayed(passed);
 	log::info!(
 		target: "gensyn-worker",

@@ -43,6 +43,10 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 		Ok(())
 	}
 
+	fn rules_on(spec: &TaskSpec) -> bool {
+		geo::data_disputable(spec.data.format) && spec.data.samples <= T::MaxDataSamples::get()
+	}
+
 	fn cancel(task: TaskId, segment: u32) {
 		let key = (task, segment);
 		let Some(d) = Disputes::<T>::take(key) else { return };
@@ -128,8 +132,27 @@ impl<T: Config> Pallet<T> {
 		Err(Error::<T>::DeadlineQueueFull.into())
 	}
 
-	/// Ends a game: releases or pays the bond, tells the tasks pallet.
-	pub(crate) fn rule(key: DisputeKey, d: Dispute<T>, challenger_won: bool, ruling: Ruling) {
+	/// Ends a game: releases or pays the bond, tells the tasks pallet. All or nothing:
+	/// when the tasks pallet refuses the outcome, nothing of it is written (no bond
+	/// moved, no slash) and the game stays open.
+	pub(crate) fn rule(
+		key: DisputeKey,
+		d: Dispute<T>,
+		challenger_won: bool,
+		ruling: Ruling,
+	) -> DispatchResult {
+		frame_support::storage::with_storage_layer(|| {
+			Self::rule_now(key, d, challenger_won, ruling)
+		})
+	}
+
+	/// [`Self::rule`]'s writes, which it runs in a storage layer.
+	fn rule_now(
+		key: DisputeKey,
+		d: Dispute<T>,
+		challenger_won: bool,
+		ruling: Ruling,
+	) -> DispatchResult {
 		Disputes::<T>::remove(key);
 		StepRoots::<T>::remove(key);
 		OpenedChunks::<T>::remove(key);
@@ -149,9 +172,7 @@ impl<T: Config> Pallet<T> {
 				Self::release_bond(&d);
 			}
 		}
-		if let Err(e) = T::Outcome::resolve(key.0, key.1, challenger_won) {
-			log::warn!(target: "arbitration", "task {} refused the outcome: {e:?}", key.0);
-		}
+		T::Outcome::resolve(key.0, key.1, challenger_won)?;
 		Self::deposit_event(Event::Resolved {
 			task: key.0,
 			segment: key.1,
@@ -159,6 +180,7 @@ impl<T: Config> Pallet<T> {
 			ruling,
 			moves: d.moves,
 		});
+		Ok(())
 	}
 
 	pub(crate) fn release_bond(d: &Dispute<T>) {

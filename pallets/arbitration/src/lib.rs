@@ -317,7 +317,17 @@ pub mod pallet {
 					continue;
 				}
 				let silent = d.turn;
-				Self::rule(key, d, silent == Party::Defendant, Ruling::Timeout(silent));
+				let mut open = d.clone();
+				if Self::rule(key, d, silent == Party::Defendant, Ruling::Timeout(silent)).is_err()
+				{
+					// The tasks pallet refused the outcome and nothing of it was written:
+					// the game stays open and is ruled again a move timeout later (the
+					// tasks pallet's dispute timeout cancels a game that never ends).
+					if let Ok(at) = Self::schedule(key) {
+						open.deadline = at;
+						Disputes::<T>::insert(key, open);
+					}
+				}
 			}
 			T::WeightInfo::on_initialize(n)
 		}
@@ -618,8 +628,7 @@ pub mod pallet {
 				ensure!(ctx.spec.data.samples <= data_samples, Error::<T>::TooManySamples);
 				ensure!(data_samples <= T::MaxDataSamples::get(), Error::<T>::TooManySamples);
 				let expected = Self::data_value(&ctx, global, tensor, elem, &data)?;
-				Self::rule(key, d, expected.to_bits() != value, Ruling::DataChecked);
-				return Ok(());
+				return Self::rule(key, d, expected.to_bits() != value, Ruling::DataChecked);
 			}
 			let op = g.ops.iter().position(|o| o.output == tensor).ok_or(Error::<T>::BadGraph)?;
 			let red = element::reduction(&g, op, elem).map_err(|_| Error::<T>::BadGraph)?;
@@ -647,8 +656,7 @@ pub mod pallet {
 						gensyn_repops::ReproError::MissingOperand => Error::<T>::MissingOperand,
 						_ => Error::<T>::BadGraph,
 					})?;
-					Self::rule(key, d, v.to_bits() != value, Ruling::ElementComputed);
-					Ok(())
+					Self::rule(key, d, v.to_bits() != value, Ruling::ElementComputed)
 				}
 				_ => Err(Error::<T>::WrongAnswer.into()),
 			}
@@ -687,8 +695,7 @@ pub mod pallet {
 				f32::from_bits(lo_acc)
 			};
 			let next = element::reduction_step(&g, op, elem, lo, acc, &fetch).map_err(missing)?;
-			Self::rule(key, d, next.to_bits() != hi_acc, Ruling::StepComputed);
-			Ok(())
+			Self::rule(key, d, next.to_bits() != hi_acc, Ruling::StepComputed)
 		}
 
 		/// A party gives up: it loses the game at once.
@@ -705,8 +712,7 @@ pub mod pallet {
 			} else {
 				return Err(Error::<T>::NotAParty.into());
 			};
-			Self::rule(key, d, party == Party::Defendant, Ruling::Conceded(party));
-			Ok(())
+			Self::rule(key, d, party == Party::Defendant, Ruling::Conceded(party))
 		}
 	}
 }

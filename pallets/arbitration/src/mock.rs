@@ -40,7 +40,13 @@ thread_local! {
 		const { RefCell::new(BTreeMap::new()) };
 	/// Outcomes the fake tasks pallet heard: (task, segment, challenger won).
 	pub static OUTCOMES: RefCell<Vec<(TaskId, u32, bool)>> = const { RefCell::new(Vec::new()) };
+	/// Whether the fake tasks pallet refuses outcomes after writing (it burns
+	/// [`REFUSED_BURN`] from account 4 first, as a slash would be written).
+	pub static REFUSE_OUTCOME: RefCell<bool> = const { RefCell::new(false) };
 }
+
+/// What a refusing fake tasks pallet burns before it refuses.
+pub const REFUSED_BURN: u64 = 7;
 
 /// Serves [`CONTEXTS`].
 pub struct Subjects;
@@ -54,6 +60,17 @@ impl DisputeSubjects for Subjects {
 pub struct Outcomes;
 impl DisputeOutcome for Outcomes {
 	fn resolve(task: TaskId, segment: u32, challenger_won: bool) -> DispatchResult {
+		if REFUSE_OUTCOME.with(|r| *r.borrow()) {
+			use frame_support::traits::fungible::Mutate;
+			let _ = Balances::burn_from(
+				&4,
+				REFUSED_BURN,
+				frame_support::traits::tokens::Preservation::Expendable,
+				frame_support::traits::tokens::Precision::Exact,
+				frame_support::traits::tokens::Fortitude::Force,
+			);
+			return Err(sp_runtime::DispatchError::Other("refused"));
+		}
 		OUTCOMES.with(|o| o.borrow_mut().push((task, segment, challenger_won)));
 		Ok(())
 	}
@@ -90,6 +107,7 @@ impl pallet_gensyn_arbitration::BenchmarkHelper for Subjects {
 pub fn new_test_ext() -> sp_io::TestExternalities {
 	CONTEXTS.with(|c| c.borrow_mut().clear());
 	OUTCOMES.with(|o| o.borrow_mut().clear());
+	REFUSE_OUTCOME.with(|r| *r.borrow_mut() = false);
 	let mut t = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
 	pallet_balances::GenesisConfig::<Test> {
 		balances: (1..=4).map(|a| (a, 1_000)).collect(),

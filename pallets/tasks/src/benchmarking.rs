@@ -10,7 +10,7 @@ use crate::Pallet as TasksPallet;
 use frame_benchmarking::v2::*;
 use frame_support::traits::{fungible::Mutate, Hooks};
 use frame_system::{pallet_prelude::BlockNumberFor, RawOrigin};
-use gensyn_primitives::{fixtures, DataFormat, Hash32 as SpecHash, Shape3, Uri};
+use gensyn_primitives::{fixtures, Hash32 as SpecHash, Shape3, Uri};
 use pallet_gensyn_stake::{Capability, DeviceKind};
 use sp_runtime::traits::Bounded;
 
@@ -22,7 +22,6 @@ fn bench_spec() -> TaskSpec {
 		s.data.uri = Uri::parse("https://example.invalid/mnist.idx.gz").unwrap_or_default();
 		s.data.file_hash = SpecHash([1; 32]);
 		s.data.chunk_root = SpecHash([2; 32]);
-		s.data.format = DataFormat::MnistIdxGz;
 		s.data.samples = 1_024;
 		s.training.batch_size = 32;
 		s.training.seed = 7;

@@ -96,9 +96,12 @@ impl<T: Config> Pallet<T> {
 		Self::draw_solver(id, task, now)
 	}
 
-	/// The verify period ended: silent verifiers are slashed and let go, a report whose
-	/// re-auditor stayed silent stands again, and the window opens over what was posted
-	/// (or, when nobody verified, the verifiers are drawn again).
+	/// The verify period ended: silent verifiers are slashed, and a report whose
+	/// re-auditor stayed silent stands again. When nobody posted anything the verifiers
+	/// are drawn again; otherwise a silent verifier's segment is void, like a refuted
+	/// verdict, and audited again by a new verifier (the task stays in Verifying), or,
+	/// with none to draw, left unverified: the window opens and the settlement never pays
+	/// the solver for a segment nobody checked.
 	fn verify_period_ended(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -117,46 +120,50 @@ impl<T: Config> Pallet<T> {
 		let unchecked =
 			|a: &Audit<T::AccountId>| a.reported_before && a.verdict.is_none() && !a.unavailable;
 		for a in audits.iter_mut().filter(|a| unchecked(a)) {
-			// A silent re-auditor, or one whose verdict a game voided, does not
-			// erase the report it was to check: the report stands, unchecked,
-			// and is re-audited again at settlement while the segment has
-			// re-audits left.
+			// A silent re-auditor, or one whose verdict a game voided, does not erase the
+			// report it was to check: the report stands, unchecked, and is re-audited
+			// again while the segment has re-audits left.
 			a.unavailable = true;
 			a.reported_before = false;
 			Self::deposit_event(Event::ReportStands { id, segment: a.segment });
 		}
-		// Verdicts and unavailability reports stay; the rest are not audits
-		// (among them verdicts voided that no re-audit took: their verifiers
-		// were judged already and are let go below).
-		let mut voided: Vec<T::AccountId> = Vec::new();
-		for a in audits.iter().filter(|a| a.overturned && a.verdict.is_none()) {
-			if !a.unavailable && !voided.contains(&a.verifier) {
-				voided.push(a.verifier.clone());
-			}
+		if audits.iter().all(|a| a.awaits_verdict()) {
+			return Self::nobody_verified(id, task, &missing, now);
 		}
-		audits.retain(|a| a.verdict.is_some() || a.unavailable);
-		let still: Vec<T::AccountId> = audits.iter().map(|a| a.verifier.clone()).collect();
+		for a in audits.iter_mut().filter(|a| a.awaits_verdict()) {
+			// Silence is no verdict: void, so the segment is audited again.
+			a.overturned = true;
+		}
+		if Self::reaudit(id, task, &mut audits)? {
+			Audits::<T>::insert(id, audits);
+			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+			return Ok(true);
+		}
+		Audits::<T>::insert(id, audits);
+		Self::open_window(id, task, now)?;
+		Ok(true)
+	}
+
+	/// No drawn verifier posted anything: every one of them is let go (and, while there
+	/// is room a re-audit cannot need, not drawn to re-audit the task), and the verifiers
+	/// are drawn again.
+	fn nobody_verified(
+		id: TaskId,
+		task: &mut Task<T>,
+		missing: &[T::AccountId],
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
 		let mut replaced = Replaced::<T>::get(id);
 		let known = replaced.len();
-		// Room the re-audits still to come may need (a fresh draw's audits
-		// when nobody verified), which a silent verifier must not take.
-		let max = T::MaxReaudits::get() as usize;
-		let reserved: usize = if audits.is_empty() {
-			(task.audits as usize).saturating_mul(max)
-		} else {
-			audits.iter().map(|a| max.saturating_sub(a.reaudits as usize)).sum()
-		};
+		// Room the re-audits of a fresh draw may need, which a silent verifier must not
+		// take.
+		let reserved = (task.audits as usize).saturating_mul(T::MaxReaudits::get() as usize);
 		let room = (ReplacedBound::<T>::get() as usize).saturating_sub(reserved);
-		// A verifier whose verdict was voided and not re-audited (slashed
-		// already) goes as one that went silent.
-		let voided: Vec<T::AccountId> =
-			voided.into_iter().filter(|v| !missing.contains(v)).collect();
-		missing.extend(voided);
-		for v in missing.iter().filter(|v| !still.contains(v)) {
+		for v in missing {
 			Self::disengage(id, task, v);
 			T::ForcedErrors::release(v, id);
-			// A verifier that went silent is not drawn to re-audit this task
-			// (it would likely stay silent and use up a re-audit).
+			// A verifier that went silent is not drawn to re-audit this task (it would
+			// likely stay silent and use up a re-audit).
 			if !replaced.contains(v) && replaced.len() < room {
 				let _ = replaced.try_push(v.clone());
 			}
@@ -164,20 +171,15 @@ impl<T: Config> Pallet<T> {
 		if replaced.len() != known {
 			Replaced::<T>::insert(id, replaced);
 		}
-		if audits.is_empty() {
-			// Nobody verified: draw again.
-			Audits::<T>::remove(id);
-			task.phase = Phase::Drawing;
-			Self::draw_verifiers(id, task, now)
-		} else {
-			Audits::<T>::insert(id, audits);
-			Self::open_window(id, task, now)?;
-			Ok(true)
-		}
+		Audits::<T>::remove(id);
+		task.phase = Phase::Drawing;
+		Self::draw_verifiers(id, task, now)
 	}
 
-	/// The arbiter did not rule in time: open disputes are dropped (no one is slashed,
-	/// the verdicts stand) and the task settles.
+	/// The arbiter did not rule in time: open disputes are dropped and no one is slashed,
+	/// but a disputed verdict was not upheld either: it is void (unpaid) and its segment
+	/// audited again, so stalling a game never lets a challenged verdict stand. Then the
+	/// task settles.
 	fn dispute_timed_out(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -189,6 +191,8 @@ impl<T: Config> Pallet<T> {
 			if let Some(c) = a.challenger.take() {
 				T::Arbiter::cancel(id, a.segment);
 				dropped.push(c);
+				a.verdict = None;
+				a.overturned = true;
 			}
 		}
 		Audits::<T>::insert(id, audits);

@@ -37,17 +37,14 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// A game refuted `audit`'s replay root and the verdict was not a forced error: its
-	/// verifier is slashed (the winner reports it). In Exact mode a pass claimed the
-	/// replay reaches the solver's checkpoint, so the segment fails; any other verdict
-	/// is void (the segment counts as not audited).
-	pub(crate) fn overturn(id: TaskId, audit: &mut Audit<T::AccountId>, winner: &T::AccountId) {
+	/// verifier is slashed (the winner reports it) and the verdict is void, so the
+	/// segment is audited again. A game is between the verifier and its challenger: a
+	/// concession or a timeout between them says nothing about the solver's work, so it
+	/// never turns a pass into a fail (a verifier and its own whistleblower account could
+	/// otherwise reject an honest solver).
+	pub(crate) fn overturn(audit: &mut Audit<T::AccountId>, winner: &T::AccountId) {
 		T::Stake::slash(&audit.verifier, Role::Verifier, T::WrongVerdictSlash::get(), Some(winner));
-		let exact =
-			Specs::<T>::get(id).is_some_and(|s| s.verification.mode == VerificationMode::Exact);
-		match audit.verdict.as_mut() {
-			Some(v) if exact && v.pass => v.pass = false,
-			_ => audit.verdict = None,
-		}
+		audit.verdict = None;
 		audit.overturned = true;
 	}
 }
@@ -92,7 +89,7 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 			// error (the verifier did what it had to) and a verdict whose secret is
 			// not revealed yet are decided at settlement, once the secret is known.
 			if Self::was_wrong(Self::forced(id, audit), audit) == Some(true) {
-				Self::overturn(id, audit, &challenger);
+				Self::overturn(audit, &challenger);
 			}
 		} else {
 			T::Stake::slash(

@@ -16,6 +16,26 @@ impl<T: Config> Pallet<T> {
 		(u64::from_le_bytes(b), known_since)
 	}
 
+	/// One active worker of `role` whose claimed memory fits the task, drawn with
+	/// randomness and `subject`: never the task's owner nor the worker it excluded.
+	pub(crate) fn draw_one(role: Role, task: &Task<T>, subject: &[u8]) -> Option<T::AccountId> {
+		let mut pool: Vec<T::AccountId> = T::Stake::active(role)
+			.into_iter()
+			.filter(|(a, c)| {
+				c.memory_mib >= task.memory_mib
+					&& *a != task.owner
+					&& task.excluded.as_ref() != Some(a)
+			})
+			.map(|(a, _)| a)
+			.collect();
+		if pool.is_empty() {
+			return None;
+		}
+		let (x, _) = Self::random_u64(subject);
+		let i = (x % pool.len() as u64) as usize;
+		(i < pool.len()).then(|| pool.swap_remove(i))
+	}
+
 	/// Draws a solver for the task among active solvers whose memory fits (never
 	/// the owner nor an excluded solver). With none, queues the task; after
 	/// `MaxDraws` draws, fails it. Returns whether the task is still live.
@@ -29,22 +49,7 @@ impl<T: Config> Pallet<T> {
 			return Ok(false);
 		}
 		task.draws = task.draws.saturating_add(1);
-		let fitting: Vec<T::AccountId> = T::Stake::active(Role::Solver)
-			.into_iter()
-			.filter(|(a, c)| {
-				c.memory_mib >= task.memory_mib
-					&& *a != task.owner
-					&& task.excluded.as_ref() != Some(a)
-			})
-			.map(|(a, _)| a)
-			.collect();
-		let (x, _) = Self::random_u64(&(b"gensyn/solver", id, task.draws).encode());
-		let pick = if fitting.is_empty() {
-			None
-		} else {
-			fitting.get((x % fitting.len() as u64) as usize).cloned()
-		};
-		match pick {
+		match Self::draw_one(Role::Solver, task, &(b"gensyn/solver", id, task.draws).encode()) {
 			Some(solver) => {
 				let until = Self::schedule(id, now.saturating_add(T::AcceptPeriod::get()))?;
 				Self::engage(id, task, &solver)?;

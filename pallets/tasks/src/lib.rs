@@ -158,7 +158,10 @@ pub mod pallet {
 		/// re-auditor after re-auditor leaves unchecked leaves the segment unverified.
 		#[pallet::constant]
 		type MaxReaudits: Get<u32>;
-		/// Most workers one task counts on (solver, verifiers, challengers).
+		/// Most workers one task counts on (solver, verifiers, challengers). It must hold
+		/// every engagement a task can need, so that no draw and no challenge is ever
+		/// refused for room: the solver, a profiler, one verifier and one challenger per
+		/// audited segment (checked by `integrity_test`).
 		#[pallet::constant]
 		type MaxEngaged: Get<u32>;
 		/// Most deadlines in one block.
@@ -530,6 +533,9 @@ pub mod pallet {
 		SpecAuditFractionOverOne,
 		/// Bad spec: The work estimate overflows a `u64`.
 		SpecEstimateOverflow,
+		/// Bad spec: The arbiter could not rule on a dispute over this task (a data format
+		/// it cannot read, or more samples than a game replays).
+		SpecNotDisputable,
 	}
 
 	#[pallet::hooks]
@@ -541,6 +547,17 @@ pub mod pallet {
 				Self::on_deadline(id, now);
 			}
 			T::WeightInfo::on_initialize(n)
+		}
+
+		fn integrity_test() {
+			// Junk challenges must never crowd out a real one, nor a full list refuse a
+			// re-audit: the bound covers the worst case.
+			let needed = T::MaxAuditSegments::get().saturating_mul(2).saturating_add(2);
+			assert!(
+				T::MaxEngaged::get() >= needed,
+				"MaxEngaged must hold the solver, a profiler and a verifier and a challenger \
+				 per audited segment"
+			);
 		}
 
 		#[cfg(feature = "try-runtime")]

@@ -96,6 +96,9 @@ impl Randomness<H256, u64> for TestRandomness {
 	}
 }
 
+/// Most samples the test arbiter rules on.
+pub const MAX_DISPUTABLE_SAMPLES: u32 = 100_000;
+
 /// A test arbiter: records disputes; tests rule with `Tasks::resolve`.
 pub struct TestArbiter;
 impl crate::DisputeArbiter<u64> for TestArbiter {
@@ -108,6 +111,9 @@ impl crate::DisputeArbiter<u64> for TestArbiter {
 	}
 	fn cancel(task: u64, segment: u32) {
 		DISPUTES.with(|d| d.borrow_mut().retain(|x| !(x.0 == task && x.1 == segment)));
+	}
+	fn rules_on(spec: &gensyn_primitives::TaskSpec) -> bool {
+		spec.data.samples <= MAX_DISPUTABLE_SAMPLES
 	}
 }
 

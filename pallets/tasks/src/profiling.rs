@@ -18,19 +18,10 @@ impl<T: Config> Pallet<T> {
 			return Ok(false);
 		}
 		task.draws = task.draws.saturating_add(1);
-		let pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
-			.into_iter()
-			.filter(|(a, c)| {
-				c.memory_mib >= task.memory_mib
-					&& *a != task.owner
-					&& task.excluded.as_ref() != Some(a)
-			})
-			.map(|(a, _)| a)
-			.collect();
-		let (x, _) = Self::random_u64(&(b"gensyn/profiler", id, task.draws).encode());
-		let pick = if pool.is_empty() { None } else { pool.get((x % pool.len() as u64) as usize) };
+		let subject = (b"gensyn/profiler", id, task.draws).encode();
+		let pick = Self::draw_one(Role::Verifier, task, &subject);
 		task.phase = Phase::Profiling;
-		match pick.cloned() {
+		match pick {
 			Some(p) => {
 				let until = Self::schedule(id, now.saturating_add(T::ProfilePeriod::get()))?;
 				Self::engage(id, task, &p)?;

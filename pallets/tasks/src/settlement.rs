@@ -11,8 +11,9 @@ enum RoundEnd<AccountId> {
 	/// A counted verdict failed, or the proof was withheld: the solver is slashed and the
 	/// task goes to another; `reporter` (the verifier that caught it) shares the slash.
 	Rejected { solver: AccountId, reporter: Option<AccountId> },
-	/// A reported segment was never checked: no one is paid or slashed for it; the
-	/// owner is refunded.
+	/// A drawn segment was never checked (a report no re-audit checked, or a verdict
+	/// voided or never posted with no re-audit left): the solver is neither paid nor
+	/// slashed; the owner is refunded.
 	Unverified,
 	/// A failing round with no solver to reject.
 	NoSolver,
@@ -103,7 +104,7 @@ impl<T: Config> Pallet<T> {
 			if Self::was_wrong(forced, a) == Some(false) {
 				continue;
 			}
-			Self::overturn(id, a, &winner);
+			Self::overturn(a, &winner);
 		}
 		// A re-audit verdict on a reported segment whose secret is unrevealed cannot be
 		// trusted and does not check the report (a re-audit is never forced).
@@ -148,12 +149,11 @@ impl<T: Config> Pallet<T> {
 			}
 			let Some(forced) = forced else {
 				// No reveal: judged, voided and slashed by `judge_unrevealed`, now or by an
-				// earlier settlement (an overturned verdict stays: what its game
-				// established).
+				// earlier settlement.
 				continue;
 			};
 			let honest = match (forced, a.verdict) {
-				// An overturned verdict is what its game established.
+				// An overturned verdict was judged by its game.
 				_ if a.overturned => true,
 				// A forced segment must carry a failing verdict.
 				(true, Some(v)) => !v.pass,
@@ -161,11 +161,7 @@ impl<T: Config> Pallet<T> {
 			};
 			if !honest {
 				Self::slash_untrusted(&a.verifier, slashed);
-				// An overturned verdict is what its game established, not the verifier's
-				// word: it stays (an Exact pass turned into a fail).
-				if !a.overturned {
-					a.verdict = None;
-				}
+				a.verdict = None;
 				continue;
 			}
 			if forced && !a.overturned {
@@ -209,8 +205,12 @@ impl<T: Config> Pallet<T> {
 			a.unavailable
 				|| (a.reported_before && (a.verdict.is_none() || void.contains(&a.segment)))
 		});
-		if !failed && !withheld && unchecked {
-			// The segment was not verified: the solver is not paid, nor slashed on one
+		// A drawn segment with no verdict that counts and no forced error: its verdict was
+		// voided (refuted, unrevealed, a stalled game, a lie about a forced error) or
+		// never posted, and no re-audit was left to check it.
+		let unaudited = audits.iter().any(|a| a.verdict.is_none() && !a.unavailable);
+		if !failed && !withheld && (unchecked || unaudited) {
+			// A segment was not verified: the solver is not paid, nor slashed on one
 			// verifier's word; the owner gets the rest back.
 			return RoundEnd::Unverified;
 		}
@@ -218,14 +218,10 @@ impl<T: Config> Pallet<T> {
 		if !failed && !withheld {
 			return RoundEnd::Completed(solver);
 		}
-		// The verifier that caught the fault reports it; when the failing verdict is an
-		// overturned pass, the verifier was wrong and the whistleblower was already paid
-		// from its slash: no reporter. A withheld proof has no reporter either (nothing
-		// was proven).
-		let reporter = counted
-			.iter()
-			.find(|a| a.verdict.is_some_and(|v| !v.pass) && !a.overturned)
-			.map(|a| a.verifier.clone());
+		// The verifier that caught the fault reports it. A withheld proof has no reporter
+		// (nothing was proven).
+		let reporter =
+			counted.iter().find(|a| a.verdict.is_some_and(|v| !v.pass)).map(|a| a.verifier.clone());
 		RoundEnd::Rejected { solver, reporter }
 	}
 

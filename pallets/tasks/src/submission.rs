@@ -14,6 +14,7 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn do_submit_task(owner: T::AccountId, spec: TaskSpec) -> DispatchResult {
 		let est = gensyn_primitives::estimate(&spec).map_err(Self::spec_error)?;
 		let memory_mib = Self::memory_mib(&spec).map_err(Self::spec_error)?;
+		ensure!(T::Arbiter::rules_on(&spec), Error::<T>::SpecNotDisputable);
 		let steps = est.steps;
 		let k = u64::from(spec.training.checkpoint_interval.max(1));
 		let segments = steps.div_ceil(k);

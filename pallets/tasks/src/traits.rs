@@ -14,14 +14,21 @@ pub trait DisputeArbiter<AccountId> {
 	) -> DispatchResult;
 	/// The tasks pallet gave up waiting for the dispute (safety timeout).
 	fn cancel(task: TaskId, segment: u32);
+	/// Whether a dispute over any value of a task of `spec` could be ruled on: a task the
+	/// arbiter could not rule on (a data format it cannot read, more samples than a game
+	/// replays) would leave an honest defendant unable to answer, so it is refused.
+	fn rules_on(spec: &TaskSpec) -> bool;
 }
 
-/// No arbiter: challenges are refused.
+/// No arbiter: challenges are refused (and so no spec is refused for the arbiter's sake).
 impl<AccountId> DisputeArbiter<AccountId> for () {
 	fn open(_: TaskId, _: u32, _: &AccountId, _: &AccountId) -> DispatchResult {
 		Err(DispatchError::Other("no arbiter configured"))
 	}
 	fn cancel(_: TaskId, _: u32) {}
+	fn rules_on(_: &TaskSpec) -> bool {
+		true
+	}
 }
 
 /// How an arbiter reports a dispute's outcome to the tasks pallet.

@@ -76,8 +76,9 @@ pub enum FailReason {
 	ProofRejected,
 	/// A deadline could not be scheduled (every block's deadline list full).
 	Unschedulable,
-	/// A segment could not be verified: the solver's store was reported unavailable
-	/// and no verifier checked it again.
+	/// A drawn segment was not verified: the solver's store was reported unavailable,
+	/// or the segment's verdict was voided or never posted, and no verifier checked it
+	/// again. The solver is neither paid nor slashed.
 	Unverified,
 }
 
@@ -145,7 +146,7 @@ pub struct Audit<AccountId> {
 	/// Who challenges the verdict, while a dispute is open.
 	pub challenger: Option<AccountId>,
 	/// The verdict was overturned in a dispute: its verifier is not paid, and the verdict
-	/// is void (gone), except an Exact-mode pass, which becomes a fail.
+	/// is void (gone); the segment is audited again.
 	pub overturned: bool,
 	/// Who won a dispute over this verdict. While the verifier's forced-error secret is
 	/// unrevealed, what the win means (a caught forced error or a wrong verdict) waits

@@ -72,13 +72,18 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	// its segment counts as unverified: a silent or untrusted re-auditor costs its bond
 	// and the owner gains nothing unless every re-auditor drawn is on its side.
 	type MaxReaudits = ConstU32<3>;
-	type MaxEngaged = ConstU32<24>;
+	// The solver, a profiler, and a verifier and a challenger for each of 48 audited
+	// segments: no draw and no challenge is ever refused for room (junk challenges cannot
+	// crowd out a real one).
+	type MaxEngaged = ConstU32<100>;
 	type MaxDeadlinesPerBlock = ConstU32<16>;
 	type MaxLocationLen = ConstU32<128>;
 	type MissedAcceptSlash = ConstU128<UNIT>;
 	type MissedResultSlash = ConstU128<{ 20 * UNIT }>;
 	type RejectedProofSlash = ConstU128<{ 100 * UNIT }>;
-	type MissedVerdictSlash = ConstU128<{ 5 * UNIT }>;
+	// Silence must cost what a wrong verdict costs: a verifier bribed to pass a fake
+	// would otherwise stay silent instead, and its segment would go unchecked for less.
+	type MissedVerdictSlash = ConstU128<{ 50 * UNIT }>;
 	type WrongVerdictSlash = ConstU128<{ 50 * UNIT }>;
 	type FalseChallengeSlash = ConstU128<{ 10 * UNIT }>;
 	type MissedRevealSlash = ConstU128<{ 10 * UNIT }>;

@@ -122,6 +122,33 @@ fn concede_ends_the_game_for_either_party() {
 	}
 }
 
+/// A ruling the tasks pallet refuses writes nothing: the bond stays held, what the
+/// tasks pallet wrote before refusing is undone, and the game stays open (a refused
+/// concession is an error; a refused timeout is ruled again a move timeout later).
+#[test]
+fn a_refused_ruling_writes_nothing_and_the_game_stays_open() {
+	new_test_ext().execute_with(|| {
+		let _g = setup(None);
+		open();
+		let before = (Balances::total_balance_on_hold(&C), Balances::free_balance(4));
+		REFUSE_OUTCOME.with(|r| *r.borrow_mut() = true);
+		assert!(Arbitration::concede(origin(D), TASK, SEG).is_err());
+		assert_eq!((Balances::total_balance_on_hold(&C), Balances::free_balance(4)), before);
+		let deadline = game().deadline;
+		time_out();
+		assert_eq!((Balances::total_balance_on_hold(&C), Balances::free_balance(4)), before);
+		assert!(game().deadline > deadline, "the timeout is ruled again later");
+		assert!(OUTCOMES.with(|o| o.borrow().is_empty()));
+		// Once the tasks pallet takes the outcome, the game ends as usual.
+		REFUSE_OUTCOME.with(|r| *r.borrow_mut() = false);
+		let silent = game().turn;
+		time_out();
+		assert!(Disputes::<Test>::get(KEY).is_none());
+		let won = silent == Party::Defendant;
+		assert_eq!(OUTCOMES.with(|o| o.borrow().clone()), vec![(TASK, SEG, won)]);
+	});
+}
+
 #[test]
 fn cancel_releases_the_bond_and_forgets_the_game() {
 	new_test_ext().execute_with(|| {

@@ -5,10 +5,11 @@ use super::*;
 #[test]
 fn a_verdict_a_game_refuted_is_not_tried_again() {
 	new_test_ext().execute_with(|| {
-		// An Exact-mode pass refuted by a whistleblower became a fail.
-		let (id, _) = overturned_pass(VerificationMode::Exact, true);
+		// An Exact-mode pass refuted by a whistleblower is void (no verifier is left to
+		// audit it again).
+		let (id, _) = overturned_pass(VerificationMode::Exact, false);
 		let a = Audits::<T>::get(id)[0].clone();
-		assert!(a.overturned && a.verdict.is_some_and(|v| !v.pass));
+		assert!(a.overturned && a.verdict.is_none());
 		let watches = |who: u64| {
 			TaskPallet::duties(&who).iter().filter(|d| matches!(d, Duty::Watch { .. })).count()
 		};
@@ -16,7 +17,7 @@ fn a_verdict_a_game_refuted_is_not_tried_again() {
 		for who in [10, 13] {
 			assert_noop!(
 				TaskPallet::challenge(RuntimeOrigin::signed(who), id, a.segment),
-				Error::<T>::NotAllowedToChallenge
+				Error::<T>::NoVerdict
 			);
 		}
 	});
@@ -90,7 +91,8 @@ fn an_overturned_threshold_verdict_is_void_and_its_verifier_slashed_and_unpaid()
 		let pay = task(id).segment_pay;
 		let end = task(id).deadline;
 		run_to(end);
-		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		// The segment went unchecked: the solver is neither paid nor failed.
+		assert!(unverified(id));
 		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
 		assert_eq!(
 			Balances::free_balance(verifier) - vfree,
@@ -137,29 +139,29 @@ fn a_voided_segment_is_audited_again_by_another_verifier() {
 		assert_eq!(task(id).phase, Phase::Challenge);
 		let (vfree, ofree) = (Balances::free_balance(voided), Balances::free_balance(other));
 		run_to(task(id).deadline);
-		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
-		// Neither refuted verdict is paid: the owner paid the solver and the cuts only.
+		// Nobody checked the segment: the solver is not paid, neither refuted verdict is,
+		// and the owner gets everything back.
+		assert!(unverified(id));
 		assert_eq!((Balances::free_balance(voided), Balances::free_balance(other)), (vfree, ofree));
-		assert_eq!(
-			Balances::free_balance(1),
-			START - t.solver_pay - t.jackpot_cut - t.treasury_cut
-		);
+		assert_eq!(Balances::free_balance(1), START);
 	});
 }
 
 #[test]
-fn an_overturned_exact_pass_fails_the_proof_and_slashes_the_solver() {
+fn an_overturned_exact_pass_is_void_and_audited_again_never_failing_the_solver() {
 	new_test_ext().execute_with(|| {
-		let (id, verifier) = overturned_pass(VerificationMode::Exact, true);
-		assert!(!Audits::<T>::get(id)[0].verdict.unwrap().pass, "the pass became a fail");
-		assert_eq!(task(id).phase, Phase::Challenge, "a fail is not audited again");
-		let sb = Stake::bond(&10, Role::Solver);
-		let vfree = Balances::free_balance(verifier);
-		let end = task(id).deadline;
-		run_to(end);
-		assert!(Tasks::<T>::get(id).is_none());
-		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
-		assert_eq!(Balances::free_balance(verifier), vfree);
+		let (id, voided) = overturned_pass(VerificationMode::Exact, true);
+		let other = if voided == 11 { 12 } else { 11 };
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.verifier, a.verdict, a.reaudits), (other, None, 1), "void, re-audited");
+		assert_eq!(task(id).phase, Phase::Verifying);
+		let (sb, sfree) = (Stake::bond(&10, Role::Solver), Balances::free_balance(10));
+		pass(id, other, a.segment);
+		let t = task(id);
+		run_to(t.deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not slashed");
+		assert_eq!(Balances::free_balance(10), sfree + t.solver_pay, "and is paid");
 	});
 }
 
@@ -217,18 +219,29 @@ fn the_solver_may_dispute_a_failing_verdict_and_win() {
 }
 
 #[test]
-fn an_unresolved_dispute_times_out_and_the_task_settles() {
+fn an_unresolved_dispute_times_out_and_its_verdict_is_void_and_audited_again() {
 	new_test_ext().execute_with(|| {
 		let id = verifying();
 		let a = Audits::<T>::get(id)[0].clone();
+		let other = if a.verifier == 11 { 12 } else { 11 };
 		reg(13, Role::Whistleblower);
 		verify_all(id, true);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let vb = Stake::bond(&a.verifier, Role::Verifier);
+		let vfree = Balances::free_balance(a.verifier);
 		let d = task(id).deadline;
 		run_to(d);
-		assert!(Tasks::<T>::get(id).is_none());
 		assert!(DISPUTES.with(|x| x.borrow().is_empty()), "arbiter told to cancel");
+		// Nobody is slashed, but the disputed verdict does not stand: another verifier
+		// audits the segment.
 		assert_eq!(Stake::bond(&13, Role::Whistleblower), 200);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb);
+		let again = Audits::<T>::get(id)[0].clone();
+		assert_eq!((again.verifier, again.verdict, again.reaudits), (other, None, 1));
+		assert_eq!(task(id).phase, Phase::Verifying);
+		pass(id, other, a.segment);
+		run_to(task(id).deadline);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Balances::free_balance(a.verifier), vfree, "the void verdict is unpaid");
 	});
 }

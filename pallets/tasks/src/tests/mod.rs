@@ -14,6 +14,7 @@ use pallet_gensyn_stake::{Capability, DeviceKind};
 
 type T = Test;
 
+mod attacks;
 mod disputes;
 mod invariants;
 mod jackpot;
@@ -297,4 +298,11 @@ fn overturned_pass(mode: VerificationMode, spare: bool) -> (TaskId, u64) {
 		Error::<T>::WrongPhase
 	);
 	(id, a.verifier)
+}
+
+/// Whether task `id` failed unverified (a drawn segment nobody checked).
+fn unverified(id: TaskId) -> bool {
+	events().iter().any(
+		|e| matches!(e, Event::TaskFailed { id: i, reason: FailReason::Unverified, .. } if *i == id),
+	)
 }

@@ -51,7 +51,7 @@ fn property_random_action_sequences_conserve_funds() {
 			for a in 9..=10 {
 				reg(a, Role::Whistleblower);
 			}
-			for _ in 0..120 {
+			for _ in 0..240 {
 				let ids: Vec<TaskId> = Tasks::<T>::iter_keys().collect();
 				let pick = |rng: &mut Rng| ids.get(rng.below(ids.len() as u64) as usize).copied();
 				let who = 1 + rng.below(ACCOUNTS);

@@ -58,6 +58,14 @@ fn bad_specs_are_refused_with_their_named_error_and_nothing_held() {
 			TaskPallet::submit_task(RuntimeOrigin::signed(77), spec()),
 			sp_runtime::TokenError::FundsUnavailable
 		);
+		// A task the arbiter could not rule on (more samples than a game replays) would
+		// leave an honest defendant unable to answer: refused, nothing held.
+		let unruled = spec_with(|s| s.data.samples = MAX_DISPUTABLE_SAMPLES + 1);
+		assert_noop!(
+			TaskPallet::submit_task(RuntimeOrigin::signed(1), unruled),
+			Error::<T>::SpecNotDisputable
+		);
+		assert_eq!(escrow_held(1), 0);
 		check();
 	});
 }

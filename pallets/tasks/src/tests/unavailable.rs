@@ -182,12 +182,14 @@ fn a_report_survives_a_missed_verdict_whose_silent_verifier_is_not_drawn_to_rech
 		assert_eq!(Stake::bond(&m.verifier, Role::Verifier), mb - 20, "missed verdict");
 		assert_eq!(Stake::bond(&r.verifier, Role::Verifier), rb, "a report is not a miss");
 		let left = Audits::<T>::get(id);
-		assert_eq!(left.len(), 1);
-		assert!(left[0].unavailable && left[0].verifier == r.verifier);
+		assert_eq!(left.len(), 2, "the silent verifier's segment stays, void");
+		let report = left.iter().find(|a| a.segment == r.segment).expect("the report");
+		assert!(report.unavailable && report.verifier == r.verifier);
+		let silent = left.iter().find(|a| a.segment == m.segment).expect("the silent one");
+		assert!(silent.overturned && silent.verdict.is_none());
 		assert_eq!(task(id).phase, Phase::Challenge);
 		// The silent verifier is the only other one, yet it is not drawn to re-audit
 		// the report: the report stays unchecked and the task fails unverified.
-		assert!(Replaced::<T>::get(id).contains(&m.verifier));
 		let escrow = task(id).escrow;
 		run_to(task(id).deadline);
 		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
