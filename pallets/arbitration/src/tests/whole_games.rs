@@ -111,7 +111,17 @@ fn random_games_end_in_time_conserve_funds_and_the_truth_wins() {
 						assert_ok!(Arbitration::concede(origin(who), TASK, SEG));
 					}
 					_ => {
-						if make_move(&g, challenger, Defendant::FromRun, state).is_err() {
+						if let Err(e) = make_move(&g, challenger, Defendant::FromRun, state) {
+							// Only a liar may be left without a valid move: the chain
+							// refusing an honest party's move is a failure, not giving up.
+							let honest = match turn {
+								Party::Defendant => fault.is_none(),
+								Party::Challenger => challenger == Challenger::Honest,
+							};
+							assert!(
+								!honest,
+								"seed {seed}: an honest {turn:?}'s move refused: {e:?}"
+							);
 							gave_up = Some(turn);
 							time_out();
 						}
