@@ -74,3 +74,26 @@ fn a_stalled_game_never_lets_a_challenged_pass_stand() {
 		assert!(worth(13) >= whistleblower, "the whistleblower loses nothing");
 	});
 }
+
+/// A2: a verifier drawn on a faked segment stays silent (once cheaper than a wrong
+/// verdict) so that the solver is paid on the segment the other verifier checked. The
+/// silent segment is void, nobody is left to audit it again, and the round ends
+/// unverified: the solver is not paid and the silent verifier is slashed.
+#[test]
+fn a_silent_verifier_cannot_get_a_solver_paid_for_an_unchecked_segment() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with(two);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		let (checked, silent) = (audits[0].clone(), audits[1].clone());
+		assert_ne!(checked.verifier, silent.verifier, "two verifiers are drawn");
+		let coalition = [10, silent.verifier];
+		let before = worth_of(&coalition);
+		pass(id, checked.verifier, checked.segment);
+		run_to(task(id).deadline);
+		run_to(task(id).deadline);
+		assert!(unverified(id));
+		assert!(worth_of(&coalition) < before, "the coalition loses");
+	});
+}
