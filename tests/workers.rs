@@ -498,17 +498,35 @@ fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
 	assert_eq!(resumed, 100, "resumed from the last checkpoint before step 120");
 }
 
+/// Every segment is forced for Charlie: he posts a failing verdict, Dave catches it and is
+/// paid from the jackpot. The forced segment was checked by nobody, so it is audited
+/// again by Eve (a second verifier node, registered once Charlie posted; a re-audit is
+/// never forced), whose pass lets Bob be paid in full.
 #[test]
 fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
 	let s = setup(None, Some("100"));
 	// Something in the pot to pay from (a fresh chain's pot holds only its deposit).
 	run_ok("transfer.js", &["--ws", &s.ws, "--to", "jackpot", "--amount", "1000000000000000"]);
-	let (submitted, outcome, stdout) = submit_and_follow(&s);
-	let log = s.node.log();
-	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", tail(&log));
-	assert!(log.contains("forced error: posting a failing verdict"), "{}", tail(&log));
+	let base =
+		std::env::temp_dir().join(format!("gensyn-eve-{}-{}", std::process::id(), free_port()));
+	let eve = second_node(&s, "eve", ("verifier", "gver", "//Eve"), &base, &[]);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	let forced = "forced error: posting a failing verdict";
+	s.node.wait_until("Charlie's forced error", Duration::from_secs(600), |n| {
+		n.log().contains(forced)
+	});
+	register(&s.ws, "//Eve", "verifier", "http://127.0.0.1:9");
+	let (_, stdout, stderr) = follow.join().expect("the follower");
+	let (log, eve_log) = (s.node.log(), eve.log());
+	let _ = std::fs::remove_dir_all(&base);
+	assert!(stdout.lines().any(|l| l.starts_with("OUTCOME ")), "{stdout}\n{stderr}");
+	let (submitted, outcome) = (tagged_json(&stdout, "RESULT "), tagged_json(&stdout, "OUTCOME "));
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", worker_lines(&log));
 	assert!(stdout.contains("tasks.Challenged"), "Dave did not challenge:\n{stdout}");
 	assert!(stdout.contains("\"challengerWon\":true"), "{stdout}");
+	assert!(stdout.contains("tasks.Reaudited"), "the forced segment was audited again:\n{stdout}");
+	assert!(eve_log.contains("passed"), "Eve replayed it: {}", tail(&eve_log));
 	let to = outcome["blockNumber"].as_u64().expect("block");
 	let ledger = ledger(&s, to, "//Bob,//Charlie,//Dave,jackpot");
 	// The catch: a tenth of the pot's spendable balance, capped at 100 GSN (MaxCatch),

@@ -68,8 +68,12 @@ pub type UncheckedExtrinsic =
 /// The payload a signer signs.
 pub type SignedPayload = generic::SignedPayload<RuntimeCall, TxExtension>;
 
-/// Storage migrations run on the next runtime upgrade.
-type Migrations = ();
+/// Storage migrations run on the next runtime upgrade (each runs once: it checks the
+/// pallet's storage version).
+type Migrations = (
+	pallet_gensyn_tasks::migrations::V0ToV1<Runtime>,
+	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
+);
 
 /// Dispatches blocks and extrinsics to the pallets.
 pub type Executive = frame_executive::Executive<
@@ -109,7 +113,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 114,
+	spec_version: 115,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,

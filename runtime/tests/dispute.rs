@@ -170,7 +170,8 @@ fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {
 
 /// A task the pinpoint game could not rule on is refused at submission, with its named
 /// error and nothing held: gzipped data (a game cannot read a batch value at a fixed
-/// offset of it) and more samples than a game replays (`MaxDataSamples`).
+/// offset of it), more samples than a game replays (`MaxDataSamples`), and a segment
+/// longer than a defendant replays within a move deadline (`MaxSegmentGas`).
 #[test]
 fn specs_the_game_cannot_rule_on_are_refused() {
 	use gensyn_primitives::DataFormat;
@@ -179,7 +180,16 @@ fn specs_the_game_cannot_rule_on_are_refused() {
 		let max: u32 = <Runtime as pallet_gensyn_arbitration::Config>::MaxDataSamples::get();
 		let gzipped = fixtures::with(spec(), |s| s.data.format = DataFormat::MnistIdxGz);
 		let too_many = fixtures::with(spec(), |s| s.data.samples = max + 1);
-		for bad in [gzipped, too_many] {
+		// One segment of a whole 100-epoch MNIST MLP run: more gas than a move deadline
+		// replays.
+		let too_long = fixtures::with(fixtures::mnist_mlp(), |s| {
+			s.training.epochs = 100;
+			s.training.checkpoint_interval = s.total_steps() as u32;
+		});
+		let work = gensyn_primitives::segment_work(&too_long).expect("a valid spec");
+		let max_gas: u64 = <Runtime as pallet_gensyn_arbitration::Config>::MaxSegmentGas::get();
+		assert!(work.gas > max_gas, "{work:?}");
+		for bad in [gzipped, too_many, too_long] {
 			let held = Balances::total_balance_on_hold(&who(Sr25519Keyring::Alice));
 			assert_eq!(
 				Tasks::submit_task(signed(Sr25519Keyring::Alice), bad),

@@ -16,7 +16,7 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 		ensure!(ctx.steps > 0, Error::<T>::NoSubject);
 		let bond = T::GameBond::get();
 		T::Currency::hold(&HoldReason::GameBond.into(), challenger, bond)?;
-		let deadline = Self::schedule(key)?;
+		let deadline = Self::schedule(key);
 		let d = Dispute::<T> {
 			challenger: challenger.clone(),
 			defendant: defendant.clone(),
@@ -44,7 +44,14 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 	}
 
 	fn rules_on(spec: &TaskSpec) -> bool {
-		geo::data_disputable(spec.data.format) && spec.data.samples <= T::MaxDataSamples::get()
+		// An honest defendant must be able to answer every move in time: read every
+		// batch value, and replay a segment within a move deadline.
+		let replayable = gensyn_primitives::segment_work(spec).is_ok_and(|w| {
+			w.gas <= T::MaxSegmentGas::get() && w.state_bytes <= T::MaxSegmentBytes::get()
+		});
+		geo::data_disputable(spec.data.format)
+			&& spec.data.samples <= T::MaxDataSamples::get()
+			&& replayable
 	}
 
 	fn cancel(task: TaskId, segment: u32) {
@@ -105,7 +112,7 @@ impl<T: Config> Pallet<T> {
 	) -> DispatchResult {
 		d.turn = next;
 		d.moves = d.moves.saturating_add(1);
-		d.deadline = Self::schedule(key)?;
+		d.deadline = Self::schedule(key);
 		let (stage, deadline) = (d.stage, d.deadline);
 		Disputes::<T>::insert(key, d);
 		Self::deposit_event(Event::Moved {
@@ -119,17 +126,31 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Files a move deadline `MoveTimeout` blocks ahead (or the next block with room).
-	pub(crate) fn schedule(key: DisputeKey) -> Result<BlockNumberFor<T>, DispatchError> {
+	/// Files a move deadline `MoveTimeout` blocks ahead; returns its block. Never fails:
+	/// the queue is paged.
+	pub(crate) fn schedule(key: DisputeKey) -> BlockNumberFor<T> {
 		let now = frame_system::Pallet::<T>::block_number();
-		let mut at = now.saturating_add(T::MoveTimeout::get().max(1u32.into()));
-		for _ in 0..64u32 {
-			if Deadlines::<T>::mutate(at, |l| l.try_push(key).is_ok()) {
-				return Ok(at);
-			}
-			at = at.saturating_add(1u32.into());
+		let at = now.saturating_add(T::MoveTimeout::get().max(1u32.into()));
+		Deadlines::<T>::push(at, key);
+		at
+	}
+
+	/// The move deadline of the game over `key`, filed at block `filed`, has passed: the
+	/// party to move loses. A stale entry (the game moved on) is skipped.
+	pub(crate) fn time_out(key: DisputeKey, filed: BlockNumberFor<T>) {
+		let Some(d) = Disputes::<T>::get(key) else { return };
+		if d.deadline != filed {
+			return;
 		}
-		Err(Error::<T>::DeadlineQueueFull.into())
+		let silent = d.turn;
+		let mut open = d.clone();
+		if Self::rule(key, d, silent == Party::Defendant, Ruling::Timeout(silent)).is_err() {
+			// The tasks pallet refused the outcome and nothing of it was written: the
+			// game stays open and is ruled again a move timeout later (the tasks
+			// pallet's dispute timeout cancels a game that never ends).
+			open.deadline = Self::schedule(key);
+			Disputes::<T>::insert(key, open);
+		}
 	}
 
 	/// Ends a game: releases or pays the bond, tells the tasks pallet. All or nothing:

@@ -8,12 +8,9 @@ impl<T: Config> Pallet<T> {
 	#[cfg(any(test, feature = "try-runtime"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		for (key, d) in Disputes::<T>::iter() {
+			ensure!(Deadlines::<T>::contains(d.deadline, &key), "a game's deadline is not filed");
 			ensure!(
-				Deadlines::<T>::get(d.deadline).contains(&key),
-				"a game's deadline is not filed"
-			);
-			ensure!(
-				d.deadline > frame_system::Pallet::<T>::block_number(),
+				Deadlines::<T>::pending(d.deadline, frame_system::Pallet::<T>::block_number()),
 				"a game is past its deadline"
 			);
 		}

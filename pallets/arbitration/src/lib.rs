@@ -11,6 +11,7 @@ mod benchmarking;
 mod evidence;
 mod game;
 mod invariants;
+pub mod migrations;
 #[cfg(test)]
 mod mock;
 #[cfg(any(feature = "std", feature = "runtime-benchmarks", test))]
@@ -43,6 +44,23 @@ use pallet_gensyn_tasks::{
 	DisputeArbiter, DisputeContext, DisputeOutcome, DisputeSubjects, TaskId,
 };
 use sp_runtime::traits::Saturating;
+
+/// The move-deadline queue over the pallet's storage.
+pub(crate) type Deadlines<T> = pallet_gensyn_tasks::queue::PagedQueue<
+	BlockNumberFor<T>,
+	DisputeKey,
+	<T as Config>::MaxDeadlinesPerBlock,
+	DeadlinePages<T>,
+	DeadlineCounts<T>,
+	DeadlineBacklog<T>,
+>;
+
+/// Pages of move deadlines a block handles (the runtime sizes `MaxDeadlinesPerBlock`
+/// to the weight a block can spare for them).
+pub const DEADLINE_PAGES: u32 = 1;
+
+/// The storage layout's version (1: paged move deadlines).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(1);
 
 /// Balance of the currency.
 pub type BalanceOf<T> =
@@ -130,6 +148,7 @@ pub mod pallet {
 
 	/// The pallet.
 	#[pallet::pallet]
+	#[pallet::storage_version(STORAGE_VERSION)]
 	pub struct Pallet<T>(_);
 
 	/// Reasons this pallet holds funds.
@@ -165,6 +184,14 @@ pub mod pallet {
 		/// recomputed on chain, linear in the sample count).
 		#[pallet::constant]
 		type MaxDataSamples: Get<u32>;
+		/// Most gas of one segment's replay: a defendant's first move replays the whole
+		/// segment (single-threaded, as `prover` does), which must fit a move deadline.
+		#[pallet::constant]
+		type MaxSegmentGas: Get<u64>;
+		/// Most bytes of the training states a defendant keeps for one segment (one
+		/// after each of its steps).
+		#[pallet::constant]
+		type MaxSegmentBytes: Get<u64>;
 		/// Most move deadlines falling in one block.
 		#[pallet::constant]
 		type MaxDeadlinesPerBlock: Get<u32>;
@@ -194,15 +221,27 @@ pub mod pallet {
 		ValueQuery,
 	>;
 
-	/// Move deadlines by block (entries whose game moved on are skipped).
+	/// Move deadlines by block, in pages of at most `MaxDeadlinesPerBlock` (entries
+	/// whose game moved on are skipped; see `pallet_gensyn_tasks::queue`).
 	#[pallet::storage]
-	pub type Deadlines<T: Config> = StorageMap<
+	pub type DeadlinePages<T: Config> = StorageDoubleMap<
 		_,
 		Twox64Concat,
 		BlockNumberFor<T>,
+		Twox64Concat,
+		u32,
 		BoundedVec<DisputeKey, T::MaxDeadlinesPerBlock>,
 		ValueQuery,
 	>;
+
+	/// Pages of move deadlines filed at a block.
+	#[pallet::storage]
+	pub type DeadlineCounts<T: Config> =
+		StorageMap<_, Twox64Concat, BlockNumberFor<T>, u32, ValueQuery>;
+
+	/// The earliest block whose move deadlines were not all handled yet.
+	#[pallet::storage]
+	pub type DeadlineBacklog<T: Config> = StorageValue<_, BlockNumberFor<T>, OptionQuery>;
 
 	/// Events.
 	#[pallet::event]
@@ -302,34 +341,21 @@ pub mod pallet {
 		TooManySamples,
 		/// The step's graph could not be rebuilt from the spec.
 		BadGraph,
-		/// Too many deadlines fall in the coming blocks.
-		DeadlineQueueFull,
 	}
 
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(now: BlockNumberFor<T>) -> Weight {
-			let due = Deadlines::<T>::take(now);
-			let n = due.len() as u32;
-			for key in due {
-				let Some(d) = Disputes::<T>::get(key) else { continue };
-				if d.deadline != now {
-					continue;
-				}
-				let silent = d.turn;
-				let mut open = d.clone();
-				if Self::rule(key, d, silent == Party::Defendant, Ruling::Timeout(silent)).is_err()
-				{
-					// The tasks pallet refused the outcome and nothing of it was written:
-					// the game stays open and is ruled again a move timeout later (the
-					// tasks pallet's dispute timeout cancels a game that never ends).
-					if let Ok(at) = Self::schedule(key) {
-						open.deadline = at;
-						Disputes::<T>::insert(key, open);
-					}
-				}
-			}
-			T::WeightInfo::on_initialize(n)
+			// A bounded number of pages a block: a flood carries over, late but never lost
+			// (a late deadline only gives the party to move more time).
+			let done =
+				Deadlines::<T>::drain(now, DEADLINE_PAGES, |filed, key| Self::time_out(key, filed));
+			T::WeightInfo::on_initialize(done.items)
+				.saturating_add(T::DbWeight::get().reads_writes(done.blocks.into(), 1))
+		}
+
+		fn integrity_test() {
+			assert!(T::MaxDeadlinesPerBlock::get() > 0, "a deadline page must hold a deadline");
 		}
 
 		#[cfg(feature = "try-runtime")]

@@ -90,6 +90,8 @@ impl pallet_gensyn_arbitration::Config for Test {
 	type GameBond = ConstU64<BOND>;
 	type MaxTensors = ConstU32<256>;
 	type MaxDataSamples = ConstU32<100_000>;
+	type MaxSegmentGas = ConstU64<10_000_000_000>;
+	type MaxSegmentBytes = ConstU64<{ 1 << 30 }>;
 	type MaxDeadlinesPerBlock = ConstU32<4>;
 	type WeightInfo = ();
 	#[cfg(feature = "runtime-benchmarks")]

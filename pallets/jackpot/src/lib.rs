@@ -64,6 +64,23 @@ impl<AccountId, Balance: Zero> ForcedErrors<AccountId, Balance> for () {
 	fn release(_: &AccountId, _: TaskId) {}
 }
 
+/// Who hears that a verifier revealed its secret (the tasks pallet: a failing verdict
+/// that the reveal shows to be no forced error must leave the solver time to contest it).
+pub trait OnReveal<AccountId> {
+	/// `who` revealed the secret bound to `task`.
+	fn revealed(who: &AccountId, task: TaskId);
+	/// The most [`Self::revealed`] weighs.
+	fn weight() -> Weight;
+}
+
+/// Nobody listens.
+impl<AccountId> OnReveal<AccountId> for () {
+	fn revealed(_: &AccountId, _: TaskId) {}
+	fn weight() -> Weight {
+		Weight::zero()
+	}
+}
+
 /// A commitment bound to a task, and its secret once revealed.
 #[derive(
 	Clone,
@@ -131,6 +148,8 @@ pub mod pallet {
 		/// Most paid for one caught forced error.
 		#[pallet::constant]
 		type MaxCatch: Get<BalanceOf<Self>>;
+		/// Told of every reveal.
+		type OnReveal: OnReveal<Self::AccountId>;
 		/// Weights.
 		type WeightInfo: WeightInfo;
 	}
@@ -204,7 +223,7 @@ pub mod pallet {
 
 		/// Reveals the secret bound to `task`.
 		#[pallet::call_index(1)]
-		#[pallet::weight(T::WeightInfo::reveal())]
+		#[pallet::weight(T::WeightInfo::reveal().saturating_add(T::OnReveal::weight()))]
 		pub fn reveal(origin: OriginFor<T>, task: TaskId, secret: Hash32) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			let mut b = Bindings::<T>::get(&who, task).ok_or(Error::<T>::NotBound)?;
@@ -215,6 +234,7 @@ pub mod pallet {
 			);
 			b.secret = Some(secret);
 			Bindings::<T>::insert(&who, task, b);
+			T::OnReveal::revealed(&who, task);
 			Self::deposit_event(Event::Revealed { who, task });
 			Ok(())
 		}

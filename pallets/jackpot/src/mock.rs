@@ -76,6 +76,7 @@ impl pallet_gensyn_jackpot::Config for Test {
 	type ForcedErrorRate = Rate;
 	type CatchShare = CatchShare;
 	type MaxCatch = ConstU64<500>;
+	type OnReveal = ();
 	type WeightInfo = ();
 }
 

@@ -96,7 +96,7 @@ impl<T: Config> Pallet<T> {
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> DispatchResult {
-		let end = Self::schedule(id, now.saturating_add(T::ChallengePeriod::get()))?;
+		let end = Self::schedule(id, now.saturating_add(T::ChallengePeriod::get()));
 		task.window_end = end;
 		task.deadline = end;
 		task.phase = Phase::Challenge;
@@ -104,12 +104,12 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Whether `audit`'s verdict is a forced error: `None` until its verifier revealed
-	/// the secret bound to the task. A re-audit of a reported segment is never forced:
-	/// its verdict is what checks the report, and a forced one would leave the segment
-	/// unverified (failing the task) through no one's fault.
+	/// the secret bound to the task. A re-audit is never forced: its verdict is what
+	/// checks a segment the first verdict left unchecked (void, forced or reported), and
+	/// a forced one would leave it unchecked again through no one's fault.
 	pub(crate) fn forced(id: TaskId, audit: &Audit<T::AccountId>) -> Option<bool> {
 		T::ForcedErrors::forced(&audit.verifier, id, audit.segment)
-			.map(|forced| forced && !audit.reported_before)
+			.map(|forced| forced && audit.reaudits == 0)
 	}
 
 	/// Whether a refuted verdict was wrong, given its verifier's revealed `forced` flag:

@@ -284,7 +284,7 @@ mod benchmarks {
 
 	/// `n` tasks settle in one block, each paying every audit's verifier.
 	#[benchmark]
-	fn on_initialize(n: Linear<0, { T::MaxDeadlinesPerBlock::get() }>) {
+	fn on_initialize(n: Linear<0, { T::MaxDeadlinesPerBlock::get() * crate::DEADLINE_PAGES }>) {
 		workers::<T>();
 		let mut ids = alloc::vec::Vec::new();
 		for i in 0..n {
@@ -297,16 +297,14 @@ mod benchmarks {
 		let at: BlockNumberFor<T> =
 			frame_system::Pallet::<T>::block_number().saturating_add(T::ChallengePeriod::get());
 		let at = at.saturating_add(1000u32.into());
-		let mut list: BoundedVec<TaskId, T::MaxDeadlinesPerBlock> = BoundedVec::default();
 		for id in &ids {
 			Tasks::<T>::mutate(id, |t| {
 				if let Some(t) = t {
 					t.deadline = at;
 				}
 			});
-			let _ = list.try_push(*id);
+			crate::Deadlines::<T>::push(at, *id);
 		}
-		Deadlines::<T>::insert(at, list);
 		frame_system::Pallet::<T>::set_block_number(at);
 		#[block]
 		{

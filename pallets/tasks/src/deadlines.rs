@@ -4,29 +4,21 @@
 use crate::*;
 
 impl<T: Config> Pallet<T> {
-	/// Puts `id` in the first block from `at` on whose deadline list has room (at
-	/// most 64 blocks later); returns that block.
-	pub(crate) fn schedule(
-		id: TaskId,
-		at: BlockNumberFor<T>,
-	) -> Result<BlockNumberFor<T>, Error<T>> {
+	/// Files `id`'s deadline at block `at` (the next block at the earliest); returns
+	/// the block. Never fails: the queue is paged (see [`crate::queue`]).
+	pub(crate) fn schedule(id: TaskId, at: BlockNumberFor<T>) -> BlockNumberFor<T> {
 		// Never at or before the current block: its deadlines were already drained.
 		let next = frame_system::Pallet::<T>::block_number().saturating_add(1u32.into());
-		let mut b = at.max(next);
-		for _ in 0..64u32 {
-			let ok = Deadlines::<T>::mutate(b, |list| list.try_push(id).is_ok());
-			if ok {
-				return Ok(b);
-			}
-			b = b.saturating_add(1u32.into());
-		}
-		Err(Error::<T>::DeadlineQueueFull)
+		let at = at.max(next);
+		Deadlines::<T>::push(at, id);
+		at
 	}
 
-	/// Handles the deadline of task `id` at block `now`.
-	pub(crate) fn on_deadline(id: TaskId, now: BlockNumberFor<T>) {
+	/// Handles the deadline of task `id` filed at block `filed`, at block `now` (later
+	/// when the queue carried it over).
+	pub(crate) fn on_deadline(id: TaskId, filed: BlockNumberFor<T>, now: BlockNumberFor<T>) {
 		let Some(mut task) = Tasks::<T>::get(id) else { return };
-		if task.deadline != now {
+		if task.deadline != filed {
 			// Stale entry: the task moved on before this deadline.
 			return;
 		}
@@ -38,7 +30,7 @@ impl<T: Config> Pallet<T> {
 			Ok::<(), DispatchError>(())
 		});
 		if res.is_err() {
-			// Scheduling failed (deadline lists full): fail the task so that its
+			// A bound was hit (the workers a task counts on): fail the task so that its
 			// escrow is never stranded.
 			if let Some(mut t) = Tasks::<T>::get(id) {
 				Self::fail(id, &mut t, FailReason::Unschedulable);
@@ -136,7 +128,7 @@ impl<T: Config> Pallet<T> {
 		}
 		if Self::reaudit(id, task, &mut audits)? {
 			Audits::<T>::insert(id, audits);
-			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
 			return Ok(true);
 		}
 		Audits::<T>::insert(id, audits);
@@ -179,7 +171,7 @@ impl<T: Config> Pallet<T> {
 	/// The arbiter did not rule in time: open disputes are dropped and no one is slashed,
 	/// but a disputed verdict was not upheld either: it is void (unpaid) and its segment
 	/// audited again, so stalling a game never lets a challenged verdict stand. Then the
-	/// task settles.
+	/// task settles, once its window has ended.
 	fn dispute_timed_out(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -198,6 +190,12 @@ impl<T: Config> Pallet<T> {
 		Audits::<T>::insert(id, audits);
 		for c in &dropped {
 			Self::disengage(id, task, c);
+		}
+		if task.window_end > now {
+			// The window is still open (a late reveal kept it open for the solver).
+			task.deadline = Self::schedule(id, task.window_end);
+			task.phase = Phase::Challenge;
+			return Ok(true);
 		}
 		Self::settle(id, task, now)
 	}

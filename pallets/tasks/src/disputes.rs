@@ -28,7 +28,7 @@ impl<T: Config> Pallet<T> {
 		Self::engage(id, &mut task, &who)?;
 		if task.phase == Phase::Challenge {
 			let now = frame_system::Pallet::<T>::block_number();
-			task.deadline = Self::schedule(id, now.saturating_add(T::DisputeTimeout::get()))?;
+			task.deadline = Self::schedule(id, now.saturating_add(T::DisputeTimeout::get()));
 			task.phase = Phase::Disputed;
 		}
 		Tasks::<T>::insert(id, task);
@@ -46,6 +46,44 @@ impl<T: Config> Pallet<T> {
 		T::Stake::slash(&audit.verifier, Role::Verifier, T::WrongVerdictSlash::get(), Some(winner));
 		audit.verdict = None;
 		audit.overturned = true;
+	}
+}
+
+/// A reveal can show a failing verdict to be no forced error, and only then is the
+/// solver shown it to contest (before, it would race whistleblowers for forced errors).
+/// A verifier that posts a wrong fail and reveals in the window's last block would leave
+/// the solver no time: so such a reveal keeps the window open for a whole challenge
+/// period from the reveal on.
+impl<T: Config> pallet_gensyn_jackpot::OnReveal<T::AccountId> for Pallet<T> {
+	fn revealed(who: &T::AccountId, id: TaskId) {
+		let Some(mut task) = Tasks::<T>::get(id) else { return };
+		if !matches!(task.phase, Phase::Challenge | Phase::Disputed) {
+			// Before the window opens the solver gets a whole one anyway.
+			return;
+		}
+		let contestable = Audits::<T>::get(id).iter().any(|a| {
+			a.verifier == *who
+				&& a.challenger.is_none()
+				&& a.refuted_by.is_none()
+				&& a.verdict.is_some_and(|v| !v.pass)
+				&& Self::forced(id, a) == Some(false)
+		});
+		let now = frame_system::Pallet::<T>::block_number();
+		let until = now.saturating_add(T::ChallengePeriod::get());
+		if !contestable || task.window_end >= until {
+			return;
+		}
+		task.window_end = until;
+		if task.phase == Phase::Challenge {
+			// Settlement waits for the new end (a dispute's ruling reschedules it itself).
+			task.deadline = Self::schedule(id, until);
+		}
+		Tasks::<T>::insert(id, task);
+		Self::deposit_event(Event::WindowExtended { id, until });
+	}
+
+	fn weight() -> Weight {
+		T::WeightInfo::reopen_window()
 	}
 }
 
@@ -106,11 +144,11 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 			if Self::reaudit(id, &mut task, &mut audits)? {
 				// The new verifiers post within a verify period; the window then
 				// opens again for every verdict.
-				task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+				task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
 				task.phase = Phase::Verifying;
 			} else {
 				let at = task.window_end.max(now.saturating_add(1u32.into()));
-				task.deadline = Self::schedule(id, at)?;
+				task.deadline = Self::schedule(id, at);
 				task.phase = Phase::Challenge;
 			}
 		}

@@ -51,7 +51,7 @@ impl<T: Config> Pallet<T> {
 		task.draws = task.draws.saturating_add(1);
 		match Self::draw_one(Role::Solver, task, &(b"gensyn/solver", id, task.draws).encode()) {
 			Some(solver) => {
-				let until = Self::schedule(id, now.saturating_add(T::AcceptPeriod::get()))?;
+				let until = Self::schedule(id, now.saturating_add(T::AcceptPeriod::get()));
 				Self::engage(id, task, &solver)?;
 				task.solver = Some(solver.clone());
 				task.phase = Phase::Offered;
@@ -59,7 +59,7 @@ impl<T: Config> Pallet<T> {
 				Self::deposit_event(Event::SolverDrawn { id, solver, until });
 			}
 			None => {
-				task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()))?;
+				task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()));
 				task.phase = Phase::Queued;
 				task.solver = None;
 				Self::deposit_event(Event::Queued { id });
@@ -95,7 +95,7 @@ impl<T: Config> Pallet<T> {
 			.collect();
 		if known_since <= committed_at || pool.is_empty() {
 			let wait = T::RetryPeriod::get().max(1u32.into());
-			task.deadline = Self::schedule(id, now.saturating_add(wait))?;
+			task.deadline = Self::schedule(id, now.saturating_add(wait));
 			return Ok(true);
 		}
 		let mut rng = gensyn_primitives::order::SplitMix64(seed);
@@ -147,7 +147,7 @@ impl<T: Config> Pallet<T> {
 			T::ForcedErrors::bind(v, id);
 		}
 		Audits::<T>::insert(id, audits);
-		task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+		task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
 		task.phase = Phase::Verifying;
 		Self::deposit_event(Event::VerifiersDrawn { id, audits: picked });
 		Ok(true)

@@ -4,7 +4,7 @@ use crate::*;
 
 impl<T: Config> Pallet<T> {
 	/// Checks the invariants: each owner's escrow hold equals the sum of its live
-	/// tasks' escrows; every live task's deadline is in the future and indexed;
+	/// tasks' escrows; every live task's deadline is in the future (or carried over) and indexed;
 	/// every engagement is counted in [`WorkerTasks`]; assigned phases have a solver.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
@@ -15,11 +15,11 @@ impl<T: Config> Pallet<T> {
 				Some((_, sum)) => *sum = sum.saturating_add(t.escrow),
 				None => owners.push((t.owner.clone(), t.escrow)),
 			}
-			ensure!(t.deadline > now, "tasks: a live task is past its deadline");
 			ensure!(
-				Deadlines::<T>::get(t.deadline).contains(&id),
-				"tasks: a deadline is not indexed"
+				Deadlines::<T>::pending(t.deadline, now),
+				"tasks: a live task is past its deadline"
 			);
+			ensure!(Deadlines::<T>::contains(t.deadline, &id), "tasks: a deadline is not indexed");
 			if matches!(t.phase, Phase::Offered | Phase::Training | Phase::Drawing) {
 				ensure!(t.solver.is_some(), "tasks: assigned phase without solver");
 			}

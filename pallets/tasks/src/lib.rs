@@ -14,9 +14,11 @@ mod disputes;
 mod draw;
 mod escrow;
 mod invariants;
+pub mod migrations;
 #[cfg(test)]
 mod mock;
 mod profiling;
+pub mod queue;
 mod settlement;
 mod submission;
 #[cfg(test)]
@@ -55,6 +57,24 @@ use sp_runtime::{
 
 include!("types.rs");
 
+/// The deadline queue over the pallet's storage.
+pub(crate) type Deadlines<T> = queue::PagedQueue<
+	BlockNumberFor<T>,
+	TaskId,
+	<T as Config>::MaxDeadlinesPerBlock,
+	DeadlinePages<T>,
+	DeadlineCounts<T>,
+	DeadlineBacklog<T>,
+>;
+
+/// Pages of deadlines a block handles. One: a page of deadlines at their worst case
+/// (a settlement paying every audit) is what the runtime sizes `MaxDeadlinesPerBlock` to
+/// fit in half a block; a flood beyond it is handled in the next blocks.
+pub const DEADLINE_PAGES: u32 = 1;
+
+/// The storage layout's version (1: paged deadlines).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(1);
+
 #[frame_support::pallet]
 pub mod pallet {
 	use super::*;
@@ -62,6 +82,7 @@ pub mod pallet {
 
 	/// The pallet.
 	#[pallet::pallet]
+	#[pallet::storage_version(STORAGE_VERSION)]
 	pub struct Pallet<T>(_);
 
 	/// Reasons this pallet holds funds.
@@ -228,15 +249,27 @@ pub mod pallet {
 	pub type Replaced<T: Config> =
 		StorageMap<_, Twox64Concat, TaskId, BoundedVec<T::AccountId, ReplacedBound<T>>, ValueQuery>;
 
-	/// Tasks whose deadline fires at a block.
+	/// Tasks whose deadline fires at a block, in pages of at most
+	/// `MaxDeadlinesPerBlock` (see [`queue`]).
 	#[pallet::storage]
-	pub type Deadlines<T: Config> = StorageMap<
+	pub type DeadlinePages<T: Config> = StorageDoubleMap<
 		_,
 		Twox64Concat,
 		BlockNumberFor<T>,
+		Twox64Concat,
+		u32,
 		BoundedVec<TaskId, T::MaxDeadlinesPerBlock>,
 		ValueQuery,
 	>;
+
+	/// Pages of deadlines filed at a block.
+	#[pallet::storage]
+	pub type DeadlineCounts<T: Config> =
+		StorageMap<_, Twox64Concat, BlockNumberFor<T>, u32, ValueQuery>;
+
+	/// The earliest block whose deadlines were not all handled yet (they carry over).
+	#[pallet::storage]
+	pub type DeadlineBacklog<T: Config> = StorageValue<_, BlockNumberFor<T>, OptionQuery>;
 
 	/// Live tasks each worker takes part in (how many roles in it), for the runtime API.
 	#[pallet::storage]
@@ -358,6 +391,14 @@ pub mod pallet {
 			/// The new verifier.
 			verifier: T::AccountId,
 		},
+		/// A verifier revealed its secret late, showing the solver a failing verdict to
+		/// contest: the challenge window now ends at `until`.
+		WindowExtended {
+			/// The task.
+			id: TaskId,
+			/// The window's new end.
+			until: BlockNumberFor<T>,
+		},
 		/// A dispute ended.
 		DisputeResolved {
 			/// The task.
@@ -434,8 +475,6 @@ pub mod pallet {
 		BadCheckpointProof,
 		/// No dispute is open on this segment.
 		NoDispute,
-		/// Every block's deadline list in reach is full.
-		DeadlineQueueFull,
 		/// The task counts on too many workers.
 		TooManyEngaged,
 		/// The escrow overflows the balance type.
@@ -534,22 +573,24 @@ pub mod pallet {
 		/// Bad spec: The work estimate overflows a `u64`.
 		SpecEstimateOverflow,
 		/// Bad spec: The arbiter could not rule on a dispute over this task (a data format
-		/// it cannot read, or more samples than a game replays).
+		/// it cannot read, more samples than a game replays, or a segment too long to
+		/// replay within a move deadline).
 		SpecNotDisputable,
 	}
 
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(now: BlockNumberFor<T>) -> Weight {
-			let due = Deadlines::<T>::take(now);
-			let n = due.len() as u32;
-			for id in due {
-				Self::on_deadline(id, now);
-			}
-			T::WeightInfo::on_initialize(n)
+			// A bounded number of pages a block: a flood carries over, late but never lost.
+			let done = Deadlines::<T>::drain(now, DEADLINE_PAGES, |filed, id| {
+				Self::on_deadline(id, filed, now)
+			});
+			T::WeightInfo::on_initialize(done.items)
+				.saturating_add(T::DbWeight::get().reads_writes(done.blocks.into(), 1))
 		}
 
 		fn integrity_test() {
+			assert!(T::MaxDeadlinesPerBlock::get() > 0, "a deadline page must hold a deadline");
 			// Junk challenges must never crowd out a real one, nor a full list refuse a
 			// re-audit: the bound covers the worst case.
 			let needed = T::MaxAuditSegments::get().saturating_mul(2).saturating_add(2);
@@ -627,8 +668,9 @@ pub mod pallet {
 		}
 
 		/// A drawn verifier reports that the solver's proof store does not serve what
-		/// `segment` needs (the journal, or the checkpoints as committed), instead of a
-		/// verdict. The audit counts as done, unpaid and unslashed. At settlement the
+		/// `segment` needs (the journal, or the checkpoints as committed), or that the
+		/// task's committed data cannot be replayed (its chunk root or content is not what
+		/// the spec says, which a solver checks before it accepts), instead of a verdict. The audit counts as done, unpaid and unslashed. At settlement the
 		/// segment goes to a new verifier, as a voided verdict does; when the new verifier
 		/// reports it unavailable too, two verifiers drawn independently could not fetch
 		/// the solver's proof and it is rejected. A report no verifier checks again within

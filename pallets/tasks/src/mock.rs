@@ -140,6 +140,7 @@ impl pallet_gensyn_jackpot::Config for Test {
 	type ForcedErrorRate = Rate;
 	type CatchShare = CatchShare;
 	type MaxCatch = ConstU64<1_000>;
+	type OnReveal = TaskPallet;
 	type WeightInfo = ();
 }
 

@@ -23,14 +23,14 @@ impl<T: Config> Pallet<T> {
 		task.phase = Phase::Profiling;
 		match pick {
 			Some(p) => {
-				let until = Self::schedule(id, now.saturating_add(T::ProfilePeriod::get()))?;
+				let until = Self::schedule(id, now.saturating_add(T::ProfilePeriod::get()));
 				Self::engage(id, task, &p)?;
 				task.profiler = Some(p.clone());
 				task.deadline = until;
 				Self::deposit_event(Event::ProfilerDrawn { id, profiler: p, until });
 			}
 			None => {
-				task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()))?;
+				task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()));
 			}
 		}
 		Ok(true)

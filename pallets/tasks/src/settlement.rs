@@ -31,11 +31,12 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Settles a task whose challenge window ended, in passes: verdicts whose secret is
-	/// unrevealed are judged and voided ([`Self::judge_unrevealed`]); a voided segment
-	/// with re-audits left goes to a new verifier first (so a verifier cannot buy a
-	/// solver an unaudited segment for the price of a slash); otherwise the revealed
-	/// verdicts are judged ([`Self::judge_revealed`]), verifiers paid for what counts,
-	/// and the round ends as one [`RoundEnd`]. Returns whether the task is still live.
+	/// unrevealed are judged and voided ([`Self::judge_unrevealed`]), and so are forced
+	/// errors ([`Self::judge_forced`]); a voided segment with re-audits left goes to a
+	/// new verifier first (so a verifier cannot buy a solver an unaudited segment for the
+	/// price of a slash, and no segment is passed unchecked because it was forced);
+	/// otherwise the verifiers are paid for what counts and the round ends as one
+	/// [`RoundEnd`]. Returns whether the task is still live.
 	pub(crate) fn settle(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -46,17 +47,16 @@ impl<T: Config> Pallet<T> {
 		let forced_of: Vec<Option<bool>> = audits.iter().map(|a| Self::forced(id, a)).collect();
 		let mut slashed: Vec<T::AccountId> = Vec::new();
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
+		Self::judge_forced(task, &mut audits, &forced_of, &mut slashed);
 		if Self::reaudit(id, task, &mut audits)? {
 			// A verdict voided just now is audited again first.
 			Audits::<T>::insert(id, audits);
-			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()))?;
+			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
 			task.phase = Phase::Verifying;
 			return Ok(true);
 		}
-		// No re-audit was given, so every audit keeps its verifier (and `forced_of`).
-		let void = Self::judge_revealed(task, &mut audits, &forced_of, &mut slashed);
 		let verifiers_paid = Self::pay_verifiers(task, &audits);
-		match Self::round_end(task, &audits, &void) {
+		match Self::round_end(task, &audits) {
 			RoundEnd::Unverified => {
 				Self::fail(id, task, FailReason::Unverified);
 				Ok(false)
@@ -131,49 +131,34 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// The settlement pass over revealed verdicts: a forced segment must carry a failing
-	/// verdict (else its verifier is slashed and the verdict dropped); a forced error is
-	/// void (it never fails a solver) and pays the whistleblower that caught it from the
-	/// jackpot. Returns the void segments.
-	fn judge_revealed(
+	/// The settlement pass over forced segments (revealed): a forced segment must carry a
+	/// failing verdict, else its verifier lied and is slashed; a whistleblower that caught
+	/// a forced error is paid from the jackpot (a solver contesting its own task is not).
+	/// Either way the verdict is void, unpaid (its verifier need not replay a forced
+	/// segment), and the segment is audited again: a forced error never fails a solver,
+	/// and nobody checked the segment.
+	fn judge_forced(
 		task: &Task<T>,
 		audits: &mut AuditsOf<T>,
 		forced_of: &[Option<bool>],
 		slashed: &mut Vec<T::AccountId>,
-	) -> Vec<u32> {
-		let mut void: Vec<u32> = Vec::new();
+	) {
 		for (a, &forced) in audits.iter_mut().zip(forced_of) {
-			if a.verdict.is_none() && !a.overturned {
-				// Nothing posted to judge (an unavailability report included).
+			// An overturned verdict was judged by its game.
+			if forced != Some(true) || a.overturned {
 				continue;
 			}
-			let Some(forced) = forced else {
-				// No reveal: judged, voided and slashed by `judge_unrevealed`, now or by an
-				// earlier settlement.
-				continue;
-			};
-			let honest = match (forced, a.verdict) {
-				// An overturned verdict was judged by its game.
-				_ if a.overturned => true,
-				// A forced segment must carry a failing verdict.
-				(true, Some(v)) => !v.pass,
-				_ => true,
-			};
-			if !honest {
+			let Some(v) = a.verdict else { continue };
+			if v.pass {
 				Self::slash_untrusted(&a.verifier, slashed);
-				a.verdict = None;
-				continue;
+			} else if let Some(w) = a.refuted_by.clone().filter(|w| task.solver.as_ref() != Some(w))
+			{
+				T::ForcedErrors::pay_catch(&w);
 			}
-			if forced && !a.overturned {
-				// A whistleblower that caught it is paid from the jackpot (a solver
-				// contesting its own task is not).
-				if let Some(w) = a.refuted_by.take().filter(|w| task.solver.as_ref() != Some(w)) {
-					T::ForcedErrors::pay_catch(&w);
-				}
-				void.push(a.segment);
-			}
+			a.verdict = None;
+			a.refuted_by = None;
+			a.overturned = true;
 		}
-		void
 	}
 
 	/// Pays each verifier whose verdict stands one segment's verification pay; returns
@@ -192,22 +177,20 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// How the round ends, from the verdicts that count (posted, trusted, not void).
-	fn round_end(task: &Task<T>, audits: &AuditsOf<T>, void: &[u32]) -> RoundEnd<T::AccountId> {
+	fn round_end(task: &Task<T>, audits: &AuditsOf<T>) -> RoundEnd<T::AccountId> {
 		let counted: Vec<&Audit<T::AccountId>> =
-			audits.iter().filter(|a| a.verdict.is_some() && !void.contains(&a.segment)).collect();
+			audits.iter().filter(|a| a.verdict.is_some()).collect();
 		let failed = counted.iter().any(|a| a.verdict.is_some_and(|v| !v.pass));
 		// A re-audit reported unavailable too: two verifiers drawn independently could not
 		// fetch the solver's proof.
 		let withheld = audits.iter().any(|a| a.unavailable && a.reported_before);
 		// A report no verifier checked again: none was left to draw, the one drawn stayed
 		// silent, or its verdict does not count (untrusted, voided).
-		let unchecked = audits.iter().any(|a| {
-			a.unavailable
-				|| (a.reported_before && (a.verdict.is_none() || void.contains(&a.segment)))
-		});
-		// A drawn segment with no verdict that counts and no forced error: its verdict was
-		// voided (refuted, unrevealed, a stalled game, a lie about a forced error) or
-		// never posted, and no re-audit was left to check it.
+		let unchecked =
+			audits.iter().any(|a| a.unavailable || (a.reported_before && a.verdict.is_none()));
+		// A drawn segment with no verdict that counts: its verdict was voided (refuted,
+		// unrevealed, a stalled game, a forced error or a lie about one) or never posted,
+		// and no re-audit was left to check it.
 		let unaudited = audits.iter().any(|a| a.verdict.is_none() && !a.unavailable);
 		if !failed && !withheld && (unchecked || unaudited) {
 			// A segment was not verified: the solver is not paid, nor slashed on one

@@ -26,7 +26,7 @@ impl<T: Config> Pallet<T> {
 		let (r, _) = T::Randomness::random(&(b"gensyn/order", id).encode());
 		task.order_randomness = sp_crypto_hashing::blake2_256(&(id, r).encode());
 		let speed = T::Stake::capability(&who).map(|c| c.mgas_per_sec).unwrap_or(1);
-		let due = Self::schedule(id, now.saturating_add(Self::training_period(task.gas, speed)))?;
+		let due = Self::schedule(id, now.saturating_add(Self::training_period(task.gas, speed)));
 		task.phase = Phase::Training;
 		task.deadline = due;
 		Tasks::<T>::insert(id, task);
@@ -48,7 +48,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(checkpoints == task.checkpoints, Error::<T>::WrongCheckpointCount);
 		let now = frame_system::Pallet::<T>::block_number();
 		let delay = T::RandomnessDelay::get().max(2u32.into());
-		task.deadline = Self::schedule(id, now.saturating_add(delay))?;
+		task.deadline = Self::schedule(id, now.saturating_add(delay));
 		task.phase = Phase::Drawing;
 		task.draws = 0;
 		task.result = Some(TaskResult {

@@ -74,7 +74,8 @@ pub enum FailReason {
 	NoVerifier,
 	/// An audit failed: the proof of learning is wrong.
 	ProofRejected,
-	/// A deadline could not be scheduled (every block's deadline list full).
+	/// Handling a deadline hit a bound it must not (the workers a task counts on): the
+	/// task fails and is refunded rather than left stuck. Deadline queues are never full.
 	Unschedulable,
 	/// A drawn segment was not verified: the solver's store was reported unavailable,
 	/// or the segment's verdict was voided or never posted, and no verifier checked it
@@ -276,7 +277,7 @@ pub enum Duty<BlockNumber> {
 		/// Deadline.
 		by: BlockNumber,
 		/// Whether the verifier's forced-error secret applies to this verdict (not on a
-		/// re-audit of a reported segment, whose verdict must check the report).
+		/// re-audit, whose verdict must check what the first one left unchecked).
 		forcible: bool,
 	},
 	/// A dispute on `segment` of the task is open with this worker as a party.

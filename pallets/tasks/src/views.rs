@@ -30,7 +30,7 @@ impl<T: Config> Pallet<T> {
 								task: id,
 								segment: a.segment,
 								by: t.deadline,
-								forcible: !a.reported_before,
+								forcible: a.reaudits == 0,
 							});
 						}
 					}

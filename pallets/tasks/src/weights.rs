@@ -38,6 +38,8 @@ pub trait WeightInfo {
 	fn submit_profile() -> Weight;
 	/// `on_initialize` handling `n` deadlines (each at its worst case).
 	fn on_initialize(n: u32) -> Weight;
+	/// A reveal that keeps a task's challenge window open for the solver.
+	fn reopen_window() -> Weight;
 }
 
 /// The most audits (verifier legs) a task's settlement handles that the deadline weight
@@ -112,6 +114,13 @@ impl Est {
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)
 	}
+	// reopen_window: r Tasks, Audits, each audit's binding (MaxAuditSegments), Deadlines;
+	// w Tasks, Deadlines.
+	fn reopen_window(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(20_000_000 + 2_000_000 * DEADLINE_LEGS, 12_000 + 200 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(3 + DEADLINE_LEGS, 2))
+	}
 }
 
 fn per_deadline(db: frame_support::weights::RuntimeDbWeight) -> Weight {
@@ -151,6 +160,9 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 		let e = Est(T::DbWeight::get());
 		e.on_initialize_base().saturating_add(e.per_deadline().saturating_mul(n.into()))
 	}
+	fn reopen_window() -> Weight {
+		Est(T::DbWeight::get()).reopen_window()
+	}
 }
 
 /// The same estimates with RocksDB database weights, for tests.
@@ -182,5 +194,8 @@ impl WeightInfo for () {
 	fn on_initialize(n: u32) -> Weight {
 		let e = Est(RocksDbWeight::get());
 		e.on_initialize_base().saturating_add(e.per_deadline().saturating_mul(n.into()))
+	}
+	fn reopen_window() -> Weight {
+		Est(RocksDbWeight::get()).reopen_window()
 	}
 }

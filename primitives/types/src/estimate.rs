@@ -98,6 +98,42 @@ impl Acc {
 	}
 }
 
+/// Tensors of the training state per parameter tensor: the parameter and its optimizer
+/// state (SGD's momentum; Adam's two moments).
+pub fn state_tensors_per_param(optimizer: &Optimizer) -> u64 {
+	match optimizer {
+		Optimizer::Sgd { .. } => 2,
+		Optimizer::Adam { .. } => 3,
+	}
+}
+
+/// What a game's defendant replays for one segment of a task: the segment's steps (the
+/// checkpoint interval, or the whole run when shorter), their gas, and the bytes of the
+/// training states it keeps while it plays (the start and one after each step: its
+/// answers are read from them).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SegmentWork {
+	/// Steps in the longest segment.
+	pub steps: u64,
+	/// Their gas.
+	pub gas: u64,
+	/// Bytes of the states kept (f32 values).
+	pub state_bytes: u64,
+}
+
+/// The work of the longest segment of `spec` (validated like [`estimate`]).
+pub fn segment_work(spec: &TaskSpec) -> Result<SegmentWork, SpecError> {
+	let e = estimate(spec)?;
+	let steps = u64::from(spec.training.checkpoint_interval).min(e.steps);
+	let gas = e.per_step.checked_mul(steps).ok_or(SpecError::EstimateOverflow)?;
+	let state_bytes = e
+		.parameters
+		.checked_mul(state_tensors_per_param(&spec.training.optimizer) * 4)
+		.and_then(|b| b.checked_mul(steps.saturating_add(1)))
+		.ok_or(SpecError::EstimateOverflow)?;
+	Ok(SegmentWork { steps, gas, state_bytes })
+}
+
 /// Validates `spec` and estimates its work.
 pub fn estimate(spec: &TaskSpec) -> Result<WorkEstimate, SpecError> {
 	validate(spec)?;
@@ -182,10 +218,11 @@ pub(crate) fn estimate_unchecked(
 	loss.add(&[b, classes, g.exp])?; // gradient
 	ops += 5;
 	let mut opt = Acc(0);
-	let (per_param, tensors_per_param) = match spec.training.optimizer {
-		Optimizer::Sgd { .. } => (g.sgd_param, 2),
-		Optimizer::Adam { .. } => (g.adam_param, 3),
+	let per_param = match spec.training.optimizer {
+		Optimizer::Sgd { .. } => g.sgd_param,
+		Optimizer::Adam { .. } => g.adam_param,
 	};
+	let tensors_per_param = state_tensors_per_param(&spec.training.optimizer);
 	opt.add(&[params, per_param])?;
 	let trainable_layers = spec
 		.model

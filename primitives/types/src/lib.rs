@@ -25,7 +25,7 @@ pub mod validate;
 pub mod verdict;
 
 pub use bounded::BoundedVec;
-pub use estimate::{estimate, GasTable, WorkEstimate, GAS};
+pub use estimate::{estimate, segment_work, GasTable, SegmentWork, WorkEstimate, GAS};
 pub use merkle::{MerkleProof, DATA_CHUNK_SIZE, TENSOR_CHUNK_ELEMENTS};
 pub use spec::*;
 pub use validate::SpecError;

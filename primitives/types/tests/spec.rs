@@ -251,6 +251,30 @@ fn estimate_counts_ops_and_scales_with_steps() {
 }
 
 #[test]
+fn segment_work_is_one_checkpoint_interval_of_steps_and_its_states() {
+	let s = mlp();
+	let (e, w) = (estimate(&s).unwrap(), segment_work(&s).unwrap());
+	// k = 50 steps, each state the parameters and SGD's momentum, kept after every step.
+	assert_eq!(w.steps, 50);
+	assert_eq!(w.gas, 50 * e.per_step);
+	assert_eq!(w.state_bytes, 51 * e.parameters * 2 * 4);
+	// Adam keeps two moments; the interval caps at the run's length.
+	let mut adam = s.clone();
+	adam.training.optimizer = Optimizer::Adam {
+		lr: 0.001f32.into(),
+		beta1: 0.9f32.into(),
+		beta2: 0.999f32.into(),
+		eps: 1e-8f32.into(),
+	};
+	adam.training.checkpoint_interval = 252;
+	let w = segment_work(&adam).unwrap();
+	assert_eq!((w.steps, w.state_bytes), (252, 253 * e.parameters * 3 * 4));
+	let mut bad = s;
+	bad.training.batch_size = 0;
+	assert_eq!(segment_work(&bad), Err(SpecError::BatchZero));
+}
+
+#[test]
 fn data_order_is_a_seeded_permutation() {
 	let r = [7u8; 32];
 	let p = order::epoch_permutation(1, &r, 0, 1000);

@@ -8,10 +8,12 @@
 //! `DisputeTimeout` (checked below).
 
 use crate::{Balances, Runtime, RuntimeHoldReason, Tasks, DAYS, MINUTES, UNIT};
-use frame_support::traits::{ConstU128, ConstU32};
+use frame_support::traits::{ConstU128, ConstU32, ConstU64};
 
 /// Blocks a party has for each move.
 pub const MOVE_TIMEOUT: u32 = 10 * MINUTES;
+/// Most gas of one segment: about 1 ns a gas on one core (the gas table's unit).
+pub const MAX_SEGMENT_GAS: u64 = 100_000_000_000;
 /// Upper bound on the moves of one game (see the module docs).
 pub const MAX_MOVES: u32 = 51;
 
@@ -30,6 +32,11 @@ impl pallet_gensyn_arbitration::Config for Runtime {
 	// Locating a batch value replays the epoch's shuffle: 1M samples is 4 MB and about
 	// 30 ms of wasm.
 	type MaxDataSamples = ConstU32<1_000_000>;
+	// A defendant's first move replays the whole segment on one core; at this bound that
+	// takes well under a move deadline (measured: docs/figures.md, "Move time").
+	type MaxSegmentGas = ConstU64<MAX_SEGMENT_GAS>;
+	// The states a defendant keeps while it plays one segment.
+	type MaxSegmentBytes = ConstU64<{ 4 << 30 }>;
 	type MaxDeadlinesPerBlock = ConstU32<32>;
 	type WeightInfo = pallet_gensyn_arbitration::weights::SubstrateWeight<Runtime>;
 }

@@ -1,7 +1,7 @@
 //! pallet-gensyn-jackpot: the pot and Truebit-style forced errors.
 
 use super::stake::JackpotAccount;
-use crate::{Balances, Runtime, Stake, UNIT};
+use crate::{Balances, Runtime, Stake, Tasks, UNIT};
 use frame_support::{parameter_types, traits::ConstU128};
 use sp_runtime::Perbill;
 
@@ -23,5 +23,6 @@ impl pallet_gensyn_jackpot::Config for Runtime {
 	type ForcedErrorRate = ForcedErrorRate;
 	type CatchShare = CatchShare;
 	type MaxCatch = ConstU128<{ 100 * UNIT }>;
+	type OnReveal = Tasks;
 	type WeightInfo = pallet_gensyn_jackpot::weights::SubstrateWeight<Runtime>;
 }

@@ -290,21 +290,35 @@ fn data_answers_need_a_valid_chunk_and_a_sample_witness() {
 	});
 }
 
+/// A6: a flood of move deadlines at one block never refuses a move: they are filed on
+/// as many pages as it takes and carry over to the next blocks, late but never lost.
 #[test]
-fn deadlines_spill_to_the_next_block_when_one_is_full() {
+fn a_flood_of_move_deadlines_carries_over_and_refuses_no_game() {
 	new_test_ext().execute_with(|| {
 		let _g = setup(None);
 		let ctx = CONTEXTS.with(|c| c.borrow().get(&KEY).cloned().unwrap());
-		for s in 0..6u32 {
+		// Four a page: 18 games opened in one block fill five pages (the old bounded
+		// lists spilled at most 64 blocks, then refused the move).
+		for s in 0..18u32 {
 			CONTEXTS.with(|c| c.borrow_mut().insert((TASK + 1, s), ctx.clone()));
 			assert_ok!(<Arbitration as DisputeArbiter<u64>>::open(TASK + 1, s, &C, &D));
 		}
 		let at = 1 + TIMEOUT;
-		assert_eq!(Deadlines::<Test>::get(at).len(), 4);
-		assert_eq!(Deadlines::<Test>::get(at + 1).len(), 2);
+		let pages = |b: u64| -> Vec<usize> {
+			let n = DeadlineCounts::<Test>::get(b);
+			(0..n).map(|p| DeadlinePages::<Test>::get(b, p).len()).collect()
+		};
+		assert_eq!(pages(at), vec![4, 4, 4, 4, 2]);
 		Arbitration::do_try_state().unwrap();
-		time_out_blocks(TIMEOUT + 1);
-		assert_eq!(OUTCOMES.with(|o| o.borrow().len()), 6);
+		time_out_blocks(TIMEOUT);
+		// One page a block: the rest waits, and its games still stand.
+		assert_eq!(DeadlineBacklog::<Test>::get(), Some(at));
+		assert_eq!(pages(at), vec![4, 4, 4, 4]);
+		Arbitration::do_try_state().unwrap();
+		time_out_blocks(4);
+		assert_eq!(DeadlineBacklog::<Test>::get(), None);
+		assert_eq!(OUTCOMES.with(|o| o.borrow().len()), 18, "every game timed out");
 		assert_eq!(Balances::total_balance_on_hold(&C), 0);
+		Arbitration::do_try_state().unwrap();
 	});
 }

@@ -1,14 +1,33 @@
-//! Whole games: the MNIST MLP's longest dispute, the runtime API, random games, and the node's own players.
+//! Whole games: the examples' longest disputes, the runtime API, random games, and the node's own players.
 
 use super::*;
 
-/// The longest game over a segment of the MNIST MLP example (k = 50, batch 64): moves
-/// per level from the real step graph, and the largest move's payload.
+/// The longest game over a segment of each example (the MNIST MLP and CNN): moves per
+/// level from the real step graph, and the step opening's payload (the largest move).
 #[test]
-fn mnist_mlp_longest_dispute() {
-	let text = include_str!("../../../../examples/mnist-mlp.json");
-	let spec: gensyn_primitives::TaskSpec = serde_json::from_str(text).unwrap();
-	let g = step_graph(&spec, spec.training.batch_size, 0).unwrap();
+fn longest_disputes_of_the_examples() {
+	let examples = [
+		("MNIST MLP", include_str!("../../../../examples/mnist-mlp.json")),
+		("MNIST CNN", include_str!("../../../../examples/mnist-cnn.json")),
+	];
+	for (name, text) in examples {
+		let spec: gensyn_primitives::TaskSpec = serde_json::from_str(text).unwrap();
+		let (moves, tensors) = longest_dispute(&spec);
+		let open_step_bytes = tensors * 32;
+		println!(
+			"{name} k={}: {tensors} tensors, open_step {open_step_bytes} bytes, longest \
+			 dispute {moves} moves",
+			spec.training.checkpoint_interval
+		);
+		assert!(moves <= 51, "{name}: {moves} moves, past the runtime's MAX_MOVES");
+		assert!(open_step_bytes <= 64 * 1024);
+		assert!(tensors as u32 <= 256);
+	}
+}
+
+/// The most moves a game over one segment of `spec` takes, and the tensors of its step.
+fn longest_dispute(spec: &gensyn_primitives::TaskSpec) -> (u32, usize) {
+	let g = step_graph(spec, spec.training.batch_size, 0).unwrap();
 	let rounds = |mut len: u64| {
 		let mut r = 0u32;
 		while len > 1 {
@@ -36,17 +55,7 @@ fn mnist_mlp_longest_dispute() {
 		worst = worst.max(moves);
 	}
 	// start proof, step rounds, open step, pick tensor, then the worst op.
-	let total = 1 + 2 * steps + 2 + worst;
-	let open_step_bytes = g.tensors.len() * 32;
-	println!(
-		"MNIST MLP k=50: {} tensors, open_step {} bytes, longest dispute {} moves",
-		g.tensors.len(),
-		open_step_bytes,
-		total
-	);
-	assert!(total <= 40, "{total} moves");
-	assert!(open_step_bytes <= 64 * 1024);
-	assert!(g.tensors.len() as u32 <= 256);
+	(1 + 2 * steps + 2 + worst, g.tensors.len())
 }
 
 #[test]
@@ -206,4 +215,53 @@ fn node_players_play_whole_games_from_segment_replays() {
 			assert_eq!(won, challenger_should_win, "case {d_fault:?} / {c_fault:?}");
 		});
 	}
+}
+
+/// The slowest move a defendant makes, at a bound on a segment's gas (the runtime's
+/// `MaxSegmentGas`, passed in `MOVE_TIME_GAS` by `scripts/bench/move-time.sh`): its first
+/// bisection replays the whole segment on one core, as the node's player does, and roots
+/// the states at the dissection points. A measurement: it prints the time and checks
+/// only that the replay was the bound's size.
+#[test]
+#[ignore = "a measurement of minutes: scripts/bench/move-time.sh"]
+fn worst_case_first_move() {
+	use gensyn_primitives::{fixtures, segment_work, Shape3};
+	let bound: u64 = std::env::var("MOVE_TIME_GAS")
+		.ok()
+		.and_then(|v| v.parse().ok())
+		.expect("MOVE_TIME_GAS: the gas bound to measure at");
+	// An MLP as wide as the data allows a segment that fits the state-bytes bound too:
+	// 64 inputs, 2048 hidden units, batch 256 over 2,560 samples (10 steps an epoch).
+	let samples = 2_560;
+	let file = fixture_file_of(samples);
+	let base = fixture_spec_of(&file, samples, 1);
+	let input = Shape3 { channels: 1, height: SIDE, width: SIDE };
+	let mut spec = fixtures::with(fixtures::mlp(input, 2_048, 4), |s| {
+		s.data = base.data.clone();
+		s.training = base.training;
+		s.training.batch_size = 256;
+		s.training.epochs = 1_000;
+	});
+	let per_step = gensyn_primitives::estimate(&spec).unwrap().per_step;
+	spec.training.checkpoint_interval = (bound / per_step) as u32;
+	let work = segment_work(&spec).unwrap();
+	assert!(work.gas <= bound && work.gas + per_step > bound, "{work:?}");
+	let start = gensyn_repops::model::init_state(&spec).unwrap();
+	let began = std::time::Instant::now();
+	let run = Run::replay(spec, file, None, randomness(), start, work.steps, None).unwrap();
+	let replayed = began.elapsed();
+	let points = gensyn_repops::dispute::dissection_points(0, work.steps, MAX_POINTS);
+	for p in &points {
+		run.root(*p).unwrap();
+	}
+	let total = began.elapsed();
+	println!(
+		"MOVE_TIME gas={} steps={} state_bytes={} replay_s={:.1} move_s={:.1} ns_per_gas={:.3}",
+		work.gas,
+		work.steps,
+		work.state_bytes,
+		replayed.as_secs_f64(),
+		total.as_secs_f64(),
+		replayed.as_nanos() as f64 / work.gas as f64
+	);
 }

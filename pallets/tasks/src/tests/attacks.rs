@@ -97,3 +97,66 @@ fn a_silent_verifier_cannot_get_a_solver_paid_for_an_unchecked_segment() {
 		assert!(worth_of(&coalition) < before, "the coalition loses");
 	});
 }
+
+/// A5: a verifier posts a wrong fail on an honest solver's segment and reveals its
+/// secret in the window's last block. The solver is shown a failing verdict only once the
+/// reveal proves it no forced error, so it would be left no time to contest. The window
+/// stays open a whole challenge period from the reveal: the solver contests and wins, the
+/// segment is audited again and passes, the solver is paid and the verifier slashed.
+#[test]
+fn a_late_reveal_never_leaves_the_solver_without_time_to_contest() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12, 14]);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 1);
+		let a = audits[0].clone();
+		let (attacker, solver) = (worth(a.verifier), worth(10));
+		fail(id, a.verifier, a.segment);
+		let end = task(id).window_end;
+		run_to(end - 1);
+		let contest =
+			|d: &Duty<u64>| matches!(d, Duty::Watch { segment, .. } if *segment == a.segment);
+		assert!(!TaskPallet::duties(&10).iter().any(contest), "not shown before the reveal");
+		reveal(a.verifier, id);
+		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
+		assert_eq!(task(id).window_end, end - 1 + period, "a whole period from the reveal");
+		run_to(end);
+		assert_eq!(task(id).phase, Phase::Challenge, "not settled at the old end");
+		assert!(TaskPallet::duties(&10).iter().any(contest), "the solver is told to check it");
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		// The solver's honest work wins the game.
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let again = Audits::<T>::get(id)[0].clone();
+		assert_ne!(again.verifier, a.verifier, "audited again");
+		pass(id, again.verifier, a.segment);
+		reveal(again.verifier, id);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(worth(a.verifier) < attacker, "the late revealer loses");
+		assert!(worth(10) > solver, "the honest solver is paid");
+	});
+}
+
+/// A forced segment used to be void and checked by nobody, so a cheating solver whose
+/// fake lands on a segment forced for the verifier drawn on it was paid for the fake. The
+/// forced error is void and the segment audited again by another verifier (a re-audit is
+/// never forced), whose replay fails the fake: the solver is rejected.
+#[test]
+fn a_forced_segment_is_audited_again_so_a_fake_on_it_is_caught() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_by(sp_runtime::Perbill::one(), spec(), &[11, 12, 14]);
+		let a = Audits::<T>::get(id)[0].clone();
+		let (coalition, before) = ([10, a.verifier], worth_of(&[10, a.verifier]));
+		// Forced: the verifier posts the failing verdict it must, and reveals.
+		fail(id, a.verifier, a.segment);
+		reveal(a.verifier, id);
+		run_to(task(id).deadline);
+		let again = Audits::<T>::get(id)[0].clone();
+		assert!(again.reaudits == 1 && again.verifier != a.verifier, "audited again");
+		fail(id, again.verifier, a.segment);
+		reveal(again.verifier, id);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
+		assert!(worth_of(&coalition) < before, "the coalition loses");
+	});
+}

@@ -114,11 +114,12 @@ fn a_voided_segment_is_audited_again_by_another_verifier() {
 		assert_eq!(t.phase, Phase::Verifying);
 		assert!(events().contains(&Event::Reaudited { id, segment: a.segment, verifier: other }));
 		assert!(WorkerTasks::<T>::get(voided, id).is_none());
+		// A re-audit is never forced: it checks what the voided verdict did not.
 		assert!(TaskPallet::duties(&other).contains(&Duty::Verify {
 			task: id,
 			segment: a.segment,
 			by: t.deadline,
-			forcible: true
+			forcible: false
 		}));
 		let p = proof_for(t.checkpoints, a.segment);
 		assert_ok!(TaskPallet::submit_verification(

@@ -1,19 +1,85 @@
-//! Deadline lists that fill up, and `do_try_state` catching broken invariants.
+//! The paged deadline queue under a flood, its migration, and `do_try_state` catching broken invariants.
 
 use super::*;
 
+/// Pages of deadlines filed at `at`, with their lengths.
+fn pages(at: u64) -> Vec<usize> {
+	(0..DeadlineCounts::<T>::get(at)).map(|p| DeadlinePages::<T>::get(at, p).len()).collect()
+}
+
+/// A6: a flood of deadlines at one block never fails a task nor refuses a call: they
+/// are filed on as many pages as it takes, a block handles `DEADLINE_PAGES` pages, and
+/// the rest carries over to the next blocks, late but never lost. (Version 0's bounded
+/// lists spilled at most 64 blocks: the 193rd task here was refused `DeadlineQueueFull`.)
 #[test]
-fn full_deadline_lists_spill_into_later_blocks() {
+fn a_flood_of_deadlines_carries_over_and_fails_no_task() {
 	new_test_ext().execute_with(|| {
 		reg(10, Role::Solver);
-		for _ in 0..5 {
-			assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let tasks = 200u64;
+		for i in 0..tasks {
+			assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1 + i % 5), spec()));
 		}
-		assert_eq!(Deadlines::<T>::get(6).len(), 3);
-		assert_eq!(Deadlines::<T>::get(7).len(), 2);
+		// Three a page: 67 pages at block 6.
+		let filed = pages(6).len() as u64;
+		assert_eq!(filed, 67);
+		assert_eq!(pages(6).iter().sum::<usize>(), tasks as usize);
+		check();
+		run_to(6);
+		// Block 6 handled its share; the rest waits, and its tasks still stand.
+		let per_block = u64::from(crate::DEADLINE_PAGES);
+		assert_eq!(DeadlineBacklog::<T>::get(), Some(6));
+		assert_eq!(pages(6).len() as u64, filed - per_block);
+		check();
+		// Block 6's last page is handled `filed / per_block` blocks later.
+		let last = 6 + filed.div_ceil(per_block) - 1;
+		run_to(last - 1);
+		assert!(!pages(6).is_empty());
+		run_to(last);
+		assert!(pages(6).is_empty());
+		// Every offer lapsed (the one solver let them) and each task waits for another;
+		// none failed, the one solver being drawn as many times as a task allows.
+		assert_eq!(Tasks::<T>::iter().count(), tasks as usize, "no task failed");
+		assert!(Tasks::<T>::iter().all(|(_, t)| t.phase == Phase::Queued));
+		assert!(!events().iter().any(|e| matches!(e, Event::TaskFailed { .. })));
+		check();
+	});
+}
+
+/// Version 0's deadline lists become pages of the paged queue, and nothing is lost.
+#[test]
+fn the_v0_deadline_lists_migrate_to_pages() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		let ids: Vec<TaskId> = (0..4)
+			.map(|_| {
+				assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+				NextTaskId::<T>::get() - 1
+			})
+			.collect();
+		// Put the storage back as version 0 had it: one list per block.
+		let _ = DeadlinePages::<T>::clear(u32::MAX, None);
+		let _ = DeadlineCounts::<T>::clear(u32::MAX, None);
+		crate::migrations::v0::Deadlines::<T>::insert(
+			6,
+			BoundedVec::truncate_from(ids[..3].to_vec()),
+		);
+		crate::migrations::v0::Deadlines::<T>::insert(
+			7,
+			BoundedVec::truncate_from(ids[3..].to_vec()),
+		);
+		for id in &ids[3..] {
+			Tasks::<T>::mutate(id, |t| t.as_mut().unwrap().deadline = 7);
+		}
+		StorageVersion::new(0).put::<TaskPallet>();
+		crate::migrations::V0ToV1::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 1);
+		assert_eq!(crate::migrations::v0::Deadlines::<T>::iter().count(), 0);
+		assert_eq!((pages(6), pages(7)), (vec![3], vec![1]));
 		check();
 		run_to(7);
-		check();
+		// Every deadline was handled: each offer lapsed and the task waits.
+		assert!(Tasks::<T>::iter().all(|(_, t)| t.phase == Phase::Queued));
 	});
 }
 
@@ -25,7 +91,7 @@ fn try_state_catches_broken_invariants() {
 		assert!(TaskPallet::do_try_state().is_err());
 		Tasks::<T>::mutate(id, |t| t.as_mut().unwrap().escrow += 1);
 		assert!(TaskPallet::do_try_state().is_ok());
-		Deadlines::<T>::remove(6);
+		DeadlinePages::<T>::remove(6, 0);
 		assert!(TaskPallet::do_try_state().is_err());
 	});
 }

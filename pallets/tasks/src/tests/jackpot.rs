@@ -34,13 +34,17 @@ fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
 		let w = Balances::free_balance(13);
 		let sb = Stake::bond(&10, Role::Solver);
-		let pot = Balances::free_balance(JACKPOT);
+		let (pot, vfree) = (Balances::free_balance(JACKPOT), Balances::free_balance(a.verifier));
 		let end = task(id).deadline;
 		run_to(end);
+		// 10% of the pot's spendable balance, at once; nobody checked the forced segment,
+		// so another verifier audits it (a re-audit is never forced) before the solver is
+		// paid.
+		assert_eq!(Balances::free_balance(13), w + (pot - 1) / 10);
+		reaudits_pass(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
-		// 10% of the pot's spendable balance, then the jackpot cut comes in.
-		assert_eq!(Balances::free_balance(13), w + (pot - 1) / 10);
+		assert_eq!(Balances::free_balance(a.verifier), vfree, "a forced error is not paid");
 		assert!(pallet_gensyn_jackpot::Bindings::<T>::iter().next().is_none());
 	});
 }
@@ -160,6 +164,9 @@ fn a_forced_segment_with_a_passing_verdict_is_a_lie() {
 		let end = task(id).deadline;
 		run_to(end);
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 40);
+		// The lie is void and the segment audited again, never passed unchecked.
+		reaudits_pass(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 	});
 }
 
@@ -198,6 +205,7 @@ fn a_solver_that_refutes_a_forced_error_is_not_failed_and_gets_no_catch() {
 		);
 		let t = task(id);
 		run_to(t.deadline);
+		reaudits_pass(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
 		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
@@ -360,10 +368,11 @@ fn a_forced_error_refuted_before_its_reveal_is_still_a_catch() {
 		let sb = Stake::bond(&10, Role::Solver);
 		let pot = Balances::free_balance(JACKPOT);
 		run_to(task(id).deadline);
+		assert_eq!(Balances::free_balance(13), w + (pot - 1) / 10, "the catch is paid");
+		reaudits_pass(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
 		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
-		assert_eq!(Balances::free_balance(13), w + (pot - 1) / 10, "the catch is paid");
 	});
 }
 

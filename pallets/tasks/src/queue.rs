@@ -1,0 +1,133 @@
+//! A deadline queue that is never full: what falls due at a block is filed in pages of
+//! a bounded size, as many pages as it takes, and each block handles a bounded number
+//! of pages; what a block cannot handle carries over to the next ones (late, never
+//! lost). A flood of deadlines at one block so delays deadlines by a few blocks; it
+//! never refuses a call nor fails a task, as a bounded list that spilled over a fixed
+//! number of blocks did. The tasks and arbitration pallets keep their own storage and
+//! share these rules.
+
+use codec::FullCodec;
+use core::marker::PhantomData;
+use frame_support::{
+	pallet_prelude::*,
+	storage::{StorageDoubleMap, StorageMap, StorageValue},
+};
+use sp_runtime::traits::{One, Saturating};
+
+/// Most blocks one call to [`PagedQueue::drain`] looks through for pages (empty blocks
+/// of a backlog cost a read each).
+pub const MAX_SCANNED_BLOCKS: u32 = 64;
+
+/// What [`PagedQueue::drain`] did, for its weight.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Drained {
+	/// Items handed to the handler.
+	pub items: u32,
+	/// Pages taken.
+	pub pages: u32,
+	/// Blocks looked at.
+	pub blocks: u32,
+}
+
+/// A paged queue of `Item`s due at blocks `B`, stored in `Pages` (block, page index ->
+/// page), `Counts` (block -> pages filed) and `Backlog` (the earliest block not fully
+/// handled, while one lags behind).
+pub struct PagedQueue<B, Item, Max, Pages, Counts, Backlog>(
+	PhantomData<(B, Item, Max, Pages, Counts, Backlog)>,
+);
+
+impl<B, Item, Max, Pages, Counts, Backlog> PagedQueue<B, Item, Max, Pages, Counts, Backlog>
+where
+	B: FullCodec + Copy + Ord + Saturating + One,
+	Item: FullCodec + Clone,
+	Max: Get<u32>,
+	Pages: StorageDoubleMap<B, u32, BoundedVec<Item, Max>, Query = BoundedVec<Item, Max>>,
+	Counts: StorageMap<B, u32, Query = u32>,
+	Backlog: StorageValue<B, Query = Option<B>>,
+{
+	/// Files `item` at block `at`: on the last page there, or on a new one when it is
+	/// full.
+	pub fn push(at: B, item: Item) {
+		let n = Counts::get(at);
+		if let Some(last) = n.checked_sub(1) {
+			let mut page = Pages::get(at, last);
+			if page.try_push(item.clone()).is_ok() {
+				Pages::insert(at, last, page);
+				return;
+			}
+		}
+		let mut page = BoundedVec::<Item, Max>::new();
+		// A page holds at least one item (`Max` > 0, checked by the pallets'
+		// integrity tests), so nothing is dropped here.
+		let _ = page.try_push(item);
+		Pages::insert(at, n, page);
+		Counts::insert(at, n.saturating_add(1));
+	}
+
+	/// Files every item of `lists` (block, items) — a storage migration's step from one
+	/// bounded list per block; returns the blocks and items filed, for its weight.
+	pub fn file_lists<L: IntoIterator<Item = Item>>(
+		lists: impl IntoIterator<Item = (B, L)>,
+	) -> (u64, u64) {
+		let (mut blocks, mut items) = (0u64, 0u64);
+		for (at, list) in lists {
+			blocks = blocks.saturating_add(1);
+			for item in list {
+				Self::push(at, item);
+				items = items.saturating_add(1);
+			}
+		}
+		(blocks, items)
+	}
+
+	/// Whether `item` is filed at block `at` (for invariant checks: reads every page).
+	pub fn contains(at: B, item: &Item) -> bool
+	where
+		Item: PartialEq,
+	{
+		(0..Counts::get(at)).any(|p| Pages::get(at, p).contains(item))
+	}
+
+	/// Whether what is filed at block `at` may still be handled, at block `now`: it is
+	/// in the future, or the queue lags behind from `at` or earlier.
+	pub fn pending(at: B, now: B) -> bool {
+		at > now || Backlog::get().is_some_and(|first| first <= at)
+	}
+
+	/// Hands the items due by `now` to `handle(filed_at, item)`, at most `max_pages`
+	/// pages and [`MAX_SCANNED_BLOCKS`] blocks of them, earliest block first; what is
+	/// left waits for the next call.
+	pub fn drain(now: B, max_pages: u32, mut handle: impl FnMut(B, Item)) -> Drained {
+		let mut done = Drained::default();
+		let mut b = Backlog::get().map_or(now, |first| first.min(now));
+		loop {
+			done.blocks = done.blocks.saturating_add(1);
+			let mut n = Counts::get(b);
+			while n > 0 && done.pages < max_pages {
+				n -= 1;
+				let page = Pages::take(b, n);
+				done.pages = done.pages.saturating_add(1);
+				done.items = done.items.saturating_add(page.len() as u32);
+				for item in page {
+					handle(b, item);
+				}
+			}
+			if n > 0 {
+				// Out of pages for this block: the rest of `b` waits.
+				Counts::insert(b, n);
+				Backlog::put(b);
+				return done;
+			}
+			Counts::remove(b);
+			if b >= now {
+				Backlog::kill();
+				return done;
+			}
+			b = b.saturating_add(B::one());
+			if done.blocks >= MAX_SCANNED_BLOCKS {
+				Backlog::put(b);
+				return done;
+			}
+		}
+	}
+}
