@@ -7,7 +7,7 @@ use crate::dataset::{self, Dataset};
 use crate::hash::{self, Hash};
 use crate::jobs::BackendKind;
 use clap::{Args, Parser, Subcommand};
-use gensyn_primitives::{merkle, DataFormat, Hash32, TaskSpec, Uri};
+use gensyn_primitives::{DataFormat, Hash32, TaskSpec, Uri};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -301,10 +301,10 @@ fn inspect(a: InspectArgs) -> Result<Value, CliError> {
 	}
 }
 
-/// blake2-256 of a file and the Merkle root over its `DATA_CHUNK_SIZE`-byte chunks.
+/// blake2-256 of a file and its chunk root ([`dataset::chunk_root`], what workers check).
 pub fn file_commitments(path: &Path) -> Result<(Hash, Hash), CliError> {
 	let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-	Ok((hash::blake2_256(&bytes), merkle::root_of_chunks(&bytes, merkle::DATA_CHUNK_SIZE)))
+	Ok((hash::blake2_256(&bytes), dataset::chunk_root(&bytes)))
 }
 
 fn data_ref(a: DataRefArgs) -> Result<Value, CliError> {

@@ -1,5 +1,6 @@
-//! Dataset loading: formats, hash checks, and the named errors for a hash mismatch,
-//! a truncated file and a shape that disagrees with the spec; HTTP on localhost only.
+//! Dataset loading: formats, hash and chunk-root checks, and the named errors for a hash
+//! mismatch, a chunk-root mismatch, a truncated file and a shape that disagrees with the
+//! spec; HTTP on localhost only.
 
 use gensyn_workers::dataset::{self, idx, Dataset, DatasetError};
 use gensyn_workers::hash::{blake2_256, to_hex};
@@ -135,6 +136,72 @@ fn safetensors_datasets_load() {
 	assert_eq!(dataset::load_local(&p).unwrap(), d);
 }
 
+/// A data reference to `uri` holding `bundle(n, side)`: its real file hash, and
+/// `chunk_root` as the spec's (right or not).
+fn data_ref(uri: &str, n: usize, side: usize, chunk_root: [u8; 32]) -> gensyn_primitives::DataRef {
+	use gensyn_primitives::{DataFormat, Hash32, Shape3, Uri};
+	gensyn_primitives::DataRef {
+		uri: Uri::parse(uri).unwrap(),
+		file_hash: Hash32(blake2_256(&bundle(n, side))),
+		chunk_root: Hash32(chunk_root),
+		format: DataFormat::MnistIdx,
+		samples: n as u32,
+		input: Shape3 { channels: 1, height: side as u32, width: side as u32 },
+		classes: 10,
+	}
+}
+
+/// The spec's file hash matches but its chunk root does not (attack A4(b): a dispute at
+/// a data value could never be answered): refused with the named error, whether the
+/// bytes come from a local file, a download or the download cache; the right root is
+/// accepted the same ways.
+#[test]
+fn a_wrong_chunk_root_is_refused_whichever_way_the_bytes_come() {
+	let dir = tempfile::tempdir().unwrap();
+	let cache = dir.path().join("cache");
+	// Several chunks, the last one short, so the root is a real tree.
+	let (n, side) = (100, 6);
+	let body = bundle(n, side);
+	assert!(body.len() > 3 * gensyn_primitives::DATA_CHUNK_SIZE);
+	let right = dataset::chunk_root(&body);
+	assert_eq!(right, gensyn_primitives::merkle::root_of_chunks(&body, 1024));
+	let mut wrong = right;
+	wrong[31] ^= 1;
+	let refused = |data: &gensyn_primitives::DataRef, uri: &str| {
+		for err in [
+			dataset::fetch_data_ref(data, &cache).unwrap_err(),
+			dataset::load_data_ref(data, &cache).unwrap_err(),
+		] {
+			// Every worker reading these bytes finds the same (a verifier reports it).
+			assert!(err.is_committed_data_fault(), "{err}");
+			match err {
+				DatasetError::ChunkRootMismatch { uri: u, expected, actual } => {
+					assert_eq!(u, uri);
+					assert_eq!(expected, to_hex(&wrong));
+					assert_eq!(actual, to_hex(&right));
+				}
+				other => panic!("expected ChunkRootMismatch, got {other}"),
+			}
+		}
+	};
+
+	let path = dir.path().join("d.idx");
+	std::fs::write(&path, &body).unwrap();
+	let uri = file_uri(&path);
+	refused(&data_ref(&uri, n, side, wrong), &uri);
+	assert_eq!(dataset::fetch_data_ref(&data_ref(&uri, n, side, right), &cache).unwrap(), body);
+	assert_eq!(dataset::load_data_ref(&data_ref(&uri, n, side, right), &cache).unwrap().len(), n);
+
+	// Downloaded once (the file matches its hash, so it is cached), then read from the
+	// cache with no server left: the cached bytes are checked as well.
+	let uri = serve(body.clone(), body.len(), 1);
+	refused(&data_ref(&uri, n, side, wrong), &uri);
+	assert_eq!(cache_entries(&cache), vec![to_hex(&blake2_256(&body))]);
+	refused(&data_ref(&uri, n, side, wrong), &uri);
+	assert_eq!(dataset::fetch_data_ref(&data_ref(&uri, n, side, right), &cache).unwrap(), body);
+	assert_eq!(dataset::load_data_ref(&data_ref(&uri, n, side, right), &cache).unwrap().len(), n);
+}
+
 /// Serves `body` once per connection (up to `connections`) on 127.0.0.1, announcing
 /// `announced` bytes.
 fn serve(body: Vec<u8>, announced: usize, connections: usize) -> String {
@@ -172,6 +239,8 @@ fn http_downloads_are_streamed_checked_and_cached() {
 	// A wrong hash: nothing is kept.
 	let err = dataset::fetch_verified(&uri, &[1; 32], dir.path()).unwrap_err();
 	assert!(matches!(err, DatasetError::HashMismatch { .. }), "{err}");
+	// Bytes that miss the hash may be served right yet: retried, never reported.
+	assert!(!err.is_committed_data_fault());
 	assert!(!dir.path().join(to_hex(&[1; 32])).exists());
 	// Served again from the cache without a server.
 	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), body);

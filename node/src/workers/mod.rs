@@ -215,6 +215,14 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 	Ok(())
 }
 
+/// The error of a job whose task data cannot be had or fails its checks (file hash,
+/// chunk root, format, declared shape). The data and the spec's commitments to it are
+/// the submitter's: the message says so, so that it is never read as the solver's fault,
+/// and the job is retried (a download may come back; a bogus spec never passes).
+fn submitters_data(e: gensyn_workers::dataset::DatasetError) -> String {
+	format!("the submitter's data cannot be used: {e}")
+}
+
 /// The submitter signing with `public` of `key_type`.
 fn signer(deps: &WorkerDeps, key_type: KeyTypeId, public: sr25519::Public) -> submitter::Submitter {
 	let (client, pool, keystore) = (deps.client.clone(), deps.pool.clone(), deps.keystore.clone());

@@ -1,4 +1,5 @@
-//! The solver role: accepts the tasks it is offered and trains them, with libtorch (GPU
+//! The solver role: accepts the tasks it is offered once their data checks out against
+//! the spec (file hash, chunk root, declared shape) and trains them, with libtorch (GPU
 //! when present) for Threshold tasks and repops for Exact ones; the result it commits
 //! points verifiers at its proof store. A failing verdict on its work is replayed and,
 //! when the verdict's replay is not what repops reaches, challenged and played out.
@@ -74,7 +75,14 @@ impl Role for Solver {
 				None => Plan::Ignore,
 			},
 			Duty::Accept { task, .. } => {
-				Plan::Call(Box::new(RuntimeCall::Tasks(TasksCall::accept_task { id: task })))
+				let view = match chain::task(&self.ctx.client, at, task) {
+					Ok(v) => v,
+					Err(e) => return Plan::failed(e),
+				};
+				let ctx = self.ctx.clone();
+				// Beside any heavy job: a solver training another task must still accept
+				// this one before its accept deadline (missing it is slashed).
+				Plan::Quick(Box::new(move || accept(&ctx, task, &view).map(Some)))
 			}
 			Duty::Train { task, order_randomness, .. } => {
 				let view = match chain::task(&self.ctx.client, at, task) {
@@ -92,6 +100,20 @@ impl Role for Solver {
 	}
 }
 
+/// Checks the task's data and returns its `accept_task`. The file must match the spec's
+/// file hash and chunk root and hold what the spec declares: under a chunk root that is
+/// not the file's (attack A4(b)) no honest solver could prove a data value in a dispute,
+/// and it would lose the game and be slashed. Such a task is not accepted: the job fails
+/// and is retried, and the offer lapses. A downloaded file stays in the cache, where
+/// training finds it.
+fn accept(ctx: &WorkerContext, id: TaskId, view: &chain::Task) -> Result<RuntimeCall, String> {
+	let spec = chain::spec(view)?;
+	dataset::load_data_ref(&spec.data, &ctx.cache)
+		.map_err(|e| format!("not accepting task {id}: {}", super::submitters_data(e)))?;
+	log::info!(target: "gensyn-worker", "solver: task {id}: its data checks out, accepting");
+	Ok(RuntimeCall::Tasks(TasksCall::accept_task { id }))
+}
+
 /// Trains (or resumes) the task and returns its `submit_result`.
 fn train(
 	ctx: &WorkerContext,
@@ -101,7 +123,8 @@ fn train(
 	url: &str,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let data = dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?;
+	let data = dataset::load_data_ref(&spec.data, &ctx.cache)
+		.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
 	let randomness = if ctx.faults.is(WorkerFault::LazySolver) {
 		// Test fault: genuine training, but on batches of its own choosing (cheaper to
 		// prepare, and not the task's): every checkpoint misses what a replay reaches.

@@ -138,7 +138,7 @@ impl Role for Verifier {
 							|| now.saturating_add(REPORT_MARGIN) >= by
 					}) || now.saturating_add(super::duties::RETRY_AFTER) >= by;
 				let store = StoreCheck { unserved: self.unserved.clone(), key, now, may_report };
-				// A re-audit of a report is never forced: its secret is not even read.
+				// A re-audit is never forced: its secret is not even read.
 				let secret = if forcible { self.bound_secret(at, task) } else { Ok(None) };
 				let forced = match secret {
 					Ok(Some((secret, rate))) => {
@@ -169,7 +169,24 @@ fn profile_task(
 	view: &chain::Task,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let data = Arc::new(dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?);
+	let data = match dataset::load_data_ref(&spec.data, &ctx.cache) {
+		Ok(data) => data,
+		// The threshold measures replay distances, which the chunk root plays no part in:
+		// such a task is profiled (a profiler that lapsed would be slashed), and solvers
+		// refuse it.
+		Err(dataset::DatasetError::ChunkRootMismatch { .. }) => {
+			let bytes = dataset::fetch_verified(
+				spec.data.uri.as_str().unwrap_or_default(),
+				&spec.data.file_hash.0,
+				&ctx.cache,
+			)
+			.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
+			dataset::parse_data_ref(&spec.data, &bytes)
+				.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?
+		}
+		Err(e) => return Err(format!("task {id}: {}", super::submitters_data(e))),
+	};
+	let data = Arc::new(data);
 	let device = gensyn_workers::tch_backend::device(ctx.cpu_only);
 	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)
 		.map_err(|e| e.to_string())?;
@@ -261,9 +278,26 @@ fn verify_segment(
 		Err(e) => return Err(e.to_string()),
 		Ok(()) => store.served(),
 	}
-	// The task's data is the submitter's, not the solver's: when it cannot be had, the
-	// job fails and is retried.
-	let data = Arc::new(dataset::load_data_ref(&spec.data, &ctx.cache).map_err(|e| e.to_string())?);
+	// The task's data is the submitter's: when it cannot be had, or its bytes do not match
+	// the file hash, the job fails and is retried (it may be served yet). When the bytes
+	// the spec commits to cannot be replayed (their chunk root or content is not what the
+	// spec says), every worker finds the same, and no honest solver accepted the task (it
+	// checks first): the segment cannot be checked, and it is reported so; a verdict
+	// would be one no game could defend at the input level, and silence is slashed.
+	let data = match dataset::load_data_ref(&spec.data, &ctx.cache) {
+		Ok(data) => Arc::new(data),
+		Err(e) if e.is_committed_data_fault() => {
+			log::warn!(
+				target: "gensyn-worker",
+				"verifier: task {id} segment {segment}: the committed data cannot be \
+				 replayed ({e}); reporting the segment unchecked"
+			);
+			return Ok(RuntimeCall::Tasks(TasksCall::report_unavailable { id, segment }));
+		}
+		Err(e) => {
+			return Err(format!("task {id} segment {segment}: {}", super::submitters_data(e)))
+		}
+	};
 	let threshold =
 		view.threshold.map(f32::from_bits).unwrap_or_else(|| f32::from_bits(default_threshold()));
 	let job = VerifyJob {

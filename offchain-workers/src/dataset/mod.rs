@@ -1,6 +1,6 @@
 //! Training data: MNIST IDX (plain or gzip) and safetensors files, fetched from
-//! `file://` or `http(s)://`, hash-checked before use, and checked against the shape the
-//! task spec declares.
+//! `file://` or `http(s)://`, checked against the spec's file hash and chunk root before
+//! use, and checked against the shape the task spec declares.
 //!
 //! Pixels become `f32` in one fixed way for every backend: a byte `b` is `b as f32 / 255.0`
 //! (an exactly rounded IEEE division), and `f32` data is taken as it is.
@@ -9,6 +9,8 @@ pub mod fetch;
 pub mod idx;
 pub mod safetensors;
 
+use crate::hash::{self, Hash};
+use gensyn_primitives::merkle;
 use std::path::{Path, PathBuf};
 
 pub use fetch::{fetch_verified, local_path};
@@ -43,6 +45,20 @@ pub enum DatasetError {
 		/// The committed hash, hex.
 		expected: String,
 		/// The hash of what was read, hex.
+		actual: String,
+	},
+	/// The file's hash matches but the Merkle root over its chunks ([`chunk_root`]) is
+	/// not the spec's `chunk_root`: a dispute that reaches a data value could not be
+	/// answered, since no chunk of the file can be proven under the committed root.
+	#[error(
+		"chunk root mismatch for {uri}: the spec commits to {expected}, the data's is {actual}"
+	)]
+	ChunkRootMismatch {
+		/// The URI.
+		uri: String,
+		/// The spec's chunk root, hex.
+		expected: String,
+		/// The root over the bytes read, hex.
 		actual: String,
 	},
 	/// The file ends before the data its header announces.
@@ -112,6 +128,24 @@ pub enum DatasetError {
 impl DatasetError {
 	pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
 		Self::Io { path: path.to_path_buf(), source }
+	}
+
+	/// Whether this is a fault of the bytes the spec commits to (their file hash
+	/// matched): their chunk root or content is not what the spec says. Every worker that
+	/// reads them finds the same, unlike a download that failed or bytes that do not
+	/// match the hash (retried: the submitter may serve them yet).
+	pub fn is_committed_data_fault(&self) -> bool {
+		matches!(
+			self,
+			Self::ChunkRootMismatch { .. }
+				| Self::Truncated { .. }
+				| Self::Corrupt { .. }
+				| Self::MissingTensor { .. }
+				| Self::UnsupportedDtype { .. }
+				| Self::ShapeMismatch { .. }
+				| Self::CountMismatch { .. }
+				| Self::LabelOutOfRange { .. }
+		)
 	}
 }
 
@@ -286,9 +320,17 @@ fn mnist_from_arrays(
 	)
 }
 
-/// Fetches the data a task's data reference names (hash-checked; downloads are cached
-/// in `cache`), reads it in its declared format and checks it against the declared
-/// sample shape, count and classes.
+/// The Merkle root a spec's `data.chunk_root` commits to: over the file's
+/// [`merkle::DATA_CHUNK_SIZE`]-byte chunks (the last may be shorter), the leaves a
+/// dispute proves a data value under. The one definition for `gensyn-ml data-ref`, which
+/// writes it, and the workers, which check it.
+pub fn chunk_root(bytes: &[u8]) -> Hash {
+	merkle::root_of_chunks(bytes, merkle::DATA_CHUNK_SIZE)
+}
+
+/// Fetches the data a task's data reference names (checked against its file hash and
+/// chunk root; downloads are cached in `cache`), reads it in its declared format and
+/// checks it against the declared sample shape, count and classes.
 pub fn load_data_ref(
 	data: &gensyn_primitives::DataRef,
 	cache: &Path,
@@ -296,15 +338,29 @@ pub fn load_data_ref(
 	parse_data_ref(data, &fetch_data_ref(data, cache)?)
 }
 
-/// The bytes of the file a task's data reference names, checked against its hash
-/// (the same bytes the check hashed: nothing is read twice).
+/// The bytes of the file a task's data reference names, checked against its file hash
+/// and then its chunk root (the same bytes both checks read: nothing is read twice).
+///
+/// The chunk root is checked here, on the bytes returned, rather than when a file is
+/// fetched or cached, so that it holds whichever way the bytes came (a local file, the
+/// cache, a download): a file can match its hash while the spec's chunk root is bogus,
+/// and such a spec is the submitter's fault, not the file's.
 pub fn fetch_data_ref(
 	data: &gensyn_primitives::DataRef,
 	cache: &Path,
 ) -> Result<Vec<u8>, DatasetError> {
 	let uri =
 		data.uri.as_str().ok_or_else(|| DatasetError::UnsupportedUri("(not UTF-8)".into()))?;
-	fetch_verified(uri, &data.file_hash.0, cache)
+	let bytes = fetch_verified(uri, &data.file_hash.0, cache)?;
+	let actual = chunk_root(&bytes);
+	if actual != data.chunk_root.0 {
+		return Err(DatasetError::ChunkRootMismatch {
+			uri: uri.to_string(),
+			expected: hash::to_hex(&data.chunk_root.0),
+			actual: hash::to_hex(&actual),
+		});
+	}
+	Ok(bytes)
 }
 
 /// Reads `bytes` (the file a data reference names, already hash-checked) in the

@@ -47,10 +47,7 @@ pub fn spec(dir: &Path, model: &str, optimizer: &str, mode: &str) -> TaskSpec {
 	let bytes = synthetic_bundle();
 	std::fs::write(&path, &bytes).unwrap();
 	let file_hash = hash::to_hex(&hash::blake2_256(&bytes));
-	let chunk_root = hash::to_hex(&gensyn_primitives::merkle::root_of_chunks(
-		&bytes,
-		gensyn_primitives::merkle::DATA_CHUNK_SIZE,
-	));
+	let chunk_root = hash::to_hex(&dataset::chunk_root(&bytes));
 	let layers = match model {
 		"mlp" => {
 			r#"[{"type":"flatten"},{"type":"linear","in_features":64,"out_features":16},
