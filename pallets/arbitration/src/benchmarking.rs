@@ -309,7 +309,7 @@ mod benches {
 	}
 
 	#[benchmark]
-	fn on_initialize(n: Linear<0, { T::MaxDeadlinesPerBlock::get() * crate::DEADLINE_PAGES }>) {
+	fn on_initialize(n: Linear<0, { T::MaxDeadlinesPerBlock::get() }>) {
 		let run = run();
 		let ctx = context(&run);
 		for s in 0..n {

@@ -136,11 +136,12 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The move deadline of the game over `key`, filed at block `filed`, has passed: the
-	/// party to move loses. A stale entry (the game moved on) is skipped.
-	pub(crate) fn time_out(key: DisputeKey, filed: BlockNumberFor<T>) {
-		let Some(d) = Disputes::<T>::get(key) else { return };
+	/// party to move loses. A stale entry (the game moved on) is skipped; returns whether
+	/// the entry was live.
+	pub(crate) fn time_out(key: DisputeKey, filed: BlockNumberFor<T>) -> bool {
+		let Some(d) = Disputes::<T>::get(key) else { return false };
 		if d.deadline != filed {
-			return;
+			return false;
 		}
 		let silent = d.turn;
 		let mut open = d.clone();
@@ -151,6 +152,7 @@ impl<T: Config> Pallet<T> {
 			open.deadline = Self::schedule(key);
 			Disputes::<T>::insert(key, open);
 		}
+		true
 	}
 
 	/// Ends a game: releases or pays the bond, tells the tasks pallet. All or nothing:

@@ -55,10 +55,6 @@ pub(crate) type Deadlines<T> = pallet_gensyn_tasks::queue::PagedQueue<
 	DeadlineBacklog<T>,
 >;
 
-/// Pages of move deadlines a block handles (the runtime sizes `MaxDeadlinesPerBlock`
-/// to the weight a block can spare for them).
-pub const DEADLINE_PAGES: u32 = 1;
-
 /// The storage layout's version (1: paged move deadlines).
 const STORAGE_VERSION: StorageVersion = StorageVersion::new(1);
 
@@ -346,12 +342,12 @@ pub mod pallet {
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(now: BlockNumberFor<T>) -> Weight {
-			// A bounded number of pages a block: a flood carries over, late but never lost
-			// (a late deadline only gives the party to move more time).
-			let done =
-				Deadlines::<T>::drain(now, DEADLINE_PAGES, |filed, key| Self::time_out(key, filed));
-			T::WeightInfo::on_initialize(done.items)
-				.saturating_add(T::DbWeight::get().reads_writes(done.blocks.into(), 1))
+			// A page's worth of move deadlines a block: a flood carries over, late but
+			// never lost (a late deadline only gives the party to move more time).
+			let budget =
+				pallet_gensyn_tasks::queue::Budget::per_block(T::MaxDeadlinesPerBlock::get());
+			let done = Deadlines::<T>::drain(now, budget, |filed, key| Self::time_out(key, filed));
+			T::WeightInfo::on_initialize(done.live).saturating_add(done.weight::<T::DbWeight>())
 		}
 
 		fn integrity_test() {

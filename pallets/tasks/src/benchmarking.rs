@@ -284,7 +284,7 @@ mod benchmarks {
 
 	/// `n` tasks settle in one block, each paying every audit's verifier.
 	#[benchmark]
-	fn on_initialize(n: Linear<0, { T::MaxDeadlinesPerBlock::get() * crate::DEADLINE_PAGES }>) {
+	fn on_initialize(n: Linear<0, { T::MaxDeadlinesPerBlock::get() }>) {
 		workers::<T>();
 		let mut ids = alloc::vec::Vec::new();
 		for i in 0..n {

@@ -15,12 +15,16 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Handles the deadline of task `id` filed at block `filed`, at block `now` (later
-	/// when the queue carried it over).
-	pub(crate) fn on_deadline(id: TaskId, filed: BlockNumberFor<T>, now: BlockNumberFor<T>) {
-		let Some(mut task) = Tasks::<T>::get(id) else { return };
+	/// when the queue carried it over); returns whether it was live (not a stale entry).
+	pub(crate) fn on_deadline(
+		id: TaskId,
+		filed: BlockNumberFor<T>,
+		now: BlockNumberFor<T>,
+	) -> bool {
+		let Some(mut task) = Tasks::<T>::get(id) else { return false };
 		if task.deadline != filed {
 			// Stale entry: the task moved on before this deadline.
-			return;
+			return false;
 		}
 		let res = frame_support::storage::with_storage_layer(|| {
 			let alive = Self::handle_deadline(id, &mut task, now)?;
@@ -36,6 +40,7 @@ impl<T: Config> Pallet<T> {
 				Self::fail(id, &mut t, FailReason::Unschedulable);
 			}
 		}
+		true
 	}
 
 	/// Moves the task past its deadline, one function per phase; returns whether it is

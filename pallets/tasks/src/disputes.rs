@@ -36,6 +36,32 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
+	/// Whether the solver may contest `audit` now (and is shown it): a failing verdict its
+	/// verifier's reveal proved no forced error, neither disputed nor refuted.
+	pub(crate) fn contestable_by_solver(id: TaskId, audit: &Audit<T::AccountId>) -> bool {
+		audit.challenger.is_none()
+			&& audit.refuted_by.is_none()
+			&& audit.verdict.is_some_and(|v| !v.pass)
+			&& Self::forced(id, audit) == Some(false)
+	}
+
+	/// Keeps the task's challenge window open a whole challenge period from now, for a
+	/// failing verdict the solver may contest only from now on; returns whether the
+	/// window moved. (A dispute's ruling and timeout settle no earlier than its end.)
+	pub(crate) fn open_for_solver(id: TaskId, task: &mut Task<T>) -> bool {
+		let now = frame_system::Pallet::<T>::block_number();
+		let until = now.saturating_add(T::ChallengePeriod::get());
+		if task.window_end >= until {
+			return false;
+		}
+		task.window_end = until;
+		if task.phase == Phase::Challenge {
+			task.deadline = Self::schedule(id, until);
+		}
+		Self::deposit_event(Event::WindowExtended { id, until });
+		true
+	}
+
 	/// A game refuted `audit`'s replay root and the verdict was not a forced error: its
 	/// verifier is slashed (the winner reports it) and the verdict is void, so the
 	/// segment is audited again. A game is between the verifier and its challenger: a
@@ -61,25 +87,12 @@ impl<T: Config> pallet_gensyn_jackpot::OnReveal<T::AccountId> for Pallet<T> {
 			// Before the window opens the solver gets a whole one anyway.
 			return;
 		}
-		let contestable = Audits::<T>::get(id).iter().any(|a| {
-			a.verifier == *who
-				&& a.challenger.is_none()
-				&& a.refuted_by.is_none()
-				&& a.verdict.is_some_and(|v| !v.pass)
-				&& Self::forced(id, a) == Some(false)
-		});
-		let now = frame_system::Pallet::<T>::block_number();
-		let until = now.saturating_add(T::ChallengePeriod::get());
-		if !contestable || task.window_end >= until {
-			return;
+		let shown = Audits::<T>::get(id)
+			.iter()
+			.any(|a| a.verifier == *who && Self::contestable_by_solver(id, a));
+		if shown && Self::open_for_solver(id, &mut task) {
+			Tasks::<T>::insert(id, task);
 		}
-		task.window_end = until;
-		if task.phase == Phase::Challenge {
-			// Settlement waits for the new end (a dispute's ruling reschedules it itself).
-			task.deadline = Self::schedule(id, until);
-		}
-		Tasks::<T>::insert(id, task);
-		Self::deposit_event(Event::WindowExtended { id, until });
 	}
 
 	fn weight() -> Weight {
@@ -136,6 +149,13 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 				T::FalseChallengeSlash::get(),
 				Some(&audit.verifier),
 			);
+			// While the game was open the solver could neither see nor contest the
+			// verdict: a failing one it may contest now gets a whole period for it (else
+			// a verifier's own whistleblower account could hold a wrong fail in a game
+			// until the window closed, and lose it on purpose).
+			if Self::contestable_by_solver(id, audit) {
+				Self::open_for_solver(id, &mut task);
+			}
 		}
 		let open = audits.iter().any(|a| a.challenger.is_some());
 		Self::disengage(id, &mut task, &challenger);

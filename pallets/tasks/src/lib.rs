@@ -67,11 +67,6 @@ pub(crate) type Deadlines<T> = queue::PagedQueue<
 	DeadlineBacklog<T>,
 >;
 
-/// Pages of deadlines a block handles. One: a page of deadlines at their worst case
-/// (a settlement paying every audit) is what the runtime sizes `MaxDeadlinesPerBlock` to
-/// fit in half a block; a flood beyond it is handled in the next blocks.
-pub const DEADLINE_PAGES: u32 = 1;
-
 /// The storage layout's version (1: paged deadlines).
 const STORAGE_VERSION: StorageVersion = StorageVersion::new(1);
 
@@ -391,8 +386,9 @@ pub mod pallet {
 			/// The new verifier.
 			verifier: T::AccountId,
 		},
-		/// A verifier revealed its secret late, showing the solver a failing verdict to
-		/// contest: the challenge window now ends at `until`.
+		/// The solver may contest a failing verdict only from now on (its verifier revealed
+		/// late, or a game over it ended with its challenger losing): the challenge window
+		/// now ends at `until`.
 		WindowExtended {
 			/// The task.
 			id: TaskId,
@@ -581,12 +577,12 @@ pub mod pallet {
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(now: BlockNumberFor<T>) -> Weight {
-			// A bounded number of pages a block: a flood carries over, late but never lost.
-			let done = Deadlines::<T>::drain(now, DEADLINE_PAGES, |filed, id| {
-				Self::on_deadline(id, filed, now)
-			});
-			T::WeightInfo::on_initialize(done.items)
-				.saturating_add(T::DbWeight::get().reads_writes(done.blocks.into(), 1))
+			// A page's worth of deadlines a block: a flood carries over, late but never
+			// lost.
+			let budget = queue::Budget::per_block(T::MaxDeadlinesPerBlock::get());
+			let done =
+				Deadlines::<T>::drain(now, budget, |filed, id| Self::on_deadline(id, filed, now));
+			T::WeightInfo::on_initialize(done.live).saturating_add(done.weight::<T::DbWeight>())
 		}
 
 		fn integrity_test() {

@@ -1,11 +1,12 @@
 //! A deadline queue that is never full: what falls due at a block is filed in pages of
 //! a bounded size, as many pages as it takes, and each block handles a bounded number
-//! of pages; what a block cannot handle carries over to the next ones (late, never
+//! of deadlines; what a block cannot handle carries over to the next ones (late, never
 //! lost). A flood of deadlines at one block so delays deadlines by a few blocks; it
 //! never refuses a call nor fails a task, as a bounded list that spilled over a fixed
 //! number of blocks did. The tasks and arbitration pallets keep their own storage and
 //! share these rules.
 
+use alloc::vec::Vec;
 use codec::FullCodec;
 use core::marker::PhantomData;
 use frame_support::{
@@ -18,15 +19,51 @@ use sp_runtime::traits::{One, Saturating};
 /// of a backlog cost a read each).
 pub const MAX_SCANNED_BLOCKS: u32 = 64;
 
+/// How much one [`PagedQueue::drain`] may do.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Budget {
+	/// Live items handled (each at the handler's full weight).
+	pub live: u32,
+	/// Items looked at, stale ones included (a read each).
+	pub seen: u32,
+}
+
+impl Budget {
+	/// `live` handlings a block, and eight times as many items looked at: stale entries
+	/// (their task or game moved on) do not hold up live ones for long.
+	pub fn per_block(live: u32) -> Self {
+		Budget { live, seen: live.saturating_mul(8) }
+	}
+}
+
 /// What [`PagedQueue::drain`] did, for its weight.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 pub struct Drained {
-	/// Items handed to the handler.
-	pub items: u32,
+	/// Live items handled.
+	pub live: u32,
+	/// Items looked at.
+	pub seen: u32,
 	/// Pages taken.
 	pub pages: u32,
 	/// Blocks looked at.
 	pub blocks: u32,
+}
+
+impl Drained {
+	/// Whether `budget` is spent.
+	fn spent(&self, budget: &Budget) -> bool {
+		self.live >= budget.live || self.seen >= budget.seen
+	}
+
+	/// The storage reads and writes of the drain itself, the live items' handling
+	/// excepted (the caller counts it): a page count per block looked at, a page taken
+	/// (and maybe put back) per page, a read per item looked at, and the backlog marker.
+	pub fn weight<W: Get<frame_support::weights::RuntimeDbWeight>>(&self) -> Weight {
+		let (blocks, pages, seen) =
+			(u64::from(self.blocks), u64::from(self.pages), u64::from(self.seen));
+		let rw = blocks.saturating_add(pages);
+		W::get().reads_writes(rw.saturating_add(seen), rw.saturating_add(1))
+	}
 }
 
 /// A paged queue of `Item`s due at blocks `B`, stored in `Pages` (block, page index ->
@@ -94,29 +131,39 @@ where
 		at > now || Backlog::get().is_some_and(|first| first <= at)
 	}
 
-	/// Hands the items due by `now` to `handle(filed_at, item)`, at most `max_pages`
-	/// pages and [`MAX_SCANNED_BLOCKS`] blocks of them, earliest block first; what is
-	/// left waits for the next call.
-	pub fn drain(now: B, max_pages: u32, mut handle: impl FnMut(B, Item)) -> Drained {
+	/// Hands the items due by `now` to `handle(filed_at, item)`, earliest block first,
+	/// until `budget` is spent or [`MAX_SCANNED_BLOCKS`] blocks were looked at; what is
+	/// left waits for the next call. `handle` returns whether the item was live (a stale
+	/// entry, whose subject moved on, costs a read, not a handling).
+	pub fn drain(now: B, budget: Budget, mut handle: impl FnMut(B, Item) -> bool) -> Drained {
 		let mut done = Drained::default();
 		let mut b = Backlog::get().map_or(now, |first| first.min(now));
 		loop {
 			done.blocks = done.blocks.saturating_add(1);
 			let mut n = Counts::get(b);
-			while n > 0 && done.pages < max_pages {
-				n -= 1;
-				let page = Pages::take(b, n);
-				done.pages = done.pages.saturating_add(1);
-				done.items = done.items.saturating_add(page.len() as u32);
-				for item in page {
-					handle(b, item);
+			while let Some(last) = n.checked_sub(1) {
+				if done.spent(&budget) {
+					// The rest of `b` waits for the next block.
+					Counts::insert(b, n);
+					Backlog::put(b);
+					return done;
 				}
-			}
-			if n > 0 {
-				// Out of pages for this block: the rest of `b` waits.
-				Counts::insert(b, n);
-				Backlog::put(b);
-				return done;
+				let mut items = Pages::take(b, last).into_inner().into_iter();
+				done.pages = done.pages.saturating_add(1);
+				while !done.spent(&budget) {
+					let Some(item) = items.next() else { break };
+					done.seen = done.seen.saturating_add(1);
+					if handle(b, item) {
+						done.live = done.live.saturating_add(1);
+					}
+				}
+				let rest: Vec<Item> = items.collect();
+				if rest.is_empty() {
+					n = last;
+				} else {
+					// What the budget did not reach goes back (at most a page of it).
+					Pages::insert(b, last, BoundedVec::truncate_from(rest));
+				}
 			}
 			Counts::remove(b);
 			if b >= now {

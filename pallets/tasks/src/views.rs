@@ -48,11 +48,7 @@ impl<T: Config> Pallet<T> {
 							if c == who || a.verifier == *who {
 								out.push(Duty::Dispute { task: id, segment: a.segment });
 							}
-						} else if is_solver
-							&& a.refuted_by.is_none()
-							&& a.verdict.is_some_and(|v| !v.pass)
-							&& Self::forced(id, &a) == Some(false)
-						{
+						} else if is_solver && Self::contestable_by_solver(id, &a) {
 							// The solver may check a failing verdict that would count
 							// against its work (revealed, not a forced error).
 							out.push(Duty::Watch {

@@ -99,15 +99,13 @@ mod tests {
 	use pallet_gensyn_tasks::weights::{SubstrateWeight, WeightInfo, DEADLINE_LEGS};
 
 	/// The deadline weight is counted for at least as many audits as a task may have,
-	/// and a block's most deadlines (`DEADLINE_PAGES` full pages) take under half of a
-	/// block.
+	/// and a block's most deadlines take under half of a block.
 	#[test]
 	fn the_deadline_weight_covers_every_audit_and_fits_in_a_block() {
 		type Audits = <Runtime as pallet_gensyn_tasks::Config>::MaxAuditSegments;
 		let audits: u32 = Audits::get();
 		assert!(u64::from(audits) <= DEADLINE_LEGS);
-		let page: u32 = <Runtime as pallet_gensyn_tasks::Config>::MaxDeadlinesPerBlock::get();
-		let n = page * pallet_gensyn_tasks::DEADLINE_PAGES;
+		let n = <Runtime as pallet_gensyn_tasks::Config>::MaxDeadlinesPerBlock::get();
 		let worst = SubstrateWeight::<Runtime>::on_initialize(n);
 		let block = crate::configs::BlockWeights::get().max_block;
 		assert!(worst.all_lt(block / 2), "{worst:?} of {block:?}");

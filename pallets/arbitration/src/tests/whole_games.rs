@@ -220,48 +220,63 @@ fn node_players_play_whole_games_from_segment_replays() {
 /// The slowest move a defendant makes, at a bound on a segment's gas (the runtime's
 /// `MaxSegmentGas`, passed in `MOVE_TIME_GAS` by `scripts/bench/move-time.sh`): its first
 /// bisection replays the whole segment on one core, as the node's player does, and roots
-/// the states at the dissection points. A measurement: it prints the time and checks
-/// only that the replay was the bound's size.
+/// the states at the dissection points. Two op mixes: a wide MLP (large products, which
+/// the gas table prices well) and a small CNN with Adam (small convolutions, pooling and
+/// many ops a step, where fixed costs weigh more). A measurement: it prints the times and
+/// checks only that each replay was the bound's size.
 #[test]
 #[ignore = "a measurement of minutes: scripts/bench/move-time.sh"]
 fn worst_case_first_move() {
-	use gensyn_primitives::{fixtures, segment_work, Shape3};
+	use gensyn_primitives::{fixtures, segment_work, Layer, Shape3};
 	let bound: u64 = std::env::var("MOVE_TIME_GAS")
 		.ok()
 		.and_then(|v| v.parse().ok())
 		.expect("MOVE_TIME_GAS: the gas bound to measure at");
-	// An MLP as wide as the data allows a segment that fits the state-bytes bound too:
-	// 64 inputs, 2048 hidden units, batch 256 over 2,560 samples (10 steps an epoch).
-	let samples = 2_560;
+	// 25,600 samples of 8x8 (100 steps an epoch at batch 256), 4 classes.
+	let samples = 25_600;
 	let file = fixture_file_of(samples);
 	let base = fixture_spec_of(&file, samples, 1);
 	let input = Shape3 { channels: 1, height: SIDE, width: SIDE };
-	let mut spec = fixtures::with(fixtures::mlp(input, 2_048, 4), |s| {
+	let on_data = |mut s: gensyn_primitives::TaskSpec| {
 		s.data = base.data.clone();
-		s.training = base.training;
 		s.training.batch_size = 256;
 		s.training.epochs = 1_000;
-	});
-	let per_step = gensyn_primitives::estimate(&spec).unwrap().per_step;
-	spec.training.checkpoint_interval = (bound / per_step) as u32;
-	let work = segment_work(&spec).unwrap();
-	assert!(work.gas <= bound && work.gas + per_step > bound, "{work:?}");
-	let start = gensyn_repops::model::init_state(&spec).unwrap();
-	let began = std::time::Instant::now();
-	let run = Run::replay(spec, file, None, randomness(), start, work.steps, None).unwrap();
-	let replayed = began.elapsed();
-	let points = gensyn_repops::dispute::dissection_points(0, work.steps, MAX_POINTS);
-	for p in &points {
-		run.root(*p).unwrap();
+		s.training.seed = base.training.seed;
+		s
+	};
+	let mlp = on_data(fixtures::mlp(input, 2_048, 4));
+	let cnn = on_data(fixtures::with(fixtures::tiny_cnn(), |s| {
+		s.model.input = input;
+		let mut layers = s.model.layers.clone().into_inner();
+		if let Some(Layer::Linear { out_features, .. }) = layers.last_mut() {
+			*out_features = 4;
+		}
+		s.model.layers = gensyn_primitives::BoundedVec::try_from_vec(layers).unwrap();
+		s.training.lr_schedule = gensyn_primitives::LrSchedule::Constant;
+	}));
+	for (name, mut spec) in [("wide MLP", mlp), ("small CNN, Adam", cnn)] {
+		let per_step = gensyn_primitives::estimate(&spec).unwrap().per_step;
+		spec.training.checkpoint_interval = (bound / per_step) as u32;
+		let work = segment_work(&spec).unwrap();
+		assert!(work.gas <= bound && work.gas + per_step > bound, "{work:?}");
+		let start = gensyn_repops::model::init_state(&spec).unwrap();
+		let began = std::time::Instant::now();
+		let run =
+			Run::replay(spec, file.clone(), None, randomness(), start, work.steps, None).unwrap();
+		let replayed = began.elapsed();
+		for p in gensyn_repops::dispute::dissection_points(0, work.steps, MAX_POINTS) {
+			run.root(p).unwrap();
+		}
+		let total = began.elapsed();
+		println!(
+			"MOVE_TIME {name}: gas={} steps={} state_bytes={} replay_s={:.1} move_s={:.1} \
+			 ns_per_gas={:.3}",
+			work.gas,
+			work.steps,
+			work.state_bytes,
+			replayed.as_secs_f64(),
+			total.as_secs_f64(),
+			replayed.as_nanos() as f64 / work.gas as f64
+		);
 	}
-	let total = began.elapsed();
-	println!(
-		"MOVE_TIME gas={} steps={} state_bytes={} replay_s={:.1} move_s={:.1} ns_per_gas={:.3}",
-		work.gas,
-		work.steps,
-		work.state_bytes,
-		replayed.as_secs_f64(),
-		total.as_secs_f64(),
-		replayed.as_nanos() as f64 / work.gas as f64
-	);
 }

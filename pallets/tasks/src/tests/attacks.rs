@@ -160,3 +160,39 @@ fn a_forced_segment_is_audited_again_so_a_fake_on_it_is_caught() {
 		assert!(worth_of(&coalition) < before, "the coalition loses");
 	});
 }
+
+/// A5 by proxy: a verifier posts a wrong fail on an honest solver's segment and its own
+/// whistleblower account challenges it at once, so that the solver is never shown the
+/// verdict while the game is open; the account loses the game on purpose after the window
+/// has closed, hoping the fail is counted at once. The solver gets a whole period from
+/// the ruling, contests and wins; the coalition loses.
+#[test]
+fn a_shielding_challenge_never_leaves_the_solver_without_time_to_contest() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12, 14]);
+		let a = Audits::<T>::get(id)[0].clone();
+		reg(13, Role::Whistleblower);
+		let (coalition, solver) = (worth_of(&[a.verifier, 13]), worth(10));
+		fail(id, a.verifier, a.segment);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		reveal(a.verifier, id);
+		let end = task(id).window_end;
+		run_to(end + 2);
+		// The shield falls past the window's end: the challenger lost.
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
+		assert_eq!(task(id).window_end, end + 2 + period, "a whole period from the ruling");
+		run_to(end + 3);
+		assert_eq!(task(id).phase, Phase::Challenge, "not settled");
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		let again = Audits::<T>::get(id)[0].clone();
+		assert_ne!(again.verifier, a.verifier, "audited again");
+		pass(id, again.verifier, a.segment);
+		reveal(again.verifier, id);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(worth_of(&[a.verifier, 13]) < coalition, "the coalition loses");
+		assert!(worth(10) > solver, "the honest solver is paid");
+	});
+}

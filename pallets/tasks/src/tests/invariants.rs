@@ -8,7 +8,7 @@ fn pages(at: u64) -> Vec<usize> {
 }
 
 /// A6: a flood of deadlines at one block never fails a task nor refuses a call: they
-/// are filed on as many pages as it takes, a block handles `DEADLINE_PAGES` pages, and
+/// are filed on as many pages as it takes, a block handles a page's worth of them, and
 /// the rest carries over to the next blocks, late but never lost. (Version 0's bounded
 /// lists spilled at most 64 blocks: the 193rd task here was refused `DeadlineQueueFull`.)
 #[test]
@@ -26,7 +26,7 @@ fn a_flood_of_deadlines_carries_over_and_fails_no_task() {
 		check();
 		run_to(6);
 		// Block 6 handled its share; the rest waits, and its tasks still stand.
-		let per_block = u64::from(crate::DEADLINE_PAGES);
+		let per_block = 1;
 		assert_eq!(DeadlineBacklog::<T>::get(), Some(6));
 		assert_eq!(pages(6).len() as u64, filed - per_block);
 		check();
@@ -42,6 +42,25 @@ fn a_flood_of_deadlines_carries_over_and_fails_no_task() {
 		assert!(Tasks::<T>::iter().all(|(_, t)| t.phase == Phase::Queued));
 		assert!(!events().iter().any(|e| matches!(e, Event::TaskFailed { .. })));
 		check();
+	});
+}
+
+/// Stale entries (tasks cancelled after their deadline was filed) cost a read each, not
+/// a handling: 30 of them ahead of a live deadline delay it by one block, not ten.
+#[test]
+fn stale_deadlines_do_not_hold_up_live_ones() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(2), spec()));
+		let live = last_task();
+		for _ in 0..30 {
+			assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+			assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), last_task()));
+		}
+		assert_eq!(pages(6).iter().sum::<usize>(), 31);
+		run_to(7);
+		assert!(pages(6).is_empty(), "31 entries seen in two blocks");
+		assert_eq!(task(live).phase, Phase::Queued, "the live offer lapsed and was handled");
 	});
 }
 
