@@ -352,7 +352,7 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	let outcome = tagged_json(&follow.wait_line("OUTCOME ", Duration::from_secs(90)), "OUTCOME ");
 	assert_eq!(outcome["end"], "TaskCancelled", "{outcome}");
 	assert!(
-		follow.seen.contains(&format!("tasks.TaskCancelled {{\"id\":\"{id2}\"}}")),
+		follow.seen.contains(&format!("tasks.TaskCancelled {{\"id\":\"{id2}\",\"refunded\":\"")),
 		"{}",
 		follow.seen
 	);

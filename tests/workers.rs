@@ -3,13 +3,15 @@
 //! polkadot.js. The verifier commits a forced-error secret and profiles the task, Bob
 //! trains it with libtorch and serves its checkpoints, Charlie fetches and replays the
 //! drawn segments with repops and posts verdicts, Dave replays them again, and the task
-//! settles. Six runs: everyone honest (every planck accounted for, nothing
+//! settles. The runs: everyone honest (every planck accounted for, nothing
 //! challenged); a lazy verifier (challenged by Dave, loses the pinpoint game played by
 //! the workers, slashed, its verdict void); a lazy solver (its proof rejected, slashed,
 //! the task re-drawn to a second solver node and completed, Alice paying one round);
 //! every verdict a forced error (caught by Dave, paid from the jackpot, the honest
 //! solver paid in full); a solver node killed mid-training and restarted; a solver that
-//! stops and never commits (slashed at its deadline, the task re-drawn and completed).
+//! stops and never commits (slashed at its deadline, the task re-drawn and completed);
+//! a spec whose data fails its checks (declined by the solver, nobody slashed); a solver
+//! whose proof store fails verifiers (reported twice, rejected).
 
 mod common;
 
@@ -106,6 +108,12 @@ fn submit_and_follow(s: &Setup) -> (Value, Value, String) {
 
 /// Alice submits the MNIST MLP example through `ws` and follows it: (ok, stdout, stderr).
 fn submit_example(ws: &str) -> (bool, String, String) {
+	submit_spec(ws, |_| {}, &[])
+}
+
+/// Alice submits the MNIST MLP example, changed by `edit`, through `ws` with `extra`
+/// arguments and follows it: (ok, stdout, stderr).
+fn submit_spec(ws: &str, edit: impl FnOnce(&mut Value), extra: &[&str]) -> (bool, String, String) {
 	let data = repo_root().join(".data/mnist/train.idx");
 	// The example spec with the data at its absolute path (the node runs elsewhere).
 	let mut spec: Value = serde_json::from_str(
@@ -114,26 +122,18 @@ fn submit_example(ws: &str) -> (bool, String, String) {
 	.expect("JSON");
 	let uri = format!("file://{}", data.canonicalize().expect("path").display());
 	spec["data"]["uri"] = Value::String(uri);
+	edit(&mut spec);
 	let spec_file = std::env::temp_dir().join(format!(
 		"gensyn-workers-{}-{}.json",
 		std::process::id(),
 		free_port()
 	));
 	std::fs::write(&spec_file, spec.to_string()).expect("write spec");
-	let out = run_js(
-		"submit-task.js",
-		&[
-			"--ws",
-			ws,
-			"--seed",
-			"//Alice",
-			"--spec",
-			spec_file.to_str().expect("utf-8 path"),
-			"--follow",
-			"--timeout",
-			"900000",
-		],
-	);
+	let path = spec_file.to_str().expect("utf-8 path");
+	let mut args = vec!["--ws", ws, "--seed", "//Alice", "--spec", path];
+	args.extend(["--follow", "--timeout", "900000"]);
+	args.extend(extra);
+	let out = run_js("submit-task.js", &args);
 	let _ = std::fs::remove_file(&spec_file);
 	out
 }
@@ -439,6 +439,53 @@ fn a_dead_solvers_task_is_redrawn_and_completed() {
 	assert_eq!(d_bob, -20 * GSN - fee_bob, "Bob slashed for the missed result: {ledger}");
 	let (d_ferdie, fee_ferdie) = account(&ledger, 1);
 	assert_eq!(d_ferdie, planck(&outcome["data"]["solverPaid"]) - fee_ferdie, "{ledger}");
+}
+
+/// Alice's spec commits to a chunk root that is not her data's (A4(b)): no solver could
+/// answer a dispute that reaches a data value. Bob, the only solver, checks the data,
+/// declines the task instead of letting his offer lapse, and is not drawn for it again;
+/// Alice cancels the waiting task. Nobody is slashed: Bob pays his fee and nothing else,
+/// and Alice gets her escrow back.
+#[test]
+fn a_task_whose_data_fails_its_checks_is_declined_and_nobody_slashed() {
+	let s = setup_with(Options { roles: &["--solver"], ..Options::default() });
+	let ws = s.ws.clone();
+	let bogus = |spec: &mut Value| {
+		spec["verification"]["mode"] = Value::String("exact".into());
+		spec["data"]["chunk_root"] = Value::String(format!("0x{}", "11".repeat(32)));
+	};
+	let follow = std::thread::spawn(move || submit_spec(&ws, bogus, &["--skip-data-check"]));
+	s.node.wait_until("Bob declines", Duration::from_secs(300), |n| {
+		n.log().contains("solver: declining task 0")
+	});
+	let (ok, stdout, stderr) = (|| {
+		for _ in 0..60 {
+			let (list, _) = run_ok("list-tasks.js", &["--ws", &s.ws]);
+			if list["tasks"][0]["phase"] == "Queued" {
+				return run_js("cancel-task.js", &["--ws", &s.ws, "--id", "0"]);
+			}
+			std::thread::sleep(Duration::from_secs(2));
+		}
+		panic!("the declined task never waited for a solver: {}", worker_lines(&s.node.log()))
+	})();
+	assert!(ok, "cancel: {stdout}\n{stderr}");
+	let (_, stdout, stderr) = follow.join().expect("the follower");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskCancelled", "{outcome}\n{stdout}\n{stderr}");
+	assert!(stdout.contains("tasks.TaskDeclined"), "Bob did not decline:\n{stdout}");
+	assert!(!stdout.contains("tasks.TaskAccepted"), "Bob accepted:\n{stdout}");
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Alice,//Bob");
+	let (bob, bob_fees) = account(&ledger, 1);
+	assert!(bob_fees > 0 && bob == -bob_fees, "Bob lost nothing but his fee: {ledger}");
+	// Alice authors every block and collects the fees, hers included.
+	let (alice, alice_fees) = account(&ledger, 0);
+	assert_eq!(
+		alice,
+		planck(&ledger["feesTotal"]) - alice_fees,
+		"Alice got her escrow back: {ledger}"
+	);
+	assert_eq!(ledger["issuanceFrom"], ledger["issuanceTo"], "nothing slashed: {ledger}");
 }
 
 /// The solver runs alone in a second node (on disk, synced from the first); it is killed

@@ -6,79 +6,16 @@
 
 mod common;
 
+use common::{bond_of, check_conservation, now, phase, register, run_until, signed, spec, who};
 use frame_support::traits::{
 	fungible::{Inspect, InspectHold},
 	Get,
 };
-use gensyn_primitives::{fixtures, merkle, Hash32, Shape3, TaskSpec};
-use gensyn_runtime::{
-	configs::MOVE_TIMEOUT, Arbitration, Balances, Jackpot, Runtime, RuntimeHoldReason,
-	RuntimeOrigin, Stake, Tasks, UNIT,
-};
-use pallet_gensyn_stake::{Capability, DeviceKind, Role};
+use gensyn_primitives::{fixtures, merkle};
+use gensyn_runtime::{configs::MOVE_TIMEOUT, Arbitration, Balances, Jackpot, Runtime, Tasks, UNIT};
+use pallet_gensyn_stake::Role;
 use pallet_gensyn_tasks::{CheckpointProof, Phase};
 use sp_keyring::Sr25519Keyring;
-use sp_runtime::AccountId32;
-
-/// 40 steps of a small MLP (64-16-4), a checkpoint every 20 steps (two segments, both
-/// audited), Exact mode.
-fn spec() -> TaskSpec {
-	let input = Shape3 { channels: 1, height: 8, width: 8 };
-	fixtures::with(fixtures::mlp(input, 16, 4), |s| {
-		s.data.file_hash = Hash32([1; 32]);
-		s.data.chunk_root = Hash32([2; 32]);
-		s.training.epochs = 8;
-		s.training.seed = 3;
-		s.training.checkpoint_interval = 20;
-	})
-}
-
-fn who(k: Sr25519Keyring) -> AccountId32 {
-	k.to_account_id()
-}
-
-fn signed(k: Sr25519Keyring) -> RuntimeOrigin {
-	RuntimeOrigin::signed(who(k))
-}
-
-fn register(k: Sr25519Keyring, role: Role, bond: u128) {
-	let cap = Capability { device: DeviceKind::Cpu, memory_mib: 16_384, mgas_per_sec: 1_000 };
-	let endpoint = b"http://127.0.0.1:8700".to_vec().try_into().expect("short endpoint");
-	Stake::register(signed(k), role, bond, cap, endpoint).expect("registers");
-}
-
-fn now() -> u32 {
-	frame_system::Pallet::<Runtime>::block_number()
-}
-
-/// Runs blocks until `done` holds (at most `limit` blocks).
-fn run_until(limit: u32, done: impl Fn() -> bool) {
-	let end = now() + limit;
-	while !done() {
-		assert!(now() < end, "condition not reached by block {end}");
-		common::run_to_block(now() + 1);
-	}
-}
-
-fn phase(id: u64) -> Option<Phase> {
-	pallet_gensyn_tasks::Tasks::<Runtime>::get(id).map(|t| t.phase)
-}
-
-/// Total issuance equals the sum of every account's balance (free + reserved/held).
-fn check_conservation() {
-	let sum: u128 =
-		frame_system::Account::<Runtime>::iter().map(|(_, a)| a.data.free + a.data.reserved).sum();
-	assert_eq!(Balances::total_issuance(), sum);
-	for (_, g) in pallet_gensyn_arbitration::Disputes::<Runtime>::iter() {
-		let reason =
-			RuntimeHoldReason::Arbitration(pallet_gensyn_arbitration::HoldReason::GameBond);
-		assert!(Balances::balance_on_hold(&reason, &g.challenger) >= g.bond);
-	}
-}
-
-fn bond_of(k: Sr25519Keyring, role: Role) -> u128 {
-	pallet_gensyn_stake::Bonds::<Runtime>::get(who(k), role).map(|b| b.bond).unwrap_or_default()
-}
 
 #[test]
 fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {

@@ -1,8 +1,9 @@
 //! The solver role: accepts the tasks it is offered once their data checks out against
-//! the spec (file hash, chunk root, declared shape) and trains them, with libtorch (GPU
-//! when present) for Threshold tasks and repops for Exact ones; the result it commits
-//! points verifiers at its proof store. A failing verdict on its work is replayed and,
-//! when the verdict's replay is not what repops reaches, challenged and played out.
+//! the spec (file hash, chunk root, declared shape), declines the others, and trains
+//! what it accepted, with libtorch (GPU when present) for Threshold tasks and repops for
+//! Exact ones; the result it commits points verifiers at its proof store. A failing
+//! verdict on its work is replayed and, when the verdict's replay is not what repops
+//! reaches, challenged and played out.
 
 use std::sync::Arc;
 
@@ -81,7 +82,7 @@ impl Role for Solver {
 				};
 				let ctx = self.ctx.clone();
 				// Beside any heavy job: a solver training another task must still accept
-				// this one before its accept deadline (missing it is slashed).
+				// or decline this one before its accept deadline (missing it is slashed).
 				Plan::Quick(Box::new(move || accept(&ctx, task, &view).map(Some)))
 			}
 			Duty::Train { task, order_randomness, .. } => {
@@ -100,16 +101,21 @@ impl Role for Solver {
 	}
 }
 
-/// Checks the task's data and returns its `accept_task`. The file must match the spec's
-/// file hash and chunk root and hold what the spec declares: under a chunk root that is
-/// not the file's (attack A4(b)) no honest solver could prove a data value in a dispute,
-/// and it would lose the game and be slashed. Such a task is not accepted: the job fails
-/// and is retried, and the offer lapses. A downloaded file stays in the cache, where
-/// training finds it.
+/// Checks the task's data and returns its `accept_task`, or its `decline_task` when the
+/// data cannot be had or fails its checks. The file must match the spec's file hash and
+/// chunk root and hold what the spec declares: under a chunk root that is not the file's
+/// (attack A4(b)) no honest solver could prove a data value in a dispute, and it would
+/// lose the game and be slashed; data it cannot fetch it could not train on. Declining
+/// costs nothing but the turn, where a lapsed offer is slashed, so the solver declines on
+/// any data error, a download that failed included. A downloaded file stays in the
+/// cache, where training finds it.
 fn accept(ctx: &WorkerContext, id: TaskId, view: &chain::Task) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	dataset::load_data_ref(&spec.data, &ctx.cache)
-		.map_err(|e| format!("not accepting task {id}: {}", super::submitters_data(e)))?;
+	if let Err(e) = dataset::load_data_ref(&spec.data, &ctx.cache) {
+		let why = super::submitters_data(e);
+		log::warn!(target: "gensyn-worker", "solver: declining task {id}: {why}");
+		return Ok(RuntimeCall::Tasks(TasksCall::decline_task { id }));
+	}
 	log::info!(target: "gensyn-worker", "solver: task {id}: its data checks out, accepting");
 	Ok(RuntimeCall::Tasks(TasksCall::accept_task { id }))
 }

@@ -169,23 +169,13 @@ fn profile_task(
 	view: &chain::Task,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let data = match dataset::load_data_ref(&spec.data, &ctx.cache) {
-		Ok(data) => data,
-		// The threshold measures replay distances, which the chunk root plays no part in:
-		// such a task is profiled (a profiler that lapsed would be slashed), and solvers
-		// refuse it.
-		Err(dataset::DatasetError::ChunkRootMismatch { .. }) => {
-			let bytes = dataset::fetch_verified(
-				spec.data.uri.as_str().unwrap_or_default(),
-				&spec.data.file_hash.0,
-				&ctx.cache,
-			)
-			.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
-			dataset::parse_data_ref(&spec.data, &bytes)
-				.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?
-		}
-		Err(e) => return Err(format!("task {id}: {}", super::submitters_data(e))),
-	};
+	// The threshold measures replay distances, in which the chunk root plays no part: the
+	// profiler checks only the file hash, so that a task with a bogus chunk root is still
+	// profiled (a profiler that lapsed would be slashed); solvers refuse such a task.
+	let uri = spec.data.uri.as_str().unwrap_or_default();
+	let data = dataset::fetch_verified(uri, &spec.data.file_hash.0, &ctx.cache)
+		.and_then(|bytes| dataset::parse_data_ref(&spec.data, &bytes))
+		.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
 	let data = Arc::new(data);
 	let device = gensyn_workers::tch_backend::device(ctx.cpu_only);
 	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)

@@ -5,7 +5,7 @@ use crate::*;
 impl<T: Config> Pallet<T> {
 	/// Invariants: every game has its deadline filed, and the held game bonds equal
 	/// the open games' bonds.
-	#[cfg(any(test, feature = "try-runtime"))]
+	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		for (key, d) in Disputes::<T>::iter() {
 			ensure!(Deadlines::<T>::contains(d.deadline, &key), "a game's deadline is not filed");

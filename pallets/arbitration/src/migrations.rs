@@ -1,7 +1,7 @@
 //! Storage migrations, one per storage version.
 
 use crate::*;
-use frame_support::{migrations::VersionedMigration, traits::UncheckedOnRuntimeUpgrade};
+use frame_support::migrations::VersionedMigration;
 
 /// Version 0's storage that later versions replaced.
 pub(crate) mod v0 {
@@ -18,21 +18,15 @@ pub(crate) mod v0 {
 	>;
 }
 
-/// Version 0 to 1: each block's move-deadline list becomes the first page of that block
-/// in the paged queue.
-pub struct PageDeadlines<T>(PhantomData<T>);
-
-impl<T: Config> UncheckedOnRuntimeUpgrade for PageDeadlines<T> {
-	fn on_runtime_upgrade() -> Weight {
-		// One list per block holding an open game's deadline: collected before the new
-		// pages are written.
-		let old: Vec<_> = v0::Deadlines::<T>::drain().collect();
-		let (blocks, items) = Deadlines::<T>::file_lists(old);
-		let rw = blocks.saturating_mul(2).saturating_add(items);
-		T::DbWeight::get().reads_writes(rw, rw)
-	}
-}
-
 /// The arbitration pallet's migration from storage version 0 to 1 (runs once).
+/// Each block's deadline list becomes the first pages of that block in the paged queue.
 pub type V0ToV1<T> =
 	VersionedMigration<0, 1, PageDeadlines<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 0 to 1's step, unversioned.
+pub type PageDeadlines<T> = pallet_gensyn_tasks::queue::PageLists<
+	v0::Deadlines<T>,
+	<T as Config>::MaxDeadlinesPerBlock,
+	Deadlines<T>,
+	<T as frame_system::Config>::DbWeight,
+>;

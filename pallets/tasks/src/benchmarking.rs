@@ -174,6 +174,17 @@ mod benchmarks {
 	}
 
 	#[benchmark]
+	fn decline_task() {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let (id, solver) = submitted::<T>(&owner);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(solver.clone()), id);
+		let task = Tasks::<T>::get(id);
+		assert!(task.is_some_and(|t| t.phase == Phase::Offered && t.solver != Some(solver)));
+	}
+
+	#[benchmark]
 	fn submit_result() {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);

@@ -290,6 +290,9 @@ pub mod pallet {
 		TaskCancelled {
 			/// The task.
 			id: TaskId,
+			/// Refunded to the owner: the whole escrow still held (a Threshold task's
+			/// profiler was paid its share before).
+			refunded: BalanceOf<T>,
 		},
 		/// The task was offered to `solver` until `until`.
 		SolverDrawn {
@@ -304,6 +307,13 @@ pub mod pallet {
 		Queued {
 			/// The task.
 			id: TaskId,
+		},
+		/// The offered solver declined the task (unslashed); another solver is drawn.
+		TaskDeclined {
+			/// The task.
+			id: TaskId,
+			/// The solver that declined.
+			solver: T::AccountId,
 		},
 		/// The solver accepted; the result is due at `due`.
 		TaskAccepted {
@@ -341,6 +351,8 @@ pub mod pallet {
 			id: TaskId,
 			/// Threshold (f32 bits).
 			threshold: u32,
+			/// Paid to the profiler out of the escrow (one segment's verification pay).
+			paid: BalanceOf<T>,
 		},
 		/// A verdict was posted.
 		VerdictPosted {
@@ -412,8 +424,20 @@ pub mod pallet {
 			solver_paid: BalanceOf<T>,
 			/// Paid to verifiers in all.
 			verifiers_paid: BalanceOf<T>,
+			/// The jackpot's cut, paid to the jackpot account.
+			jackpot_paid: BalanceOf<T>,
+			/// The treasury's cut, paid to the treasury account.
+			treasury_paid: BalanceOf<T>,
 			/// Refunded to the owner.
 			refunded: BalanceOf<T>,
+		},
+		/// The round's verifiers whose verdicts stand were paid `paid` in all, out of the
+		/// escrow (deposited at every settlement that pays one, before its outcome).
+		VerifiersPaid {
+			/// The task.
+			id: TaskId,
+			/// Paid to verifiers in all.
+			paid: BalanceOf<T>,
 		},
 		/// An audit rejected `solver`'s proof: it was slashed, and `compensated` of the
 		/// slash went back into the task's escrow for the verification it wasted. A
@@ -628,6 +652,18 @@ pub mod pallet {
 		pub fn accept_task(origin: OriginFor<T>, id: TaskId) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::do_accept_task(who, id)
+		}
+
+		/// The offered solver declines the task, unslashed: it is not drawn for the task
+		/// again while another is offered it, and the draw moves on (the task fails and is
+		/// refunded once [`Config::MaxDraws`] draws found no solver). A solver that cannot
+		/// fetch or check the submitter's data declines instead of letting its offer lapse
+		/// (which is slashed).
+		#[pallet::call_index(8)]
+		#[pallet::weight(T::WeightInfo::decline_task())]
+		pub fn decline_task(origin: OriginFor<T>, id: TaskId) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			Self::do_decline_task(who, id)
 		}
 
 		/// The solver commits its result.

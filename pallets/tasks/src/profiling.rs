@@ -62,7 +62,7 @@ impl<T: Config> Pallet<T> {
 		if Self::draw_solver(id, &mut task, now)? {
 			Tasks::<T>::insert(id, task);
 		}
-		Self::deposit_event(Event::Profiled { id, threshold });
+		Self::deposit_event(Event::Profiled { id, threshold, paid });
 		Ok(())
 	}
 }

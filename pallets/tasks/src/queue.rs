@@ -11,7 +11,9 @@ use codec::FullCodec;
 use core::marker::PhantomData;
 use frame_support::{
 	pallet_prelude::*,
-	storage::{StorageDoubleMap, StorageMap, StorageValue},
+	storage::{IterableStorageMap, StorageDoubleMap, StorageMap, StorageValue},
+	traits::UncheckedOnRuntimeUpgrade,
+	weights::RuntimeDbWeight,
 };
 use sp_runtime::traits::{One, Saturating};
 
@@ -58,7 +60,7 @@ impl Drained {
 	/// The storage reads and writes of the drain itself, the live items' handling
 	/// excepted (the caller counts it): a page count per block looked at, a page taken
 	/// (and maybe put back) per page, a read per item looked at, and the backlog marker.
-	pub fn weight<W: Get<frame_support::weights::RuntimeDbWeight>>(&self) -> Weight {
+	pub fn weight<W: Get<RuntimeDbWeight>>(&self) -> Weight {
 		let (blocks, pages, seen) =
 			(u64::from(self.blocks), u64::from(self.pages), u64::from(self.seen));
 		let rw = blocks.saturating_add(pages);
@@ -99,22 +101,6 @@ where
 		let _ = page.try_push(item);
 		Pages::insert(at, n, page);
 		Counts::insert(at, n.saturating_add(1));
-	}
-
-	/// Files every item of `lists` (block, items) — a storage migration's step from one
-	/// bounded list per block; returns the blocks and items filed, for its weight.
-	pub fn file_lists<L: IntoIterator<Item = Item>>(
-		lists: impl IntoIterator<Item = (B, L)>,
-	) -> (u64, u64) {
-		let (mut blocks, mut items) = (0u64, 0u64);
-		for (at, list) in lists {
-			blocks = blocks.saturating_add(1);
-			for item in list {
-				Self::push(at, item);
-				items = items.saturating_add(1);
-			}
-		}
-		(blocks, items)
 	}
 
 	/// Whether `item` is filed at block `at` (for invariant checks: reads every page).
@@ -176,5 +162,69 @@ where
 				return done;
 			}
 		}
+	}
+}
+
+/// A queue that a migration files old lists into: [`PagedQueue`], named by its block
+/// and item types alone.
+pub trait FileLists {
+	/// The block type deadlines are filed at.
+	type Block: FullCodec;
+	/// What is filed.
+	type Item: FullCodec;
+	/// Files every item of `lists` (block, items) — a storage migration's step from one
+	/// bounded list per block; returns the blocks and items filed, for its weight.
+	fn file_lists<L: IntoIterator<Item = Self::Item>>(
+		lists: impl IntoIterator<Item = (Self::Block, L)>,
+	) -> (u64, u64);
+}
+
+impl<B, Item, Max, Pages, Counts, Backlog> FileLists
+	for PagedQueue<B, Item, Max, Pages, Counts, Backlog>
+where
+	B: FullCodec + Copy + Ord + Saturating + One,
+	Item: FullCodec + Clone,
+	Max: Get<u32>,
+	Pages: StorageDoubleMap<B, u32, BoundedVec<Item, Max>, Query = BoundedVec<Item, Max>>,
+	Counts: StorageMap<B, u32, Query = u32>,
+	Backlog: StorageValue<B, Query = Option<B>>,
+{
+	type Block = B;
+	type Item = Item;
+
+	fn file_lists<L: IntoIterator<Item = Item>>(
+		lists: impl IntoIterator<Item = (B, L)>,
+	) -> (u64, u64) {
+		let (mut blocks, mut items) = (0u64, 0u64);
+		for (at, list) in lists {
+			blocks = blocks.saturating_add(1);
+			for item in list {
+				Self::push(at, item);
+				items = items.saturating_add(1);
+			}
+		}
+		(blocks, items)
+	}
+}
+
+/// A storage migration from one bounded list per block (`Old`, lists bounded by
+/// `OldMax`) to the paged queue `Queue`: each block's list becomes its first pages. The
+/// tasks and arbitration pallets each name their version-0 map and their queue.
+pub struct PageLists<Old, OldMax, Queue, W>(PhantomData<(Old, OldMax, Queue, W)>);
+
+impl<Old, OldMax, Queue, W> UncheckedOnRuntimeUpgrade for PageLists<Old, OldMax, Queue, W>
+where
+	Queue: FileLists,
+	Old: IterableStorageMap<Queue::Block, BoundedVec<Queue::Item, OldMax>>,
+	OldMax: Get<u32>,
+	W: Get<RuntimeDbWeight>,
+{
+	fn on_runtime_upgrade() -> Weight {
+		// The old lists are as many as the blocks holding a live deadline (stale ones were
+		// dropped as their block passed): collected before the new pages are written.
+		let old: Vec<_> = Old::drain().collect();
+		let (blocks, items) = Queue::file_lists(old);
+		let rw = blocks.saturating_mul(2).saturating_add(items);
+		W::get().reads_writes(rw, rw)
 	}
 }

@@ -56,6 +56,10 @@ impl<T: Config> Pallet<T> {
 			return Ok(true);
 		}
 		let verifiers_paid = Self::pay_verifiers(task, &audits);
+		if !verifiers_paid.is_zero() {
+			// Whatever the round's end, so that every payout is in an event.
+			Self::deposit_event(Event::VerifiersPaid { id, paid: verifiers_paid });
+		}
 		match Self::round_end(task, &audits) {
 			RoundEnd::Unverified => {
 				Self::fail(id, task, FailReason::Unverified);
@@ -221,11 +225,18 @@ impl<T: Config> Pallet<T> {
 		if !solver_paid.is_zero() {
 			T::Stake::note_earned(&solver, Role::Solver, solver_paid);
 		}
-		Self::pay(task, &T::JackpotAccount::get(), jackpot_cut);
-		Self::pay(task, &T::TreasuryAccount::get(), treasury_cut);
+		let jackpot_paid = Self::pay(task, &T::JackpotAccount::get(), jackpot_cut);
+		let treasury_paid = Self::pay(task, &T::TreasuryAccount::get(), treasury_cut);
 		let refunded = Self::release_rest(task);
 		Self::close(id, task);
-		Self::deposit_event(Event::TaskCompleted { id, solver_paid, verifiers_paid, refunded });
+		Self::deposit_event(Event::TaskCompleted {
+			id,
+			solver_paid,
+			verifiers_paid,
+			jackpot_paid,
+			treasury_paid,
+			refunded,
+		});
 	}
 
 	/// Rejects the solver's proof: slashes it, first paying back into the escrow what

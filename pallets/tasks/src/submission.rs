@@ -88,9 +88,9 @@ impl<T: Config> Pallet<T> {
 			matches!(task.phase, Phase::Profiling | Phase::Queued | Phase::Offered),
 			Error::<T>::WrongPhase
 		);
-		Self::release_rest(&mut task);
+		let refunded = Self::release_rest(&mut task);
 		Self::close(id, &mut task);
-		Self::deposit_event(Event::TaskCancelled { id });
+		Self::deposit_event(Event::TaskCancelled { id, refunded });
 		Ok(())
 	}
 

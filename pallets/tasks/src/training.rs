@@ -34,6 +34,26 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
+	/// `decline_task`: the offered solver steps aside, unslashed, and the draw moves on.
+	/// Free, since a solver that cannot check the submitter's data must never be made to
+	/// pay for it; bounded, since every decline spends one of the task's
+	/// [`Config::MaxDraws`], so accounts that take turns declining only bring its refund
+	/// closer.
+	pub(crate) fn do_decline_task(who: T::AccountId, id: TaskId) -> DispatchResult {
+		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(task.phase == Phase::Offered, Error::<T>::WrongPhase);
+		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
+		let now = frame_system::Pallet::<T>::block_number();
+		task.solver = None;
+		Self::disengage(id, &mut task, &who);
+		task.excluded = Some(who.clone());
+		Self::deposit_event(Event::TaskDeclined { id, solver: who });
+		if Self::draw_solver(id, &mut task, now)? {
+			Tasks::<T>::insert(id, task);
+		}
+		Ok(())
+	}
+
 	/// `submit_result`: the solver commits its result; verifiers are drawn
 	/// `RandomnessDelay` blocks later, from randomness that did not exist now.
 	pub(crate) fn do_submit_result(

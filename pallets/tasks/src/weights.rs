@@ -26,6 +26,8 @@ pub trait WeightInfo {
 	fn cancel_task() -> Weight;
 	/// `accept_task`.
 	fn accept_task() -> Weight;
+	/// `decline_task`.
+	fn decline_task() -> Weight;
 	/// `submit_result`.
 	fn submit_result() -> Weight;
 	/// `submit_verification`.
@@ -78,6 +80,13 @@ impl Est {
 	fn accept_task(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(50_000_000, 6_000).saturating_add(db.reads_writes(3, 2))
+	}
+	// decline_task: r Tasks, WorkerTasks, Engagements, Active, Deadlines; w Tasks,
+	// WorkerTasks and Engagements of both solvers, Deadlines; a draw over a full active
+	// list (as submit_profile's).
+	fn decline_task(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(150_000_000, 20_000).saturating_add(db.reads_writes(7, 8))
 	}
 	// submit_result: r Tasks, Deadlines; w Tasks, Deadlines.
 	fn submit_result(&self) -> Weight {
@@ -141,6 +150,9 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn accept_task() -> Weight {
 		Est(T::DbWeight::get()).accept_task()
 	}
+	fn decline_task() -> Weight {
+		Est(T::DbWeight::get()).decline_task()
+	}
 	fn submit_result() -> Weight {
 		Est(T::DbWeight::get()).submit_result()
 	}
@@ -175,6 +187,9 @@ impl WeightInfo for () {
 	}
 	fn accept_task() -> Weight {
 		Est(RocksDbWeight::get()).accept_task()
+	}
+	fn decline_task() -> Weight {
+		Est(RocksDbWeight::get()).decline_task()
 	}
 	fn submit_result() -> Weight {
 		Est(RocksDbWeight::get()).submit_result()

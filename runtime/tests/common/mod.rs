@@ -1,8 +1,19 @@
-//! Drives the native runtime block by block, as a node would, for the runtime's tests.
+//! Drives the native runtime block by block, as a node would, for the runtime's tests,
+//! and the task helpers they share.
+// Each test file uses a part of this module.
+#![allow(dead_code)]
 
 use codec::Encode;
-use gensyn_runtime::{Executive, Header, Runtime, RuntimeOrigin, SLOT_DURATION};
+use frame_support::traits::fungible::InspectHold;
+use gensyn_primitives::{fixtures, Hash32, Shape3, TaskSpec};
+use gensyn_runtime::{
+	Balances, Executive, Header, Runtime, RuntimeHoldReason, RuntimeOrigin, Stake, SLOT_DURATION,
+};
+use pallet_gensyn_stake::{Capability, DeviceKind, Role};
+use pallet_gensyn_tasks::Phase;
 use sp_consensus_babe::digests::{PreDigest, SecondaryPlainPreDigest};
+use sp_keyring::Sr25519Keyring;
+use sp_runtime::AccountId32;
 use sp_runtime::{traits::Header as _, BuildStorage, Digest, DigestItem};
 
 /// Genesis storage of a named preset, built the way the node builds it.
@@ -49,8 +60,73 @@ pub fn run_to_block(target: u32) {
 }
 
 /// Blocks in one era.
-#[allow(dead_code)] // Not every test file that includes this module needs it.
 pub fn blocks_per_era() -> u32 {
 	let sessions: u32 = gensyn_runtime::configs::SessionsPerEra::get();
 	sessions * gensyn_runtime::configs::EpochDuration::get() as u32
+}
+
+/// 40 steps of a small MLP (64-16-4), a checkpoint every 20 steps (two segments, both
+/// audited), Exact mode.
+pub fn spec() -> TaskSpec {
+	let input = Shape3 { channels: 1, height: 8, width: 8 };
+	fixtures::with(fixtures::mlp(input, 16, 4), |s| {
+		s.data.file_hash = Hash32([1; 32]);
+		s.data.chunk_root = Hash32([2; 32]);
+		s.training.epochs = 8;
+		s.training.seed = 3;
+		s.training.checkpoint_interval = 20;
+	})
+}
+
+/// The account of dev key `k`.
+pub fn who(k: Sr25519Keyring) -> AccountId32 {
+	k.to_account_id()
+}
+
+/// `k` as a signed origin.
+pub fn signed(k: Sr25519Keyring) -> RuntimeOrigin {
+	RuntimeOrigin::signed(who(k))
+}
+
+/// Registers `k` in `role` with `bond` and the capability every test worker claims.
+pub fn register(k: Sr25519Keyring, role: Role, bond: u128) {
+	let cap = Capability { device: DeviceKind::Cpu, memory_mib: 16_384, mgas_per_sec: 1_000 };
+	let endpoint = b"http://127.0.0.1:8700".to_vec().try_into().expect("short endpoint");
+	Stake::register(signed(k), role, bond, cap, endpoint).expect("registers");
+}
+
+/// The current block.
+pub fn now() -> u32 {
+	frame_system::Pallet::<Runtime>::block_number()
+}
+
+/// Runs blocks until `done` holds (at most `limit` blocks).
+pub fn run_until(limit: u32, done: impl Fn() -> bool) {
+	let end = now() + limit;
+	while !done() {
+		assert!(now() < end, "condition not reached by block {end}");
+		run_to_block(now() + 1);
+	}
+}
+
+/// Task `id`'s phase, while it lives.
+pub fn phase(id: u64) -> Option<Phase> {
+	pallet_gensyn_tasks::Tasks::<Runtime>::get(id).map(|t| t.phase)
+}
+
+/// Total issuance equals the sum of every account's balance (free + reserved/held).
+pub fn check_conservation() {
+	let sum: u128 =
+		frame_system::Account::<Runtime>::iter().map(|(_, a)| a.data.free + a.data.reserved).sum();
+	assert_eq!(Balances::total_issuance(), sum);
+	for (_, g) in pallet_gensyn_arbitration::Disputes::<Runtime>::iter() {
+		let reason =
+			RuntimeHoldReason::Arbitration(pallet_gensyn_arbitration::HoldReason::GameBond);
+		assert!(Balances::balance_on_hold(&reason, &g.challenger) >= g.bond);
+	}
+}
+
+/// `k`'s bond in `role`.
+pub fn bond_of(k: Sr25519Keyring, role: Role) -> u128 {
+	pallet_gensyn_stake::Bonds::<Runtime>::get(who(k), role).map(|b| b.bond).unwrap_or_default()
 }

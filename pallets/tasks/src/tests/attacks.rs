@@ -128,9 +128,7 @@ fn a_late_reveal_never_leaves_the_solver_without_time_to_contest() {
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
 		let again = Audits::<T>::get(id)[0].clone();
 		assert_ne!(again.verifier, a.verifier, "audited again");
-		pass(id, again.verifier, a.segment);
-		reveal(again.verifier, id);
-		run_to(task(id).deadline);
+		reaudits_pass(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert!(worth(a.verifier) < attacker, "the late revealer loses");
 		assert!(worth(10) > solver, "the honest solver is paid");
@@ -188,11 +186,76 @@ fn a_shielding_challenge_never_leaves_the_solver_without_time_to_contest() {
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
 		let again = Audits::<T>::get(id)[0].clone();
 		assert_ne!(again.verifier, a.verifier, "audited again");
-		pass(id, again.verifier, a.segment);
-		reveal(again.verifier, id);
-		run_to(task(id).deadline);
+		reaudits_pass(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert!(worth_of(&[a.verifier, 13]) < coalition, "the coalition loses");
+		assert!(worth(10) > solver, "the honest solver is paid");
+	});
+}
+
+/// Two solver accounts of one owner take turns declining a task (a decline is free, so
+/// that no solver pays for a submitter's bad data), hoping to hold it forever. Every
+/// decline spends one of the task's draws: the task fails and is refunded in full after
+/// `MaxDraws`, nobody is slashed, and the submitter loses nothing but time.
+#[test]
+fn solvers_taking_turns_declining_cannot_hold_a_task() {
+	new_test_ext().execute_with(|| {
+		reg(11, Role::Solver);
+		let id = submitted();
+		let (submitter, solvers) = (worth(1), worth_of(&[10, 11]));
+		let draws: u32 = <<T as Config>::MaxDraws as Get<u32>>::get();
+		for _ in 0..draws {
+			let Some(t) = Tasks::<T>::get(id) else { break };
+			assert_eq!(t.phase, Phase::Offered);
+			assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(t.solver.unwrap()), id));
+		}
+		assert!(Tasks::<T>::get(id).is_none(), "the task ended");
+		assert!(events().iter().any(
+			|e| matches!(e, Event::TaskFailed { id: i, reason: FailReason::NoSolver, .. } if *i == id)
+		));
+		assert_eq!(escrow_held(1), 0);
+		assert_eq!(worth(1), submitter, "refunded in full");
+		assert_eq!(worth_of(&[10, 11]), solvers, "nobody slashed, nobody paid");
+		check();
+	});
+}
+
+/// A5 under a dispute: a verifier posts a wrong fail on one segment and reveals it late
+/// while a game over another segment holds the task in `Disputed`, hoping that the game's
+/// timeout settles the task before the solver can contest. The reveal keeps the window
+/// open a whole period; the timeout voids the stalled game's verdict but does not settle
+/// before the window ends: the solver contests, wins, and is paid once both segments are
+/// audited again.
+#[test]
+fn a_reveal_during_a_dispute_still_leaves_the_solver_time_to_contest() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		let (honest, liar) = (audits[0].clone(), audits[1].clone());
+		assert_ne!(honest.verifier, liar.verifier);
+		reg(13, Role::Whistleblower);
+		let (attacker, solver) = (worth(liar.verifier), worth(10));
+		pass(id, honest.verifier, honest.segment);
+		fail(id, liar.verifier, liar.segment);
+		reveal(honest.verifier, id);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, honest.segment));
+		let timeout = task(id).deadline;
+		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
+		// Late: the window has closed, and the game times out before a period passes.
+		run_to(timeout - 2);
+		assert!(task(id).window_end < timeout - 2, "the first window has closed");
+		reveal(liar.verifier, id);
+		assert_eq!(task(id).window_end, timeout - 2 + period, "a whole period from the reveal");
+		run_to(timeout);
+		assert_eq!(task(id).phase, Phase::Challenge, "the timeout did not settle the task");
+		assert_eq!(task(id).deadline, timeout - 2 + period, "it settles when the window ends");
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, liar.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, liar.segment, true));
+		reaudits_pass(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(worth(liar.verifier) < attacker, "the late revealer loses");
 		assert!(worth(10) > solver, "the honest solver is paid");
 	});
 }

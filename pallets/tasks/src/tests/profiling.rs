@@ -36,6 +36,7 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 		let before = Balances::free_balance(11);
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, three));
 		assert_eq!(Balances::free_balance(11), before + t.segment_pay);
+		assert!(events().contains(&Event::Profiled { id, threshold: three, paid: t.segment_pay }));
 		assert_eq!(task(id).phase, Phase::Offered);
 		assert_eq!(task(id).threshold, Some(three));
 		assert_noop!(

@@ -55,6 +55,7 @@ fn a_failing_audit_slashes_the_solver_pays_verifiers_and_refunds() {
 		assert_eq!(Balances::free_balance(verifier), vfree + t.segment_pay + (100 - back) / 2);
 		let ev = events();
 		assert!(ev.contains(&Event::ProofRejected { id, solver: 10, compensated: back }));
+		assert!(ev.contains(&Event::VerifiersPaid { id, paid: wasted }));
 		assert!(ev
 			.iter()
 			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
@@ -125,9 +126,21 @@ fn a_rejected_proof_goes_to_another_solver_and_the_owner_pays_one_round() {
 		verify_all(id, true);
 		run_to(task(id).deadline);
 		assert!(Tasks::<T>::get(id).is_none());
-		assert!(events()
-			.iter()
-			.any(|e| matches!(e, Event::TaskCompleted { id: i, .. } if *i == id)));
+		// The event accounts for every planck of the round's escrow.
+		let parts = events().into_iter().find_map(|e| match e {
+			Event::TaskCompleted {
+				id: i,
+				solver_paid,
+				verifiers_paid,
+				jackpot_paid,
+				treasury_paid,
+				refunded,
+			} if i == id => Some((solver_paid, verifiers_paid, jackpot_paid, treasury_paid, refunded)),
+			_ => None,
+		});
+		let (solver, verifiers, jackpot, treasury, refunded) = parts.expect("TaskCompleted");
+		assert_eq!((solver, jackpot, treasury), (t2.solver_pay, t2.jackpot_cut, t2.treasury_cut));
+		assert_eq!(solver + verifiers + jackpot + treasury + refunded, round);
 		assert_eq!(Balances::free_balance(1), START - round);
 		assert_eq!(escrow_held(1), 0);
 		assert_eq!(Stake::bond(&14, Role::Solver), 1_000);

@@ -148,6 +148,7 @@ fn cancel_before_accept_refunds_in_full() {
 			sp_runtime::DispatchError::BadOrigin
 		);
 		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
+		assert!(events().contains(&Event::TaskCancelled { id, refunded: spec_escrow() }));
 		assert_eq!(Balances::free_balance(1), START);
 		assert_eq!(escrow_held(1), 0);
 		assert!(Tasks::<T>::get(id).is_none());

@@ -74,3 +74,40 @@ fn submit_result_errors() {
 		assert_eq!(task(id).deadline, 3);
 	});
 }
+
+#[test]
+fn a_declined_offer_is_unslashed_and_drawn_again() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		reg(11, Role::Solver);
+		let first = task(id).solver.unwrap();
+		let other = if first == 10 { 11 } else { 10 };
+		assert_noop!(
+			TaskPallet::decline_task(RuntimeOrigin::signed(other), id),
+			Error::<T>::NotSolver
+		);
+		assert_noop!(
+			TaskPallet::decline_task(RuntimeOrigin::signed(first), 9),
+			Error::<T>::UnknownTask
+		);
+		assert_noop!(
+			TaskPallet::decline_task(RuntimeOrigin::none(), id),
+			sp_runtime::DispatchError::BadOrigin
+		);
+		let bond = Stake::bond(&first, Role::Solver);
+		assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(first), id));
+		assert!(events().contains(&Event::TaskDeclined { id, solver: first }));
+		assert_eq!(Stake::bond(&first, Role::Solver), bond, "not slashed");
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(first), 0, "released");
+		let t = task(id);
+		assert_eq!((t.phase, t.solver, t.excluded), (Phase::Offered, Some(other), Some(first)));
+		// The first offer's deadline is stale: nothing happens to the new one at it.
+		run_to(t.deadline - 1);
+		assert_eq!(task(id).solver, Some(other));
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(other), id));
+		assert_noop!(
+			TaskPallet::decline_task(RuntimeOrigin::signed(other), id),
+			Error::<T>::WrongPhase
+		);
+	});
+}
