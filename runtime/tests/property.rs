@@ -81,34 +81,78 @@ fn check() {
 	pallet_gensyn_arbitration::Pallet::<Runtime>::do_try_state().expect("arbitration invariants");
 }
 
-/// How often each outcome happened, so that the test cannot pass vacuously.
+/// How often each outcome happened, so that the test cannot pass vacuously, and each
+/// task's escrow as its events tell it.
 #[derive(Default, Debug)]
 struct Seen {
 	completed: u32,
 	rejected: u32,
 	failed: u32,
 	declined: u32,
+	profiled: u32,
 	games: u32,
 	ruled: u32,
+	/// Per task: (what its events say was held, what they say was paid out or refunded).
+	ledger: std::collections::BTreeMap<u64, (u128, u128)>,
 }
 
 impl Seen {
-	/// Counts the outcomes among the events so far, and clears them (a call's events and
-	/// a block's are each counted once).
+	/// Counts the outcomes among the events so far and books their escrow movements, then
+	/// clears them (a call's events and a block's are each counted once).
 	fn note(&mut self) {
 		use pallet_gensyn_tasks::Event as E;
 		for r in frame_system::Pallet::<Runtime>::events() {
-			match r.event {
-				RuntimeEvent::Tasks(E::TaskCompleted { .. }) => self.completed += 1,
-				RuntimeEvent::Tasks(E::ProofRejected { .. }) => self.rejected += 1,
-				RuntimeEvent::Tasks(E::TaskFailed { .. }) => self.failed += 1,
-				RuntimeEvent::Tasks(E::TaskDeclined { .. }) => self.declined += 1,
-				RuntimeEvent::Tasks(E::Challenged { .. }) => self.games += 1,
-				RuntimeEvent::Tasks(E::DisputeResolved { .. }) => self.ruled += 1,
-				_ => {}
-			}
+			let RuntimeEvent::Tasks(e) = r.event else { continue };
+			let (id, held, out) = match e {
+				E::TaskSubmitted { id, escrow, .. } => (id, escrow, 0),
+				E::ProofRejected { id, compensated, .. } => {
+					self.rejected += 1;
+					(id, compensated, 0)
+				}
+				E::Profiled { id, paid, .. } => {
+					self.profiled += 1;
+					(id, 0, paid)
+				}
+				E::VerifiersPaid { id, paid } => (id, 0, paid),
+				E::TaskCompleted {
+					id, solver_paid, jackpot_paid, treasury_paid, refunded, ..
+				} => {
+					self.completed += 1;
+					(id, 0, solver_paid + jackpot_paid + treasury_paid + refunded)
+				}
+				E::TaskCancelled { id, refunded } => (id, 0, refunded),
+				E::TaskFailed { id, refunded, .. } => {
+					self.failed += 1;
+					(id, 0, refunded)
+				}
+				E::TaskDeclined { .. } => {
+					self.declined += 1;
+					continue;
+				}
+				E::Challenged { .. } => {
+					self.games += 1;
+					continue;
+				}
+				E::DisputeResolved { .. } => {
+					self.ruled += 1;
+					continue;
+				}
+				_ => continue,
+			};
+			let entry = self.ledger.entry(id).or_default();
+			entry.0 += held;
+			entry.1 += out;
 		}
 		frame_system::Pallet::<Runtime>::reset_events();
+	}
+
+	/// Every ended task's events account for its escrow to the planck; the ledger is then
+	/// cleared for the next sequence.
+	fn books_balance(&mut self, seed: u64) {
+		assert!(!self.ledger.is_empty(), "seed {seed}: no task");
+		for (id, (held, out)) in std::mem::take(&mut self.ledger) {
+			assert_eq!(held, out, "seed {seed}: task {id}'s events do not add up");
+		}
 	}
 
 	/// Runs `blocks` blocks, counting each one's outcomes.
@@ -276,7 +320,7 @@ fn setup() {
 	}
 }
 
-/// Once everything ran out: nothing held for a task or game, engaged or bound.
+/// Once everything ran out: nothing held for a task or game, engaged, bound or stored.
 fn nothing_left(seed: u64) {
 	let escrow = RuntimeHoldReason::Tasks(pallet_gensyn_tasks::HoldReason::Escrow);
 	let game = RuntimeHoldReason::Arbitration(pallet_gensyn_arbitration::HoldReason::GameBond);
@@ -285,6 +329,8 @@ fn nothing_left(seed: u64) {
 		assert_eq!(Balances::balance_on_hold(&game, &who(k)), 0, "seed {seed}: game bond");
 	}
 	assert!(pallet_gensyn_tasks::WorkerTasks::<Runtime>::iter().next().is_none());
+	assert!(pallet_gensyn_tasks::Audits::<Runtime>::iter().next().is_none());
+	assert!(pallet_gensyn_tasks::Specs::<Runtime>::iter().next().is_none());
 	assert!(pallet_gensyn_stake::Engagements::<Runtime>::iter().next().is_none());
 	assert!(pallet_gensyn_jackpot::Bindings::<Runtime>::iter().next().is_none());
 }
@@ -324,11 +370,12 @@ fn random_sequences_against_the_real_arbiter_conserve_funds_and_end() {
 			ext.commit_all().expect("commits");
 		}
 		ext.execute_with(|| nothing_left(seed));
+		seen.books_balance(seed);
 	}
 	println!("outcomes over all seeds: {seen:?}");
-	let Seen { completed, rejected, failed, declined, games, ruled } = seen;
+	let Seen { completed, rejected, failed, declined, profiled, games, ruled, .. } = seen;
 	assert!(
-		[completed, rejected, failed, declined, games, ruled].iter().all(|n| *n > 0),
+		[completed, rejected, failed, declined, profiled, games, ruled].iter().all(|n| *n > 0),
 		"every outcome is exercised: {seen:?}"
 	);
 }

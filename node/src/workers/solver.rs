@@ -5,7 +5,7 @@
 //! verdict on its work is replayed and, when the verdict's replay is not what repops
 //! reaches, challenged and played out.
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Duration};
 
 use gensyn_primitives::VerificationMode;
 use gensyn_runtime::{AccountId, BlockNumber, RuntimeCall};
@@ -75,15 +75,20 @@ impl Role for Solver {
 				Some(who) => self.player.plan(at, &who, task, segment),
 				None => Plan::Ignore,
 			},
-			Duty::Accept { task, .. } => {
-				let view = match chain::task(&self.ctx.client, at, task) {
-					Ok(v) => v,
-					Err(e) => return Plan::failed(e),
+			Duty::Accept { task, by } => {
+				let (view, now) = match (
+					chain::task(&self.ctx.client, at, task),
+					chain::number(&self.ctx.client, at),
+				) {
+					(Ok(v), Ok(n)) => (v, n),
+					(Err(e), _) | (_, Err(e)) => return Plan::failed(e),
 				};
+				let blocks = by.saturating_sub(now).saturating_sub(DECLINE_MARGIN);
+				let time = Duration::from_millis(u64::from(blocks) * gensyn_runtime::SLOT_DURATION);
 				let ctx = self.ctx.clone();
 				// Beside any heavy job: a solver training another task must still accept
 				// or decline this one before its accept deadline (missing it is slashed).
-				Plan::Quick(Box::new(move || accept(&ctx, task, &view).map(Some)))
+				Plan::Quick(Box::new(move || accept(&ctx, task, &view, time).map(Some)))
 			}
 			Duty::Train { task, order_randomness, .. } => {
 				let view = match chain::task(&self.ctx.client, at, task) {
@@ -101,23 +106,43 @@ impl Role for Solver {
 	}
 }
 
-/// Checks the task's data and returns its `accept_task`, or its `decline_task` when the
-/// data cannot be had or fails its checks. The file must match the spec's file hash and
-/// chunk root and hold what the spec declares: under a chunk root that is not the file's
-/// (attack A4(b)) no honest solver could prove a data value in a dispute, and it would
-/// lose the game and be slashed; data it cannot fetch it could not train on. Declining
-/// costs nothing but the turn, where a lapsed offer is slashed, so the solver declines on
-/// any data error, a download that failed included. A downloaded file stays in the
-/// cache, where training finds it.
-fn accept(ctx: &WorkerContext, id: TaskId, view: &chain::Task) -> Result<RuntimeCall, String> {
+/// Blocks before an offer's accept deadline by which a solver whose check of the data
+/// has not finished declines (time for the decline to be included).
+const DECLINE_MARGIN: BlockNumber = 10;
+
+/// Checks the task's data within `time` and returns its `accept_task`, or its
+/// `decline_task` when the data cannot be had, fails its checks or was not checked in
+/// time. The file must match the spec's file hash and chunk root and hold what the spec
+/// declares: under a chunk root that is not the file's (attack A4(b)) no honest solver
+/// could prove a data value in a dispute, and it would lose the game and be slashed; data
+/// it cannot fetch it could not train on. Declining costs nothing but the turn, where a
+/// lapsed offer is slashed, so the solver declines on any data error, and when a download
+/// that trickles would outlast the offer. A downloaded file stays in the cache, where
+/// training finds it.
+fn accept(
+	ctx: &WorkerContext,
+	id: TaskId,
+	view: &chain::Task,
+	time: Duration,
+) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	if let Err(e) = dataset::load_data_ref(&spec.data, &ctx.cache) {
-		let why = super::submitters_data(e);
-		log::warn!(target: "gensyn-worker", "solver: declining task {id}: {why}");
-		return Ok(RuntimeCall::Tasks(TasksCall::decline_task { id }));
-	}
-	log::info!(target: "gensyn-worker", "solver: task {id}: its data checks out, accepting");
-	Ok(RuntimeCall::Tasks(TasksCall::accept_task { id }))
+	let (data, cache) = (spec.data.clone(), ctx.cache.clone());
+	let (tx, rx) = std::sync::mpsc::channel();
+	// On a thread of its own, so that the check cannot hold the answer past the deadline
+	// (a download left running ends at its own timeout).
+	std::thread::spawn(move || {
+		let _ = tx.send(dataset::load_data_ref(&data, &cache).map(|_| ()));
+	});
+	let why = match rx.recv_timeout(time) {
+		Ok(Ok(())) => {
+			log::info!(target: "gensyn-worker", "solver: task {id}: its data checks out, accepting");
+			return Ok(RuntimeCall::Tasks(TasksCall::accept_task { id }));
+		}
+		Ok(Err(e)) => super::submitters_data(e),
+		Err(_) => format!("its data was not fetched and checked within {time:?}"),
+	};
+	log::warn!(target: "gensyn-worker", "solver: declining task {id}: {why}");
+	Ok(RuntimeCall::Tasks(TasksCall::decline_task { id }))
 }
 
 /// Trains (or resumes) the task and returns its `submit_result`.

@@ -596,6 +596,9 @@ pub mod pallet {
 		/// it cannot read, more samples than a game replays, or a segment too long to
 		/// replay within a move deadline).
 		SpecNotDisputable,
+		/// The offer's accept deadline has passed (its lapse is handled, late, by a
+		/// backlogged deadline queue): too late to decline.
+		OfferExpired,
 	}
 
 	#[pallet::hooks]
@@ -654,8 +657,9 @@ pub mod pallet {
 			Self::do_accept_task(who, id)
 		}
 
-		/// The offered solver declines the task, unslashed: it is not drawn for the task
-		/// again while another is offered it, and the draw moves on (the task fails and is
+		/// The offered solver declines the task, unslashed, before its accept deadline: it
+		/// is not drawn for the task again while another is offered it, and the next
+		/// solver is drawn [`Config::RandomnessDelay`] blocks later (the task fails and is
 		/// refunded once [`Config::MaxDraws`] draws found no solver). A solver that cannot
 		/// fetch or check the submitter's data declines instead of letting its offer lapse
 		/// (which is slashed).

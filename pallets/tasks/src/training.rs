@@ -34,23 +34,27 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// `decline_task`: the offered solver steps aside, unslashed, and the draw moves on.
-	/// Free, since a solver that cannot check the submitter's data must never be made to
-	/// pay for it; bounded, since every decline spends one of the task's
-	/// [`Config::MaxDraws`], so accounts that take turns declining only bring its refund
-	/// closer.
+	/// `decline_task`: the offered solver steps aside, unslashed, and the task waits for
+	/// the next draw. Free, since a solver that cannot check the submitter's data must
+	/// never be made to pay for it; bounded, since every draw spends one of the task's
+	/// [`Config::MaxDraws`]. The next solver is drawn `RandomnessDelay` blocks later, from
+	/// randomness that did not exist at the decline: drawn at once, from randomness
+	/// already known, a solver could decline in the block whose draw picks its partner,
+	/// and two accounts could pass a task between them until it fails.
 	pub(crate) fn do_decline_task(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Offered, Error::<T>::WrongPhase);
 		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
 		let now = frame_system::Pallet::<T>::block_number();
+		ensure!(now < task.deadline, Error::<T>::OfferExpired);
 		task.solver = None;
 		Self::disengage(id, &mut task, &who);
 		task.excluded = Some(who.clone());
+		task.phase = Phase::Queued;
+		let delay = T::RandomnessDelay::get().max(2u32.into());
+		task.deadline = Self::schedule(id, now.saturating_add(delay));
+		Tasks::<T>::insert(id, task);
 		Self::deposit_event(Event::TaskDeclined { id, solver: who });
-		if Self::draw_solver(id, &mut task, now)? {
-			Tasks::<T>::insert(id, task);
-		}
 		Ok(())
 	}
 

@@ -81,12 +81,11 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(50_000_000, 6_000).saturating_add(db.reads_writes(3, 2))
 	}
-	// decline_task: r Tasks, WorkerTasks, Engagements, Active, Deadlines; w Tasks,
-	// WorkerTasks and Engagements of both solvers, Deadlines; a draw over a full active
-	// list (as submit_profile's).
+	// decline_task: r Tasks, WorkerTasks, Engagements, Deadlines; w Tasks, WorkerTasks,
+	// Engagements, Deadlines (the next draw is a later deadline's).
 	fn decline_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(150_000_000, 20_000).saturating_add(db.reads_writes(7, 8))
+		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(4, 4))
 	}
 	// submit_result: r Tasks, Deadlines; w Tasks, Deadlines.
 	fn submit_result(&self) -> Weight {

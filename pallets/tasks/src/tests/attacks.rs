@@ -196,7 +196,9 @@ fn a_shielding_challenge_never_leaves_the_solver_without_time_to_contest() {
 /// Two solver accounts of one owner take turns declining a task (a decline is free, so
 /// that no solver pays for a submitter's bad data), hoping to hold it forever. Every
 /// decline spends one of the task's draws: the task fails and is refunded in full after
-/// `MaxDraws`, nobody is slashed, and the submitter loses nothing but time.
+/// `MaxDraws`, nobody is slashed, and the submitter loses nothing but time. (Each next
+/// solver is drawn from randomness that did not exist at the decline, so with an honest
+/// solver among those that fit, the pair cannot steer the task between them.)
 #[test]
 fn solvers_taking_turns_declining_cannot_hold_a_task() {
 	new_test_ext().execute_with(|| {
@@ -208,6 +210,7 @@ fn solvers_taking_turns_declining_cannot_hold_a_task() {
 			let Some(t) = Tasks::<T>::get(id) else { break };
 			assert_eq!(t.phase, Phase::Offered);
 			assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(t.solver.unwrap()), id));
+			run_to(task(id).deadline);
 		}
 		assert!(Tasks::<T>::get(id).is_none(), "the task ended");
 		assert!(events().iter().any(

@@ -100,10 +100,23 @@ fn a_declined_offer_is_unslashed_and_drawn_again() {
 		assert_eq!(Stake::bond(&first, Role::Solver), bond, "not slashed");
 		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(first), 0, "released");
 		let t = task(id);
-		assert_eq!((t.phase, t.solver, t.excluded), (Phase::Offered, Some(other), Some(first)));
-		// The first offer's deadline is stale: nothing happens to the new one at it.
-		run_to(t.deadline - 1);
-		assert_eq!(task(id).solver, Some(other));
+		assert_eq!((t.phase, t.solver, t.excluded), (Phase::Queued, None, Some(first)));
+		// The next solver is drawn a few blocks later, from randomness that did not exist
+		// at the decline.
+		let delay: u64 = <<T as Config>::RandomnessDelay as Get<u64>>::get().max(2);
+		assert_eq!(t.deadline, System::block_number() + delay);
+		run_to(t.deadline);
+		let t = task(id);
+		assert_eq!((t.phase, t.solver), (Phase::Offered, Some(other)));
+		// Too late to decline once the offer's deadline has passed (a backlogged queue
+		// has not handled the lapse yet): the lapse is slashed.
+		let until = t.deadline;
+		Tasks::<T>::mutate(id, |t| t.as_mut().unwrap().deadline = System::block_number());
+		assert_noop!(
+			TaskPallet::decline_task(RuntimeOrigin::signed(other), id),
+			Error::<T>::OfferExpired
+		);
+		Tasks::<T>::mutate(id, |t| t.as_mut().unwrap().deadline = until);
 		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(other), id));
 		assert_noop!(
 			TaskPallet::decline_task(RuntimeOrigin::signed(other), id),
