@@ -39,7 +39,8 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/gensyn-dev.XXXXXX")"
 
 say "starting the dev chain with the solver, the verifier and the whistleblower; log in $WORK/node.log"
 "$NODE" --dev --base-path "$WORK/chain" --rpc-port 9944 --no-prometheus \
-	--solver --verifier --whistleblower --worker-dir "$WORK/workers" --proof-store-listen "$STORE" "$@" \
+	--solver --verifier --whistleblower --allow-file-data --worker-dir "$WORK/workers" \
+	--proof-store-listen "$STORE" "$@" \
 	>"$WORK/node.log" 2>&1 &
 NODE_PID=$!
 trap 'kill "$NODE_PID" 2>/dev/null; wait "$NODE_PID" 2>/dev/null' EXIT INT TERM

@@ -65,6 +65,8 @@ fn setup_with(o: Options) -> Setup {
 	let all = ["--solver", "--verifier", "--whistleblower"];
 	args.extend(if o.roles.is_empty() { &all[..] } else { o.roles });
 	args.extend(["--worker-threads", "1", "--worker-cpu", "--proof-store-listen", &listen]);
+	// The example data is a local file.
+	args.push("--allow-file-data");
 	if let Some(f) = o.fault {
 		args.extend(["--worker-fault", f]);
 	}
@@ -298,7 +300,14 @@ fn second_node(
 	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
 	let role_flag = format!("--{role}");
 	let mut args = vec!["--chain", "dev", "--base-path", base_arg, &role_flag];
-	args.extend(["--worker-threads", "1", "--worker-cpu", "--bootnodes", &boot]);
+	args.extend([
+		"--worker-threads",
+		"1",
+		"--worker-cpu",
+		"--allow-file-data",
+		"--bootnodes",
+		&boot,
+	]);
 	args.extend(extra);
 	Node::start(name, &args)
 }
@@ -514,6 +523,7 @@ fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
 		"--worker-threads",
 		"1",
 		"--worker-cpu",
+		"--allow-file-data",
 		"--proof-store-listen",
 		&store,
 		"--bootnodes",

@@ -274,6 +274,10 @@ where
 		spawn: task_manager.spawn_handle(),
 		base_path: config.base_path.path().to_path_buf(),
 		dev: config.chain_spec.chain_type() == sc_service::ChainType::Development,
+		test_chain: matches!(
+			config.chain_spec.chain_type(),
+			sc_service::ChainType::Development | sc_service::ChainType::Local
+		),
 		registry: prometheus_registry.clone(),
 	};
 

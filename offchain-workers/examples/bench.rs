@@ -20,7 +20,7 @@
 
 use gensyn_primitives::TaskSpec;
 use gensyn_workers::checkpoint::TrainState;
-use gensyn_workers::dataset::{load_data_ref, Dataset};
+use gensyn_workers::dataset::{load_data_ref, DataSource, Dataset};
 use gensyn_workers::order::DataOrder;
 use gensyn_workers::proof_store::ProofStore;
 use gensyn_workers::reference::{initial_state, RepopsEngine};
@@ -98,7 +98,9 @@ fn main() {
 	spec.validate().expect("a valid spec");
 	let steps = steps.min(spec.total_steps());
 	let tmp = std::env::temp_dir().join(format!("gensyn-bench-{}", std::process::id()));
-	let data = Arc::new(load_data_ref(&spec.data, &tmp.join("cache")).expect("data"));
+	let data = Arc::new(
+		load_data_ref(&spec.data, &DataSource::with_local_files(tmp.join("cache"))).expect("data"),
+	);
 	let init = initial_state(&spec).expect("initial state");
 	let device = if cpu { tch::Device::Cpu } else { gensyn_workers::tch_backend::best_device() };
 	tch::set_num_threads(threads as i32);

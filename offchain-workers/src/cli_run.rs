@@ -2,7 +2,7 @@
 //! one task, end to end on one machine.
 
 use crate::cli::{read_spec, CliError, ProfileArgs, RunArgs, TrainArgs, VerifyArgs};
-use crate::dataset::{self, Dataset};
+use crate::dataset::{self, DataSource, Dataset};
 use crate::jobs::{self, BackendKind};
 use crate::proof_store::{remote, Journal, ProofStore};
 use crate::{hash, train};
@@ -23,7 +23,7 @@ fn load(a: &RunArgs) -> Result<Loaded, CliError> {
 		tch::set_num_threads(a.threads as i32);
 	}
 	let spec = read_spec(&a.spec)?;
-	let data = dataset::load_data_ref(&spec.data, &a.cache)?;
+	let data = dataset::load_data_ref(&spec.data, &DataSource::with_local_files(&a.cache))?;
 	let store = ProofStore::open(&a.store)?;
 	Ok(Loaded {
 		spec,

@@ -26,6 +26,11 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 	enc.finish().unwrap()
 }
 
+/// A source that reads local files too, caching downloads in `cache`.
+fn local(cache: &Path) -> dataset::DataSource {
+	dataset::DataSource::with_local_files(cache)
+}
+
 fn file_uri(path: &Path) -> String {
 	format!("file://{}", path.display())
 }
@@ -65,8 +70,12 @@ fn hash_mismatch_is_named() {
 	let path = dir.path().join("d.idx");
 	std::fs::write(&path, bundle(2, 2)).unwrap();
 	let good = blake2_256(&bundle(2, 2));
-	assert_eq!(dataset::fetch_verified(&file_uri(&path), &good, dir.path()).unwrap(), bundle(2, 2));
-	let err = dataset::fetch_verified(&file_uri(&path), &[9; 32], dir.path()).unwrap_err();
+	assert_eq!(
+		dataset::fetch_verified(&file_uri(&path), &good, u64::MAX, &local(dir.path())).unwrap(),
+		bundle(2, 2)
+	);
+	let err = dataset::fetch_verified(&file_uri(&path), &[9; 32], u64::MAX, &local(dir.path()))
+		.unwrap_err();
 	match err {
 		DatasetError::HashMismatch { expected, actual, .. } => {
 			assert_eq!(expected, to_hex(&[9; 32]));
@@ -80,19 +89,19 @@ fn hash_mismatch_is_named() {
 fn truncation_is_named() {
 	let full = bundle(4, 3);
 	for cut in [2, 10, 30, full.len() - 1, 4 + 12 + 36] {
-		let err = dataset::parse_mnist_bundle(&full[..cut], "cut").unwrap_err();
+		let err = dataset::parse_mnist_bundle(&full[..cut], "cut", u64::MAX).unwrap_err();
 		assert!(
 			matches!(err, DatasetError::Truncated { .. }),
 			"cut at {cut}: expected Truncated, got {err}"
 		);
 	}
-	let err = idx::gunzip_if_needed(&gzip(&full)[..20], "gz").unwrap_err();
+	let err = idx::gunzip_if_needed(&gzip(&full)[..20], "gz", u64::MAX).unwrap_err();
 	assert!(matches!(err, DatasetError::Corrupt { .. }), "{err}");
 }
 
 #[test]
 fn wrong_shape_count_and_labels_are_named() {
-	let d = dataset::parse_mnist_bundle(&bundle(4, 3), "d").unwrap();
+	let d = dataset::parse_mnist_bundle(&bundle(4, 3), "d", u64::MAX).unwrap();
 	assert!(matches!(d.check(&[1, 28, 28], None, 10), Err(DatasetError::ShapeMismatch { .. })));
 	assert!(matches!(
 		d.check(&[1, 3, 3], Some(5), 10),
@@ -104,9 +113,12 @@ fn wrong_shape_count_and_labels_are_named() {
 	));
 	let mut bad = bundle(4, 3);
 	bad[2] = 0x0d; // float IDX: not ubyte
-	assert!(matches!(dataset::parse_mnist_bundle(&bad, "d"), Err(DatasetError::Corrupt { .. })));
 	assert!(matches!(
-		dataset::fetch_verified("ftp://x/y", &[0; 32], Path::new("/tmp")),
+		dataset::parse_mnist_bundle(&bad, "d", u64::MAX),
+		Err(DatasetError::Corrupt { .. })
+	));
+	assert!(matches!(
+		dataset::fetch_verified("ftp://x/y", &[0; 32], u64::MAX, &local(Path::new("/tmp"))),
 		Err(DatasetError::UnsupportedUri(_))
 	));
 }
@@ -169,8 +181,8 @@ fn a_wrong_chunk_root_is_refused_whichever_way_the_bytes_come() {
 	wrong[31] ^= 1;
 	let refused = |data: &gensyn_primitives::DataRef, uri: &str| {
 		for err in [
-			dataset::fetch_data_ref(data, &cache).unwrap_err(),
-			dataset::load_data_ref(data, &cache).unwrap_err(),
+			dataset::fetch_data_ref(data, &local(&cache)).unwrap_err(),
+			dataset::load_data_ref(data, &local(&cache)).unwrap_err(),
 		] {
 			// Every worker reading these bytes finds the same (a verifier reports it).
 			assert!(err.is_committed_data_fault(), "{err}");
@@ -189,8 +201,14 @@ fn a_wrong_chunk_root_is_refused_whichever_way_the_bytes_come() {
 	std::fs::write(&path, &body).unwrap();
 	let uri = file_uri(&path);
 	refused(&data_ref(&uri, n, side, wrong), &uri);
-	assert_eq!(dataset::fetch_data_ref(&data_ref(&uri, n, side, right), &cache).unwrap(), body);
-	assert_eq!(dataset::load_data_ref(&data_ref(&uri, n, side, right), &cache).unwrap().len(), n);
+	assert_eq!(
+		dataset::fetch_data_ref(&data_ref(&uri, n, side, right), &local(&cache)).unwrap(),
+		body
+	);
+	assert_eq!(
+		dataset::load_data_ref(&data_ref(&uri, n, side, right), &local(&cache)).unwrap().len(),
+		n
+	);
 
 	// Downloaded once (the file matches its hash, so it is cached), then read from the
 	// cache with no server left: the cached bytes are checked as well.
@@ -198,8 +216,14 @@ fn a_wrong_chunk_root_is_refused_whichever_way_the_bytes_come() {
 	refused(&data_ref(&uri, n, side, wrong), &uri);
 	assert_eq!(cache_entries(&cache), vec![to_hex(&blake2_256(&body))]);
 	refused(&data_ref(&uri, n, side, wrong), &uri);
-	assert_eq!(dataset::fetch_data_ref(&data_ref(&uri, n, side, right), &cache).unwrap(), body);
-	assert_eq!(dataset::load_data_ref(&data_ref(&uri, n, side, right), &cache).unwrap().len(), n);
+	assert_eq!(
+		dataset::fetch_data_ref(&data_ref(&uri, n, side, right), &local(&cache)).unwrap(),
+		body
+	);
+	assert_eq!(
+		dataset::load_data_ref(&data_ref(&uri, n, side, right), &local(&cache)).unwrap().len(),
+		n
+	);
 }
 
 /// Serves `body` once per connection (up to `connections`) on 127.0.0.1, announcing
@@ -232,21 +256,21 @@ fn http_downloads_are_streamed_checked_and_cached() {
 	let body = bundle(6, 5);
 	let good = blake2_256(&body);
 	let uri = serve(body.clone(), body.len(), 3);
-	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), body);
+	assert_eq!(dataset::fetch_verified(&uri, &good, u64::MAX, &local(dir.path())).unwrap(), body);
 	let cached = dir.path().join(to_hex(&good));
 	let d: Dataset = dataset::load_mnist_bundle(&cached).unwrap();
 	assert_eq!(d.len(), 6);
 	// A wrong hash: nothing is kept.
-	let err = dataset::fetch_verified(&uri, &[1; 32], dir.path()).unwrap_err();
+	let err = dataset::fetch_verified(&uri, &[1; 32], u64::MAX, &local(dir.path())).unwrap_err();
 	assert!(matches!(err, DatasetError::HashMismatch { .. }), "{err}");
 	// Bytes that miss the hash may be served right yet: retried, never reported.
 	assert!(!err.is_committed_data_fault());
 	assert!(!dir.path().join(to_hex(&[1; 32])).exists());
 	// Served again from the cache without a server.
-	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), body);
+	assert_eq!(dataset::fetch_verified(&uri, &good, u64::MAX, &local(dir.path())).unwrap(), body);
 	// A cache entry that no longer matches is fetched anew (the server's second answer).
 	std::fs::write(&cached, b"rewritten").unwrap();
-	assert_eq!(dataset::fetch_verified(&uri, &good, dir.path()).unwrap(), body);
+	assert_eq!(dataset::fetch_verified(&uri, &good, u64::MAX, &local(dir.path())).unwrap(), body);
 	assert_eq!(std::fs::read(&cached).unwrap(), body);
 	assert_eq!(cache_entries(dir.path()), vec![to_hex(&good)], "no part file is left");
 }
@@ -267,7 +291,7 @@ fn concurrent_fetches_of_one_file_both_succeed() {
 	let body = bundle(40_000, 5);
 	let good = blake2_256(&body);
 	let uri = serve(body.clone(), body.len(), 2);
-	let fetch = || dataset::fetch_verified(&uri, &good, dir.path());
+	let fetch = || dataset::fetch_verified(&uri, &good, u64::MAX, &local(dir.path()));
 	let (a, b) = std::thread::scope(|s| {
 		let a = s.spawn(fetch);
 		let b = s.spawn(fetch);
@@ -283,7 +307,78 @@ fn http_connection_cut_short_is_an_error() {
 	let dir = tempfile::tempdir().unwrap();
 	let body = bundle(6, 5);
 	let uri = serve(body[..100].to_vec(), body.len(), 1);
-	let err = dataset::fetch_verified(&uri, &blake2_256(&body), dir.path()).unwrap_err();
+	let err = dataset::fetch_verified(&uri, &blake2_256(&body), u64::MAX, &local(dir.path()))
+		.unwrap_err();
 	assert!(matches!(err, DatasetError::Http { .. } | DatasetError::HashMismatch { .. }), "{err}");
 	assert!(cache_entries(dir.path()).is_empty(), "the part file is removed");
+}
+
+/// The size a spec implies is exact for an IDX bundle, and every way the bytes come is
+/// cut off just past it: a server that sends more than the spec allows (an endless body),
+/// a local file that never ends, a gzip stream that inflates past the bundle. Nothing is
+/// cached or left behind, and none of it is blamed on the committed data.
+#[test]
+fn no_read_goes_past_the_size_the_spec_implies() {
+	use gensyn_primitives::DataFormat;
+	let dir = tempfile::tempdir().unwrap();
+	let cache = dir.path().join("cache");
+	let (n, side) = (50, 6);
+	let body = bundle(n, side);
+	let mut data = data_ref("http://127.0.0.1/x", n, side, dataset::chunk_root(&body));
+	assert_eq!(data.idx_bundle_len(), body.len() as u64);
+	assert_eq!(data.max_file_len(), body.len() as u64);
+	data.format = DataFormat::MnistIdxGz;
+	assert!(data.max_file_len() > body.len() as u64);
+	data.format = DataFormat::MnistIdx;
+
+	// The right file at its exact size is read; one byte more is refused.
+	let uri = serve(body.clone(), body.len(), 1);
+	data.uri = gensyn_primitives::Uri::parse(&uri).unwrap();
+	assert_eq!(dataset::fetch_data_ref(&data, &local(&cache)).unwrap(), body);
+	let mut longer = body.clone();
+	longer.extend(std::iter::repeat_n(7u8, 4 << 20));
+	let uri = serve(longer.clone(), longer.len(), 1);
+	let err =
+		dataset::fetch_verified(&uri, &blake2_256(&longer), body.len() as u64, &local(&cache))
+			.unwrap_err();
+	assert!(
+		matches!(err, DatasetError::TooLarge { limit, .. } if limit == body.len() as u64),
+		"{err}"
+	);
+	assert!(!err.is_committed_data_fault());
+	assert_eq!(cache_entries(&cache), vec![to_hex(&blake2_256(&body))], "no part file is left");
+
+	// A local file that never ends.
+	let err =
+		dataset::fetch_verified("file:///dev/zero", &[0; 32], 1 << 20, &local(&cache)).unwrap_err();
+	assert!(matches!(err, DatasetError::TooLarge { .. }), "{err}");
+
+	// A few KiB of gzip that inflate to far more than the bundle the spec describes.
+	let mut bomb_plain = body.clone();
+	bomb_plain.extend(std::iter::repeat_n(0u8, 64 << 20));
+	let bomb = gzip(&bomb_plain);
+	assert!(bomb.len() < 1 << 20);
+	data.format = DataFormat::MnistIdxGz;
+	let err = dataset::parse_data_ref(&data, &bomb).unwrap_err();
+	assert!(matches!(err, DatasetError::TooLarge { .. }), "{err}");
+	assert_eq!(dataset::parse_data_ref(&data, &gzip(&body)).unwrap().len(), n);
+}
+
+/// A worker that reads only downloads refuses a `file://` URI or a bare path with the
+/// named error (a submitter must not have it read files on its disk), and reads the same
+/// file where local files are allowed.
+#[test]
+fn local_files_are_read_only_where_allowed() {
+	let dir = tempfile::tempdir().unwrap();
+	let path = dir.path().join("d.idx");
+	std::fs::write(&path, bundle(2, 2)).unwrap();
+	let good = blake2_256(&bundle(2, 2));
+	let downloads = dataset::DataSource::downloads(dir.path().join("cache"));
+	for uri in [file_uri(&path), path.display().to_string(), "file:///etc/passwd".into()] {
+		let err = dataset::fetch_verified(&uri, &good, u64::MAX, &downloads).unwrap_err();
+		assert!(matches!(&err, DatasetError::LocalFileRefused(u) if *u == uri), "{err}");
+		assert!(!err.is_committed_data_fault());
+	}
+	let got = dataset::fetch_verified(&file_uri(&path), &good, u64::MAX, &local(dir.path()));
+	assert_eq!(got.unwrap(), bundle(2, 2));
 }

@@ -40,7 +40,10 @@ fn mlp_learns_mnist_digits() {
 	spec.validate().unwrap();
 
 	let dir = tempfile::tempdir().unwrap();
-	let data = Arc::new(load_data_ref(&spec.data, &dir.path().join("cache")).unwrap());
+	let data = Arc::new(
+		load_data_ref(&spec.data, &dataset::DataSource::with_local_files(dir.path().join("cache")))
+			.unwrap(),
+	);
 	let test = dataset::load_local(&mnist.join("test.idx.gz")).unwrap();
 	let store = ProofStore::open(dir.path().join("store")).unwrap();
 	let randomness = hash::blake2_256(b"assignment");

@@ -70,7 +70,7 @@ STORE="127.0.0.1:$((RPC + 2))"
 WS="ws://127.0.0.1:$RPC"
 say "roles: dev node with every worker (log $WORK/node.log)"
 "$T/gensyn-node" --dev --tmp --solver --verifier --whistleblower --worker-threads 1 --worker-cpu \
-	--watch-percent "$WATCH" \
+	--watch-percent "$WATCH" --allow-file-data \
 	--proof-store-listen "$STORE" --rpc-port "$RPC" --prometheus-port "$PROM" --port 0 \
 	--no-mdns >"$WORK/node.log" 2>&1 &
 NODE_PID=$!

@@ -72,6 +72,12 @@ pub struct WorkerArgs {
 	#[arg(long)]
 	pub worker_cpu: bool,
 
+	/// Read task data named by `file://` URIs (or bare paths) on this machine; without
+	/// it only `http(s)://` data is fetched. Development and local chains only: on a
+	/// public chain it would let any submitter choose which local files are read.
+	#[arg(long)]
+	pub allow_file_data: bool,
+
 	/// Percentage of the verdicts shown to the whistleblower that it replays (1 to 100),
 	/// drawn with a secret of this node's so that no verifier can tell which verdicts
 	/// will be checked.
@@ -111,6 +117,9 @@ pub struct WorkerDeps {
 	pub base_path: PathBuf,
 	/// A development chain: missing worker keys are filled with dev accounts.
 	pub dev: bool,
+	/// A development or local test chain (not a live one): `--allow-file-data` is
+	/// accepted.
+	pub test_chain: bool,
 	/// The node's Prometheus registry, when metrics are on.
 	pub registry: Option<prometheus_endpoint::Registry>,
 }
@@ -121,8 +130,9 @@ pub struct WorkerContext {
 	pub client: Arc<FullClient>,
 	/// Checkpoints (served over HTTP by the solver; fetched ones for the verifier).
 	pub store: ProofStore,
-	/// Downloaded data files.
-	pub cache: PathBuf,
+	/// Where task data may come from (downloads, cached; local files on development
+	/// chains that allow them).
+	pub data: gensyn_workers::dataset::DataSource,
 	/// CPU threads for heavy work.
 	pub threads: usize,
 	/// Train on the CPU only.
@@ -141,6 +151,12 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 	if !args.any() {
 		return Ok(());
 	}
+	if args.allow_file_data && !deps.test_chain {
+		return Err("--allow-file-data is for development and local test chains only: on a \
+		            public chain a task's submitter would choose which files on this \
+		            machine the workers read"
+			.into());
+	}
 	let dir = args.worker_dir.clone().unwrap_or_else(|| deps.base_path.join("workers"));
 	let store = ProofStore::open(dir.join("proof-store"))
 		.map_err(|e| format!("proof store in {}: {e}", dir.display()))?;
@@ -153,7 +169,10 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 	let ctx = Arc::new(WorkerContext {
 		client: deps.client.clone(),
 		store: store.clone(),
-		cache: dir.join("data"),
+		data: gensyn_workers::dataset::DataSource {
+			cache: dir.join("data"),
+			local_files: args.allow_file_data,
+		},
 		threads,
 		cpu_only: args.worker_cpu,
 		metrics,

@@ -78,7 +78,7 @@ pub fn replay(
 	jobs::fetch_segments(&run.base, &run.journal, &[i], &ctx.store).map_err(|e| e.to_string())?;
 	let start = replay::load_checkpoint(&ctx.store, &run.journal, i).map_err(|e| e.to_string())?;
 	let steps = end.checked_sub(start.step).ok_or("checkpoints out of order")?;
-	let file = dataset::fetch_data_ref(&spec.data, &ctx.cache).map_err(super::submitters_data)?;
+	let file = dataset::fetch_data_ref(&spec.data, &ctx.data).map_err(super::submitters_data)?;
 	let data = dataset::parse_data_ref(&spec.data, &file).map_err(super::submitters_data)?;
 	let samples: pallet_gensyn_arbitration::prover::Samples = Box::new(data);
 	Run::replay(spec.clone(), file, Some(samples), randomness, start, steps, None)

@@ -126,12 +126,12 @@ fn accept(
 	time: Duration,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let (data, cache) = (spec.data.clone(), ctx.cache.clone());
+	let (data, source) = (spec.data.clone(), ctx.data.clone());
 	let (tx, rx) = std::sync::mpsc::channel();
 	// On a thread of its own, so that the check cannot hold the answer past the deadline
 	// (a download left running ends at its own timeout).
 	std::thread::spawn(move || {
-		let _ = tx.send(dataset::load_data_ref(&data, &cache).map(|_| ()));
+		let _ = tx.send(dataset::load_data_ref(&data, &source).map(|_| ()));
 	});
 	let why = match rx.recv_timeout(time) {
 		Ok(Ok(())) => {
@@ -154,7 +154,7 @@ fn train(
 	url: &str,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let data = dataset::load_data_ref(&spec.data, &ctx.cache)
+	let data = dataset::load_data_ref(&spec.data, &ctx.data)
 		.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
 	let randomness = if ctx.faults.is(WorkerFault::LazySolver) {
 		// Test fault: genuine training, but on batches of its own choosing (cheaper to

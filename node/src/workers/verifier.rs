@@ -173,9 +173,10 @@ fn profile_task(
 	// profiler checks only the file hash, so that a task with a bogus chunk root is still
 	// profiled (a profiler that lapsed would be slashed); solvers refuse such a task.
 	let uri = spec.data.uri.as_str().unwrap_or_default();
-	let data = dataset::fetch_verified(uri, &spec.data.file_hash.0, &ctx.cache)
-		.and_then(|bytes| dataset::parse_data_ref(&spec.data, &bytes))
-		.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
+	let data =
+		dataset::fetch_verified(uri, &spec.data.file_hash.0, spec.data.max_file_len(), &ctx.data)
+			.and_then(|bytes| dataset::parse_data_ref(&spec.data, &bytes))
+			.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
 	let data = Arc::new(data);
 	let device = gensyn_workers::tch_backend::device(ctx.cpu_only);
 	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)
@@ -274,7 +275,7 @@ fn verify_segment(
 	// spec says), every worker finds the same, and no honest solver accepted the task (it
 	// checks first): the segment cannot be checked, and it is reported so; a verdict
 	// would be one no game could defend at the input level, and silence is slashed.
-	let data = match dataset::load_data_ref(&spec.data, &ctx.cache) {
+	let data = match dataset::load_data_ref(&spec.data, &ctx.data) {
 		Ok(data) => Arc::new(data),
 		Err(e) if e.is_committed_data_fault() => {
 			log::warn!(

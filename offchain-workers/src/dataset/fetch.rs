@@ -2,6 +2,11 @@
 //! their expected blake2-256 hash. The bytes returned are the bytes hashed: a file
 //! rewritten between a check and a later read cannot slip past the check.
 //!
+//! Every read stops one byte past the most the caller allows, so an endless body (or a
+//! `file://` URI naming `/dev/zero`) costs bounded memory and disk. `file://` is read
+//! only where the [`DataSource`] allows local files: otherwise a task's submitter could
+//! have a worker read any file it can.
+//!
 //! Downloads are streamed to a part file of their own (`<cache>/<hash>.<pid>.<n>.part`,
 //! removed on any failure) while being hashed, and renamed to `<cache>/<hash>` only
 //! when the hash matches, so a second fetch of the same hash downloads nothing (a cache
@@ -15,29 +20,75 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+/// Where a worker may read task data from, and where its downloads are kept.
+#[derive(Clone, Debug)]
+pub struct DataSource {
+	/// Directory of downloaded files, named by their hash.
+	pub cache: PathBuf,
+	/// Whether `file://` URIs and bare paths may be read (development chains and local
+	/// tools only).
+	pub local_files: bool,
+}
+
+impl DataSource {
+	/// Downloads only, cached in `cache`: what a worker on a public chain uses.
+	pub fn downloads(cache: impl Into<PathBuf>) -> Self {
+		Self { cache: cache.into(), local_files: false }
+	}
+
+	/// Downloads cached in `cache`, and local files too (development chains, the
+	/// `gensyn-ml` tool on one's own files).
+	pub fn with_local_files(cache: impl Into<PathBuf>) -> Self {
+		Self { cache: cache.into(), local_files: true }
+	}
+}
+
 /// How long one download may take in all before it is abandoned.
 const HTTP_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// The bytes `uri` names, once their blake2-256 hash is checked to be `expected`
-/// ([`DatasetError::HashMismatch`] otherwise).
+/// ([`DatasetError::HashMismatch`] otherwise) and their length to be at most `limit`
+/// ([`DatasetError::TooLarge`]: reading stops there).
 ///
-/// `file://PATH` (or a plain path) is read where it lies; `http://` and `https://` are
-/// downloaded into `cache` (or read from it). Any other scheme is
+/// `http://` and `https://` are downloaded into the source's cache (or read from it);
+/// `file://PATH` (or a plain path) is read where it lies when the source allows local
+/// files ([`DatasetError::LocalFileRefused`] otherwise). Any other scheme is
 /// [`DatasetError::UnsupportedUri`].
-pub fn fetch_verified(uri: &str, expected: &Hash, cache: &Path) -> Result<Vec<u8>, DatasetError> {
+pub fn fetch_verified(
+	uri: &str,
+	expected: &Hash,
+	limit: u64,
+	source: &DataSource,
+) -> Result<Vec<u8>, DatasetError> {
 	if !(uri.starts_with("http://") || uri.starts_with("https://")) {
-		return read_checked(uri, &local_path(uri)?, expected);
+		let path = local_path(uri)?;
+		if !source.local_files {
+			return Err(DatasetError::LocalFileRefused(uri.to_string()));
+		}
+		return read_checked(uri, &path, expected, limit);
 	}
-	let cached = cache.join(hash::to_hex(expected));
-	if let Ok(bytes) = read_checked(uri, &cached, expected) {
+	let cached = source.cache.join(hash::to_hex(expected));
+	if let Ok(bytes) = read_checked(uri, &cached, expected, limit) {
 		return Ok(bytes);
 	}
-	download(uri, expected, &cached)
+	download(uri, expected, limit, &cached)
 }
 
-/// Reads `path` whole and checks the bytes' hash.
-fn read_checked(uri: &str, path: &Path, expected: &Hash) -> Result<Vec<u8>, DatasetError> {
-	let bytes = fs::read(path).map_err(|e| DatasetError::io(path, e))?;
+/// Reads `path` (at most `limit` bytes) and checks the bytes' hash.
+fn read_checked(
+	uri: &str,
+	path: &Path,
+	expected: &Hash,
+	limit: u64,
+) -> Result<Vec<u8>, DatasetError> {
+	let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
+	let mut bytes = Vec::new();
+	file.take(limit.saturating_add(1))
+		.read_to_end(&mut bytes)
+		.map_err(|e| DatasetError::io(path, e))?;
+	if bytes.len() as u64 > limit {
+		return Err(DatasetError::TooLarge { what: uri.to_string(), limit });
+	}
 	check(uri, expected, &hash::blake2_256(&bytes))?;
 	Ok(bytes)
 }
@@ -66,8 +117,14 @@ fn check(uri: &str, expected: &Hash, actual: &Hash) -> Result<(), DatasetError> 
 
 /// Streams `uri` into `target` (a cache entry named by the expected hash), renaming it
 /// into place only when the downloaded bytes hash to `expected`, and returns those
-/// bytes (kept while streaming, so the file is not read back).
-fn download(uri: &str, expected: &Hash, target: &Path) -> Result<Vec<u8>, DatasetError> {
+/// bytes (kept while streaming, so the file is not read back). A body longer than
+/// `limit` is abandoned as soon as it passes it.
+fn download(
+	uri: &str,
+	expected: &Hash,
+	limit: u64,
+	target: &Path,
+) -> Result<Vec<u8>, DatasetError> {
 	let cache = target.parent().unwrap_or(Path::new("."));
 	fs::create_dir_all(cache).map_err(|e| DatasetError::io(cache, e))?;
 	let http_err = |reason: String| DatasetError::Http { uri: uri.to_string(), reason };
@@ -87,6 +144,9 @@ fn download(uri: &str, expected: &Hash, target: &Path) -> Result<Vec<u8>, Datase
 			Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
 			Err(e) => return Err(http_err(e.to_string())),
 		};
+		if kept.len() as u64 + n as u64 > limit {
+			return Err(DatasetError::TooLarge { what: uri.to_string(), limit });
+		}
 		hasher.update(&buf[..n]);
 		kept.extend_from_slice(&buf[..n]);
 		out.write_all(&buf[..n]).map_err(|e| DatasetError::io(&part.path, e))?;

@@ -25,15 +25,23 @@ const UBYTE: u8 = 0x08;
 
 /// Decompresses `bytes` when they are gzip (magic `1f 8b`, any number of members);
 /// returns them unchanged (borrowed) otherwise. `what` names the file in errors.
-pub fn gunzip_if_needed<'a>(bytes: &'a [u8], what: &str) -> Result<Cow<'a, [u8]>, DatasetError> {
+/// Decompression stops past `limit` bytes ([`DatasetError::TooLarge`]): a few KiB of
+/// gzip can claim gigabytes.
+pub fn gunzip_if_needed<'a>(
+	bytes: &'a [u8],
+	what: &str,
+	limit: u64,
+) -> Result<Cow<'a, [u8]>, DatasetError> {
 	if !bytes.starts_with(&[0x1f, 0x8b]) {
 		return Ok(Cow::Borrowed(bytes));
 	}
 	let mut plain = Vec::new();
-	MultiGzDecoder::new(bytes).read_to_end(&mut plain).map_err(|e| DatasetError::Corrupt {
-		what: what.to_string(),
-		reason: format!("gzip: {e}"),
-	})?;
+	MultiGzDecoder::new(bytes).take(limit.saturating_add(1)).read_to_end(&mut plain).map_err(
+		|e| DatasetError::Corrupt { what: what.to_string(), reason: format!("gzip: {e}") },
+	)?;
+	if plain.len() as u64 > limit {
+		return Err(DatasetError::TooLarge { what: what.to_string(), limit });
+	}
 	Ok(Cow::Owned(plain))
 }
 

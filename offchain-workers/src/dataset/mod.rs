@@ -1,5 +1,6 @@
 //! Training data: MNIST IDX (plain or gzip) and safetensors files, fetched from
-//! `file://` or `http(s)://`, checked against the spec's file hash and chunk root before
+//! `http(s)://` (or `file://` where the [`DataSource`] allows it), never read past the
+//! size the spec implies, checked against the spec's file hash and chunk root before
 //! use, and checked against the shape the task spec declares.
 //!
 //! Pixels become `f32` in one fixed way for every backend: a byte `b` is `b as f32 / 255.0`
@@ -13,7 +14,7 @@ use crate::hash::{self, Hash};
 use gensyn_primitives::merkle;
 use std::path::{Path, PathBuf};
 
-pub use fetch::{fetch_verified, local_path};
+pub use fetch::{fetch_verified, local_path, DataSource};
 
 /// Everything that can go wrong while getting or reading a data set.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +30,19 @@ pub enum DatasetError {
 	/// The URI's scheme is neither `file://` nor `http(s)://`.
 	#[error("unsupported data URI {0:?} (expected file://, http:// or https://)")]
 	UnsupportedUri(String),
+	/// A `file://` URI (or a bare path) where the [`DataSource`] reads only downloads:
+	/// a task's submitter must not name files on a worker's disk.
+	#[error("data URI {0:?} names a local file, which this worker does not read")]
+	LocalFileRefused(String),
+	/// The file (or its decompressed contents) is larger than the spec's sample count
+	/// and shape allow; reading stopped there.
+	#[error("{what} is larger than the {limit} bytes its spec allows")]
+	TooLarge {
+		/// The URI or file.
+		what: String,
+		/// The most bytes allowed.
+		limit: u64,
+	},
 	/// The HTTP request failed or the connection broke off.
 	#[error("download of {uri} failed: {reason}")]
 	Http {
@@ -256,8 +270,8 @@ pub fn load_mnist_idx(images: &Path, labels: &Path) -> Result<Dataset, DatasetEr
 	let images_name = images.display().to_string();
 	let labels_name = labels.display().to_string();
 	let (imgs, lbls) = (read(images)?, read(labels)?);
-	let imgs = idx::gunzip_if_needed(&imgs, &images_name)?;
-	let lbls = idx::gunzip_if_needed(&lbls, &labels_name)?;
+	let imgs = idx::gunzip_if_needed(&imgs, &images_name, u64::MAX)?;
+	let lbls = idx::gunzip_if_needed(&lbls, &labels_name, u64::MAX)?;
 	mnist_from_arrays(
 		idx::parse(&imgs, &images_name)?,
 		idx::parse(&lbls, &labels_name)?,
@@ -268,12 +282,16 @@ pub fn load_mnist_idx(images: &Path, labels: &Path) -> Result<Dataset, DatasetEr
 /// Reads an MNIST bundle (plain or gzip): the images IDX immediately followed by the
 /// labels IDX, the one-file form a task's data reference names.
 pub fn load_mnist_bundle(path: &Path) -> Result<Dataset, DatasetError> {
-	parse_mnist_bundle(&read(path)?, &path.display().to_string())
+	parse_mnist_bundle(&read(path)?, &path.display().to_string(), u64::MAX)
 }
 
 /// Parses the bytes of an MNIST bundle, plain or gzip; `what` names them.
-pub fn parse_mnist_bundle(bytes: &[u8], what: &str) -> Result<Dataset, DatasetError> {
-	let bytes = idx::gunzip_if_needed(bytes, what)?;
+pub fn parse_mnist_bundle(
+	bytes: &[u8],
+	what: &str,
+	max_plain: u64,
+) -> Result<Dataset, DatasetError> {
+	let bytes = idx::gunzip_if_needed(bytes, what, max_plain)?;
 	let (images, rest) = idx::parse_prefix(&bytes, what)?;
 	if rest.is_empty() {
 		return Err(DatasetError::Truncated {
@@ -328,18 +346,19 @@ pub fn chunk_root(bytes: &[u8]) -> Hash {
 	merkle::root_of_chunks(bytes, merkle::DATA_CHUNK_SIZE)
 }
 
-/// Fetches the data a task's data reference names (checked against its file hash and
-/// chunk root; downloads are cached in `cache`), reads it in its declared format and
-/// checks it against the declared sample shape, count and classes.
+/// Fetches the data a task's data reference names from `source` (checked against its
+/// file hash and chunk root), reads it in its declared format and checks it against the
+/// declared sample shape, count and classes.
 pub fn load_data_ref(
 	data: &gensyn_primitives::DataRef,
-	cache: &Path,
+	source: &DataSource,
 ) -> Result<Dataset, DatasetError> {
-	parse_data_ref(data, &fetch_data_ref(data, cache)?)
+	parse_data_ref(data, &fetch_data_ref(data, source)?)
 }
 
 /// The bytes of the file a task's data reference names, checked against its file hash
 /// and then its chunk root (the same bytes both checks read: nothing is read twice).
+/// Nothing past [`gensyn_primitives::DataRef::max_file_len`] is read.
 ///
 /// The chunk root is checked here, on the bytes returned, rather than when a file is
 /// fetched or cached, so that it holds whichever way the bytes came (a local file, the
@@ -347,11 +366,11 @@ pub fn load_data_ref(
 /// and such a spec is the submitter's fault, not the file's.
 pub fn fetch_data_ref(
 	data: &gensyn_primitives::DataRef,
-	cache: &Path,
+	source: &DataSource,
 ) -> Result<Vec<u8>, DatasetError> {
 	let uri =
 		data.uri.as_str().ok_or_else(|| DatasetError::UnsupportedUri("(not UTF-8)".into()))?;
-	let bytes = fetch_verified(uri, &data.file_hash.0, cache)?;
+	let bytes = fetch_verified(uri, &data.file_hash.0, data.max_file_len(), source)?;
 	let actual = chunk_root(&bytes);
 	if actual != data.chunk_root.0 {
 		return Err(DatasetError::ChunkRootMismatch {
@@ -372,7 +391,9 @@ pub fn parse_data_ref(
 	use gensyn_primitives::DataFormat;
 	let what = data.uri.as_str().unwrap_or("the data file");
 	let dataset = match data.format {
-		DataFormat::MnistIdx | DataFormat::MnistIdxGz => parse_mnist_bundle(bytes, what)?,
+		DataFormat::MnistIdx | DataFormat::MnistIdxGz => {
+			parse_mnist_bundle(bytes, what, data.idx_bundle_len())?
+		}
 		DataFormat::Safetensors => safetensors::parse(bytes, what)?,
 	};
 	let s = data.input;

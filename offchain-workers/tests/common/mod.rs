@@ -83,7 +83,13 @@ pub const ADAM: &str = r#"{"type":"adam","lr":0.01,"beta1":0.9,"beta2":0.999,"ep
 
 /// The spec's data set, loaded and checked as a worker does.
 pub fn data(spec: &TaskSpec, dir: &Path) -> Arc<Dataset> {
-	Arc::new(dataset::load_data_ref(&spec.data, &dir.join("cache")).unwrap())
+	Arc::new(
+		dataset::load_data_ref(
+			&spec.data,
+			&dataset::DataSource::with_local_files(dir.join("cache")),
+		)
+		.unwrap(),
+	)
 }
 
 /// The randomness used by honest runs in tests.

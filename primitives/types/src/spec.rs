@@ -462,6 +462,40 @@ pub struct DataRef {
 	pub classes: u32,
 }
 
+/// Bytes a data file may have beyond its elements: a safetensors header, or a gzip
+/// stream's headers and block framing.
+const DATA_FRAMING_SLACK: u64 = 64 * 1024;
+
+impl DataRef {
+	/// Bytes of the uncompressed IDX bundle this reference describes: the images file
+	/// (a 16-byte head, then one byte per pixel) followed by the labels file (an 8-byte
+	/// head, then one byte per label).
+	pub fn idx_bundle_len(&self) -> u64 {
+		let n = self.samples as u64;
+		24u64.saturating_add(n.saturating_mul(self.input.numel().saturating_add(1)))
+	}
+
+	/// The most bytes a file of this reference's format, sample count and shape can
+	/// have. A worker stops reading a download there, so that a submitter's endless or
+	/// oversized body costs it bounded memory and disk: exact for an IDX bundle, the
+	/// bundle plus 1/1024 and 64 KiB for gzip (a stock encoder adds far less), and for
+	/// safetensors 4-byte inputs and 8-byte labels (the widest accepted) plus 64 KiB of
+	/// header.
+	pub fn max_file_len(&self) -> u64 {
+		let plain = self.idx_bundle_len();
+		match self.format {
+			DataFormat::MnistIdx => plain,
+			DataFormat::MnistIdxGz => {
+				plain.saturating_add(plain / 1024).saturating_add(DATA_FRAMING_SLACK)
+			}
+			DataFormat::Safetensors => {
+				let per_sample = self.input.numel().saturating_mul(4).saturating_add(8);
+				(self.samples as u64).saturating_mul(per_sample).saturating_add(DATA_FRAMING_SLACK)
+			}
+		}
+	}
+}
+
 /// The optimizer and its hyper-parameters (PyTorch semantics, no weight decay).
 #[derive(
 	Clone,
