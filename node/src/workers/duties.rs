@@ -30,7 +30,7 @@ pub enum Plan {
 	Ignore,
 	/// Submit this call.
 	Call(Box<RuntimeCall>),
-	/// Run this on a blocking thread, one heavy job at a time per node (training,
+	/// Run this on a blocking thread, one heavy job at a time per role (training,
 	/// replay), then submit the call it returns.
 	Job(Job),
 	/// Run this on its own thread at once, beside any heavy job (a game move: small,
@@ -42,6 +42,27 @@ impl Plan {
 	/// A plan that reports `why` as a failed job (retried later).
 	pub fn failed(why: String) -> Plan {
 		Plan::Job(Box::new(move || Err(why)))
+	}
+}
+
+/// One heavy job at a time per role. A role's jobs queue behind one another, never
+/// behind another role's: on a node that runs several, a verifier's replay or profile,
+/// due by a deadline it is slashed for missing, must not wait for the solver's training.
+#[derive(Default)]
+pub struct Lanes {
+	solver: std::sync::Mutex<()>,
+	verifier: std::sync::Mutex<()>,
+	whistleblower: std::sync::Mutex<()>,
+}
+
+impl Lanes {
+	/// The lane of the role named `role` ([`Role::name`]).
+	pub fn of(&self, role: &str) -> &std::sync::Mutex<()> {
+		match role {
+			"solver" => &self.solver,
+			"verifier" => &self.verifier,
+			_ => &self.whistleblower,
+		}
 	}
 }
 
@@ -242,7 +263,7 @@ async fn send(
 	}
 }
 
-/// Runs `job` on its own thread (one `heavy` job at a time per node); a panic in it is
+/// Runs `job` on its own thread (one `heavy` job at a time per role); a panic in it is
 /// reported as a failure. `false` when no thread could be started.
 fn spawn_job(
 	role: &'static str,
@@ -255,7 +276,8 @@ fn spawn_job(
 	let ctx = ctx.clone();
 	let spawned = std::thread::Builder::new().name(format!("gensyn-{role}-job")).spawn(move || {
 		let result = {
-			let _heavy = heavy.then(|| ctx.heavy.lock().unwrap_or_else(|e| e.into_inner()));
+			let lane = ctx.heavy.of(role);
+			let _heavy = heavy.then(|| lane.lock().unwrap_or_else(|e| e.into_inner()));
 			let started = std::time::Instant::now();
 			let result = catch_unwind(AssertUnwindSafe(job)).unwrap_or_else(|panic| {
 				let what = panic
@@ -276,5 +298,23 @@ fn spawn_job(
 			log::warn!(target: "gensyn-worker", "{role}: cannot start a thread for {key:?}: {e}");
 			false
 		}
+	}
+}
+
+#[cfg(test)]
+mod tests {
+	use super::Lanes;
+
+	#[test]
+	fn a_role_never_waits_for_another_roles_heavy_job() {
+		let lanes = Lanes::default();
+		let training = lanes.of("solver").lock().unwrap();
+		// The verifier and the whistleblower go ahead beside the solver's training...
+		assert!(lanes.of("verifier").try_lock().is_ok());
+		assert!(lanes.of("whistleblower").try_lock().is_ok());
+		// ...while the solver's own next job waits for it.
+		assert!(lanes.of("solver").try_lock().is_err());
+		drop(training);
+		assert!(lanes.of("solver").try_lock().is_ok());
 	}
 }

@@ -139,8 +139,8 @@ pub struct WorkerContext {
 	pub cpu_only: bool,
 	/// Metrics.
 	pub metrics: metrics::Metrics,
-	/// Held by a heavy job while it runs: one at a time per node.
-	pub heavy: std::sync::Mutex<()>,
+	/// Held by a heavy job while it runs: one at a time per role.
+	pub heavy: duties::Lanes,
 	/// Misbehaviour on purpose (`test-faults` builds only).
 	pub faults: Faults,
 }
@@ -176,7 +176,7 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		threads,
 		cpu_only: args.worker_cpu,
 		metrics,
-		heavy: std::sync::Mutex::new(()),
+		heavy: duties::Lanes::default(),
 		faults: args.faults.clone(),
 	});
 	if let Some(fault) = args.faults.any() {

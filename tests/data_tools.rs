@@ -1,0 +1,137 @@
+//! The data tools a submitter without Rust uses (scripts/py/gensyn_data.py and
+//! scripts/js/data-ref.js) agree with `gensyn-ml data-ref` and the chain's Merkle tree
+//! on the rules of docs/data-format.md: file hash, chunk root (one chunk, several, a
+//! short last one), sample count, shape and classes; the bundle layout; the checkpoint
+//! root's untagged leaves. Bad files are refused with a reason.
+
+mod common;
+
+use gensyn_primitives::merkle;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+/// An unsigned-byte IDX array's bytes.
+fn idx(dims: &[u32], data: &[u8]) -> Vec<u8> {
+	let mut out = vec![0, 0, 0x08, dims.len() as u8];
+	for d in dims {
+		out.extend(d.to_be_bytes());
+	}
+	out.extend(data);
+	out
+}
+
+/// The images file and the labels file of `n` samples of `side x side`.
+fn mnist_like(n: u32, side: u32) -> (Vec<u8>, Vec<u8>) {
+	let pixels: Vec<u8> = (0..n * side * side).map(|i| (i * 37 % 251) as u8).collect();
+	let labels: Vec<u8> = (0..n).map(|i| (i * 7 % 10) as u8).collect();
+	(idx(&[n, side, side], &pixels), idx(&[n], &labels))
+}
+
+/// The JSON a command prints as its last line (after `RESULT ` for the JS scripts).
+fn run_json(cmd: &mut Command) -> Value {
+	let out = cmd.output().expect("the tool runs");
+	let stdout = String::from_utf8_lossy(&out.stdout);
+	assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+	let last = stdout.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
+	let text = last.strip_prefix("RESULT ").unwrap_or(stdout.trim());
+	serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+fn python(args: &[&str]) -> Command {
+	let mut cmd = Command::new("python3");
+	cmd.arg(common::repo_root().join("scripts/py/gensyn_data.py")).args(args);
+	cmd
+}
+
+fn js(args: &[&str]) -> Command {
+	let dir = common::repo_root().join("scripts/js");
+	let mut cmd = Command::new("node");
+	cmd.arg(dir.join("data-ref.js")).args(args).current_dir(dir);
+	cmd
+}
+
+fn gensyn_ml(args: &[&str]) -> Command {
+	let mut cmd = Command::new(common::node_bin().with_file_name("gensyn-ml"));
+	cmd.args(args).env("RUST_LOG", "warn");
+	cmd
+}
+
+fn arg(p: &Path) -> &str {
+	p.to_str().expect("utf-8 path")
+}
+
+#[test]
+fn the_python_and_js_data_tools_agree_with_the_chains_rules() {
+	let dir = std::env::temp_dir().join(format!("gensyn-data-tools-{}", std::process::id()));
+	std::fs::create_dir_all(&dir).unwrap();
+	// One chunk; two; eight with a short last one; exactly twelve full ones.
+	for (n, side) in [(1, 2), (37, 6), (300, 5), (1_227, 3)] {
+		let (images, labels) = mnist_like(n, side);
+		let bundle = [images.clone(), labels.clone()].concat();
+		assert_eq!(bundle.len() as u64, 24 + u64::from(n) * u64::from(side * side + 1));
+		let path = dir.join(format!("d{n}.idx"));
+		std::fs::write(&path, &bundle).unwrap();
+		let uri = format!("https://data.example/d{n}.idx");
+		let args = ["--file", arg(&path), "--uri", &uri];
+		let reference = run_json(gensyn_ml(&["data-ref"]).args(args));
+		assert_eq!(run_json(&mut python(&[&["data-ref"][..], &args].concat())), reference);
+		assert_eq!(run_json(&mut js(&args)), reference);
+		let root = merkle::root_of_chunks(&bundle, merkle::DATA_CHUNK_SIZE);
+		assert_eq!(reference["chunk_root"], Value::String(hex(&root)));
+
+		// The bundle tool joins the two files into the same bytes.
+		let (img, lbl) = (dir.join("img"), dir.join("lbl"));
+		std::fs::write(&img, &images).unwrap();
+		std::fs::write(&lbl, &labels).unwrap();
+		let out = dir.join("joined.idx");
+		let made = ["bundle", "--images", arg(&img), "--labels", arg(&lbl), "--out", arg(&out)];
+		run_json(&mut python(&made));
+		assert_eq!(std::fs::read(&out).unwrap(), bundle);
+	}
+
+	// From the registry's gzip files, the bundle is scripts/fetch-mnist.sh's test.idx.
+	let mnist = common::repo_root().join(".data/mnist");
+	let (img, lbl) =
+		(mnist.join("t10k-images-idx3-ubyte.gz"), mnist.join("t10k-labels-idx1-ubyte.gz"));
+	let out = dir.join("test.idx");
+	let made = ["bundle", "--images", arg(&img), "--labels", arg(&lbl), "--out", arg(&out)];
+	run_json(&mut python(&made));
+	assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(mnist.join("test.idx")).unwrap());
+
+	// The checkpoint root takes the state hashes as its leaves, untagged.
+	let hashes: Vec<merkle::Hash> = (0u8..7).map(|i| merkle::blake2_256(&[i])).collect();
+	let checkpoints: Vec<Value> = hashes
+		.iter()
+		.enumerate()
+		.map(|(i, h)| serde_json::json!({"step": i * 10, "blob": "00", "state_hash": hex(h)}))
+		.collect();
+	let journal = dir.join("journal.json");
+	std::fs::write(&journal, serde_json::json!({ "checkpoints": checkpoints }).to_string())
+		.unwrap();
+	let root = run_json(&mut python(&["checkpoint-root", "--journal", arg(&journal)]));
+	assert_eq!(root["checkpoint_root"], Value::String(hex(&merkle::root(&hashes))));
+
+	// A gzip bundle, a cut one and one with bytes after its labels are refused, named.
+	let (images, labels) = mnist_like(5, 4);
+	let bundle = [images, labels].concat();
+	let cases = [
+		(std::fs::read(mnist.join("test.idx.gz")).unwrap(), "gzip"),
+		(bundle[..bundle.len() - 1].to_vec(), "present"),
+		([bundle.clone(), vec![0]].concat(), "after the labels"),
+	];
+	for (bytes, why) in cases {
+		let bad = dir.join("bad.idx");
+		std::fs::write(&bad, bytes).unwrap();
+		for mut cmd in [python(&["data-ref", "--file", arg(&bad)]), js(&["--file", arg(&bad)])] {
+			let out = cmd.output().unwrap();
+			let stderr = String::from_utf8_lossy(&out.stderr);
+			assert!(!out.status.success() && stderr.contains(why), "{why}: {stderr}");
+		}
+	}
+	let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn hex(h: &[u8]) -> String {
+	h.iter().fold(String::from("0x"), |s, b| s + &format!("{b:02x}"))
+}
