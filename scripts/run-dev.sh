@@ -40,13 +40,16 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/gensyn-dev.XXXXXX")"
 say "starting the dev chain with the solver, the verifier and the whistleblower; log in $WORK/node.log"
 "$NODE" --dev --base-path "$WORK/chain" --rpc-port 9944 --no-prometheus \
 	--solver --verifier --whistleblower --allow-file-data --worker-dir "$WORK/workers" \
-	--proof-store-listen "$STORE" "$@" \
+	--proof-store-listen "$STORE" --detailed-log-output "$@" \
 	>"$WORK/node.log" 2>&1 &
 NODE_PID=$!
 trap 'kill "$NODE_PID" 2>/dev/null; wait "$NODE_PID" 2>/dev/null' EXIT INT TERM
-# Worker lines of the node log, as they come.
-tail -n +1 -F "$WORK/node.log" 2>/dev/null | grep --line-buffered -E "gensyn-worker|Imported #|finalized #" \
-	| grep --line-buffered -vE "Imported #[0-9]*[1-9] " &
+# The workers' lines of the node log (and every tenth block), as they come, with the
+# time and the message only. The detailed log names each line's target, which is how
+# the workers' lines are told apart; tail ends with the node.
+tail -n +1 -F --pid="$NODE_PID" "$WORK/node.log" 2>/dev/null \
+	| grep --line-buffered -E " gensyn-worker: | substrate: .*Imported #[0-9]*0 " \
+	| sed -uE 's/^[0-9-]+ ([0-9:]+)\.[0-9]+ +[A-Z]+ +[^ ]+ +[^ ]+: /\1 /' &
 TAIL_PID=$!
 trap 'kill "$TAIL_PID" "$NODE_PID" 2>/dev/null; wait "$NODE_PID" 2>/dev/null' EXIT INT TERM
 

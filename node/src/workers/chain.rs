@@ -8,10 +8,49 @@ use pallet_gensyn_arbitration::{ArbitrationApi, DisputeKey, GameView};
 use pallet_gensyn_stake::Role;
 use pallet_gensyn_tasks::{Duty, TaskId, TaskView, TasksApi};
 use sc_client_api::StorageProvider;
-use sp_api::ProvideRuntimeApi;
+use sp_api::{Core, ProvideRuntimeApi};
 use sp_core::{storage::StorageKey, H256};
+use sp_version::RuntimeVersion;
 
 use crate::service::FullClient;
+
+/// Why the workers must not act on the runtime at `at`, if they must not
+/// ([`incompatibility`]).
+pub fn runtime_incompatibility(client: &FullClient, at: H256) -> Result<Option<String>, String> {
+	let theirs = client.runtime_api().version(at).map_err(|e| e.to_string())?;
+	Ok(incompatibility(&gensyn_runtime::VERSION, &theirs))
+}
+
+/// Why a node built with runtime `ours` must not act on a chain running `theirs`, if it
+/// must not. The workers decode the chain's storage and runtime API answers and encode
+/// its calls with the types they were built with, so they act only on that runtime:
+/// after an upgrade an old node would send calls the chain reads otherwise (and be
+/// slashed for what they say), so it stops and says why instead.
+pub fn incompatibility(ours: &RuntimeVersion, theirs: &RuntimeVersion) -> Option<String> {
+	let update = "update gensyn-node to a build of the chain's runtime";
+	if ours.spec_name != theirs.spec_name {
+		return Some(format!(
+			"the chain runs the `{}` runtime, not `{}`",
+			theirs.spec_name, ours.spec_name
+		));
+	}
+	if ours.spec_version != theirs.spec_version {
+		return Some(format!(
+			"the chain runs runtime version {} and this node was built for version {}: {update}",
+			theirs.spec_version, ours.spec_version
+		));
+	}
+	if ours.transaction_version != theirs.transaction_version {
+		return Some(format!(
+			"the chain encodes calls as transaction version {} and this node as {}: {update}",
+			theirs.transaction_version, ours.transaction_version
+		));
+	}
+	if ours.apis != theirs.apis {
+		return Some(format!("the chain's runtime APIs are not this node's: {update}"));
+	}
+	None
+}
 
 /// A task as the runtime API shows it.
 pub type Task = TaskView<AccountId, Balance, BlockNumber>;
@@ -96,4 +135,28 @@ fn read<T: Decode>(client: &FullClient, at: H256, key: Vec<u8>) -> Result<Option
 		return Ok(None);
 	};
 	T::decode(&mut &data.0[..]).map(Some).map_err(|e| format!("undecodable storage: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+	use super::incompatibility;
+
+	#[test]
+	fn workers_act_only_on_the_runtime_they_were_built_with() {
+		let ours = gensyn_runtime::VERSION;
+		assert_eq!(incompatibility(&ours, &ours), None);
+		let mut upgraded = ours.clone();
+		upgraded.spec_version += 1;
+		let why = incompatibility(&ours, &upgraded).expect("a newer runtime");
+		assert!(why.contains(&format!("version {}", ours.spec_version + 1)), "{why}");
+		let mut calls = ours.clone();
+		calls.transaction_version += 1;
+		assert!(incompatibility(&ours, &calls).is_some_and(|w| w.contains("transaction version")));
+		let mut apis = ours.clone();
+		apis.apis = apis.apis.iter().map(|&(id, v)| (id, v + 1)).collect::<Vec<_>>().into();
+		assert!(incompatibility(&ours, &apis).is_some_and(|w| w.contains("runtime APIs")));
+		let mut other = ours.clone();
+		other.spec_name = "another-chain".into();
+		assert!(incompatibility(&ours, &other).is_some_and(|w| w.contains("another-chain")));
+	}
 }

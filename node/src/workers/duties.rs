@@ -168,6 +168,8 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 	let mut done_rx = done_rx.fuse();
 	let mut progress: HashMap<DutyKey, Progress> = HashMap::new();
 	let mut best: BlockNumber = 0;
+	// Why the chain's runtime is not one this node can act on, while it is not.
+	let mut halted: Option<String> = None;
 	loop {
 		futures::select! {
 			block = blocks.next() => {
@@ -176,6 +178,24 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 					continue;
 				}
 				best = *block.header.number();
+				match super::chain::runtime_incompatibility(&ctx.client, block.hash) {
+					Ok(None) => {
+						if halted.take().is_some() {
+							log::info!(target: "gensyn-worker", "{name}: the chain's runtime is this node's again; acting again");
+						}
+					}
+					Ok(Some(why)) => {
+						if halted.as_ref() != Some(&why) {
+							log::error!(target: "gensyn-worker", "{name}: stopped acting: {why}");
+						}
+						halted = Some(why);
+						continue;
+					}
+					Err(e) => {
+						log::warn!(target: "gensyn-worker", "{name}: cannot read the runtime's version: {e}");
+						continue;
+					}
+				}
 				role.on_block(block.hash, submitter.account());
 				let duties = match super::chain::duties(&ctx.client, block.hash, submitter.account()) {
 					Ok(d) => d,
@@ -222,6 +242,8 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 			finished = done_rx.next() => {
 				let Some(Finished { key, result }) = finished else { continue };
 				let state = match result {
+					// Built for a runtime the chain no longer runs: never sent.
+					Ok(Some(_)) if halted.is_some() => Progress::Failed(best),
 					Ok(Some(call)) => {
 						if send(&submitter, name, key, call, &ctx).await {
 							Progress::Sent(best)
