@@ -331,27 +331,41 @@ fn no_read_goes_past_the_size_the_spec_implies() {
 	assert!(data.max_file_len() > body.len() as u64);
 	data.format = DataFormat::MnistIdx;
 
-	// The right file at its exact size is read; one byte more is refused.
+	// The right file at its exact size is read; bytes past it are kept nowhere. When the
+	// oversized bytes are the committed file (their hash, read to the end, matches), every
+	// worker finds the same and a verifier may report it; when they miss the hash, the
+	// right file may be served yet.
 	let uri = serve(body.clone(), body.len(), 1);
 	data.uri = gensyn_primitives::Uri::parse(&uri).unwrap();
 	assert_eq!(dataset::fetch_data_ref(&data, &local(&cache)).unwrap(), body);
 	let mut longer = body.clone();
 	longer.extend(std::iter::repeat_n(7u8, 4 << 20));
-	let uri = serve(longer.clone(), longer.len(), 1);
-	let err =
-		dataset::fetch_verified(&uri, &blake2_256(&longer), body.len() as u64, &local(&cache))
-			.unwrap_err();
-	assert!(
-		matches!(err, DatasetError::TooLarge { limit, .. } if limit == body.len() as u64),
-		"{err}"
-	);
-	assert!(!err.is_committed_data_fault());
-	assert_eq!(cache_entries(&cache), vec![to_hex(&blake2_256(&body))], "no part file is left");
+	let limit = body.len() as u64;
+	let path = dir.path().join("longer.idx");
+	std::fs::write(&path, &longer).unwrap();
+	// A cache of its own: the one above holds the right file, which would be read instead.
+	let fresh = dir.path().join("fresh-cache");
+	for (expected, committed) in [(blake2_256(&longer), true), (blake2_256(&body), false)] {
+		let uri = serve(longer.clone(), longer.len(), 1);
+		let err = dataset::fetch_verified(&uri, &expected, limit, &local(&fresh)).unwrap_err();
+		if committed {
+			assert!(
+				matches!(err, DatasetError::TooLarge { limit: l, committed: true, .. } if l == limit),
+				"{err}"
+			);
+		} else {
+			assert!(matches!(err, DatasetError::HashMismatch { .. }), "{err}");
+		}
+		assert_eq!(err.is_committed_data_fault(), committed, "{err}");
+		let err = dataset::fetch_verified(&file_uri(&path), &expected, limit, &local(&fresh));
+		assert_eq!(err.unwrap_err().is_committed_data_fault(), committed);
+	}
+	assert!(cache_entries(&fresh).is_empty(), "nothing is kept, no part file is left");
 
-	// A local file that never ends.
+	// A local file that never ends is cut off unchecked.
 	let err =
 		dataset::fetch_verified("file:///dev/zero", &[0; 32], 1 << 20, &local(&cache)).unwrap_err();
-	assert!(matches!(err, DatasetError::TooLarge { .. }), "{err}");
+	assert!(matches!(err, DatasetError::TooLarge { committed: false, .. }), "{err}");
 
 	// A few KiB of gzip that inflate to far more than the bundle the spec describes.
 	let mut bomb_plain = body.clone();
@@ -360,8 +374,13 @@ fn no_read_goes_past_the_size_the_spec_implies() {
 	assert!(bomb.len() < 1 << 20);
 	data.format = DataFormat::MnistIdxGz;
 	let err = dataset::parse_data_ref(&data, &bomb).unwrap_err();
-	assert!(matches!(err, DatasetError::TooLarge { .. }), "{err}");
+	assert!(matches!(err, DatasetError::TooLarge { committed: true, .. }), "{err}");
 	assert_eq!(dataset::parse_data_ref(&data, &gzip(&body)).unwrap().len(), n);
+	// Gzip where the spec says uncompressed is the spec's fault, never inflated: a dispute
+	// reads the bundle's bytes where the spec says they are.
+	data.format = DataFormat::MnistIdx;
+	let err = dataset::parse_data_ref(&data, &gzip(&body)).unwrap_err();
+	assert!(matches!(err, DatasetError::Corrupt { .. }) && err.is_committed_data_fault(), "{err}");
 }
 
 /// A worker that reads only downloads refuses a `file://` URI or a bare path with the

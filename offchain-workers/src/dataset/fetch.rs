@@ -2,8 +2,11 @@
 //! their expected blake2-256 hash. The bytes returned are the bytes hashed: a file
 //! rewritten between a check and a later read cannot slip past the check.
 //!
-//! Every read stops one byte past the most the caller allows, so an endless body (or a
-//! `file://` URI naming `/dev/zero`) costs bounded memory and disk. `file://` is read
+//! Nothing past the most the caller allows is kept, so an endless or oversized body (or
+//! a `file://` URI naming `/dev/zero`) costs bounded memory and disk. An oversized file
+//! is still hashed to its end (a download within its timeout, a regular local file):
+//! when it is the committed file, every worker finds the same, and a verifier reports
+//! it rather than wait for bytes that will never fit. `file://` is read
 //! only where the [`DataSource`] allows local files: otherwise a task's submitter could
 //! have a worker read any file it can.
 //!
@@ -81,16 +84,37 @@ fn read_checked(
 	expected: &Hash,
 	limit: u64,
 ) -> Result<Vec<u8>, DatasetError> {
-	let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
+	let mut file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
+	let regular = file.metadata().map_err(|e| DatasetError::io(path, e))?.is_file();
 	let mut bytes = Vec::new();
-	file.take(limit.saturating_add(1))
+	(&mut file)
+		.take(limit.saturating_add(1))
 		.read_to_end(&mut bytes)
 		.map_err(|e| DatasetError::io(path, e))?;
-	if bytes.len() as u64 > limit {
-		return Err(DatasetError::TooLarge { what: uri.to_string(), limit });
+	if bytes.len() as u64 <= limit {
+		check(uri, expected, &hash::blake2_256(&bytes))?;
+		return Ok(bytes);
 	}
-	check(uri, expected, &hash::blake2_256(&bytes))?;
-	Ok(bytes)
+	// Too long. A regular file ends: hash the rest too (nothing more is kept), so that
+	// the committed file is told from bytes that merely failed to fit. A device or pipe
+	// may never end, and is cut off unchecked.
+	if !regular {
+		return Err(DatasetError::TooLarge { what: uri.to_string(), limit, committed: false });
+	}
+	let mut hasher = Hasher::new();
+	hasher.update(&bytes);
+	drop(bytes);
+	let mut buf = vec![0u8; 1 << 20];
+	loop {
+		match file.read(&mut buf) {
+			Ok(0) => break,
+			Ok(n) => hasher.update(&buf[..n]),
+			Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+			Err(e) => return Err(DatasetError::io(path, e)),
+		}
+	}
+	check(uri, expected, &hasher.finish())?;
+	Err(DatasetError::TooLarge { what: uri.to_string(), limit, committed: true })
 }
 
 /// The local path a `file://` URI or a bare path names.
@@ -117,8 +141,10 @@ fn check(uri: &str, expected: &Hash, actual: &Hash) -> Result<(), DatasetError> 
 
 /// Streams `uri` into `target` (a cache entry named by the expected hash), renaming it
 /// into place only when the downloaded bytes hash to `expected`, and returns those
-/// bytes (kept while streaming, so the file is not read back). A body longer than
-/// `limit` is abandoned as soon as it passes it.
+/// bytes (kept while streaming, so the file is not read back). Past `limit` nothing more
+/// is kept or written, but the body is hashed to its end (within the download's
+/// timeout), so that an oversized committed file is told from a body that merely failed
+/// to fit.
 fn download(
 	uri: &str,
 	expected: &Hash,
@@ -136,6 +162,7 @@ fn download(
 	let mut out = File::create(&part.path).map_err(|e| DatasetError::io(&part.path, e))?;
 	let mut hasher = Hasher::new();
 	let mut kept = Vec::new();
+	let mut over = false;
 	let mut buf = vec![0u8; 1 << 20];
 	loop {
 		let n = match body.read(&mut buf) {
@@ -144,16 +171,25 @@ fn download(
 			Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
 			Err(e) => return Err(http_err(e.to_string())),
 		};
-		if kept.len() as u64 + n as u64 > limit {
-			return Err(DatasetError::TooLarge { what: uri.to_string(), limit });
-		}
 		hasher.update(&buf[..n]);
+		if over || kept.len() as u64 + n as u64 > limit {
+			if !over {
+				over = true;
+				kept = Vec::new();
+			}
+			continue;
+		}
 		kept.extend_from_slice(&buf[..n]);
 		out.write_all(&buf[..n]).map_err(|e| DatasetError::io(&part.path, e))?;
 	}
-	out.sync_all().map_err(|e| DatasetError::io(&part.path, e))?;
+	if !over {
+		out.sync_all().map_err(|e| DatasetError::io(&part.path, e))?;
+	}
 	drop(out);
 	check(uri, expected, &hasher.finish())?;
+	if over {
+		return Err(DatasetError::TooLarge { what: uri.to_string(), limit, committed: true });
+	}
 	fs::rename(&part.path, target).map_err(|e| DatasetError::io(target, e))?;
 	Ok(kept)
 }

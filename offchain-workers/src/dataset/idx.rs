@@ -23,16 +23,19 @@ pub struct IdxArray {
 /// Element type code of unsigned bytes.
 const UBYTE: u8 = 0x08;
 
+/// The first two bytes of a gzip stream.
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
 /// Decompresses `bytes` when they are gzip (magic `1f 8b`, any number of members);
 /// returns them unchanged (borrowed) otherwise. `what` names the file in errors.
-/// Decompression stops past `limit` bytes ([`DatasetError::TooLarge`]): a few KiB of
-/// gzip can claim gigabytes.
+/// Decompression stops past `limit` bytes ([`DatasetError::TooLarge`], a fault of the
+/// bytes given, which callers have hash-checked): a few KiB of gzip can claim gigabytes.
 pub fn gunzip_if_needed<'a>(
 	bytes: &'a [u8],
 	what: &str,
 	limit: u64,
 ) -> Result<Cow<'a, [u8]>, DatasetError> {
-	if !bytes.starts_with(&[0x1f, 0x8b]) {
+	if !bytes.starts_with(&GZIP_MAGIC) {
 		return Ok(Cow::Borrowed(bytes));
 	}
 	let mut plain = Vec::new();
@@ -40,7 +43,7 @@ pub fn gunzip_if_needed<'a>(
 		|e| DatasetError::Corrupt { what: what.to_string(), reason: format!("gzip: {e}") },
 	)?;
 	if plain.len() as u64 > limit {
-		return Err(DatasetError::TooLarge { what: what.to_string(), limit });
+		return Err(DatasetError::TooLarge { what: what.to_string(), limit, committed: true });
 	}
 	Ok(Cow::Owned(plain))
 }

@@ -35,13 +35,18 @@ pub enum DatasetError {
 	#[error("data URI {0:?} names a local file, which this worker does not read")]
 	LocalFileRefused(String),
 	/// The file (or its decompressed contents) is larger than the spec's sample count
-	/// and shape allow; reading stopped there.
+	/// and shape allow; nothing past that was kept.
 	#[error("{what} is larger than the {limit} bytes its spec allows")]
 	TooLarge {
 		/// The URI or file.
 		what: String,
 		/// The most bytes allowed.
 		limit: u64,
+		/// Whether the oversized bytes are the ones the spec commits to: their hash was
+		/// read to the end and matched (or they inflated from such bytes). Otherwise the
+		/// bytes were cut off unchecked (an endless body, a device file) or missed the
+		/// hash, and may be served right yet.
+		committed: bool,
 	},
 	/// The HTTP request failed or the connection broke off.
 	#[error("download of {uri} failed: {reason}")]
@@ -151,7 +156,8 @@ impl DatasetError {
 	pub fn is_committed_data_fault(&self) -> bool {
 		matches!(
 			self,
-			Self::ChunkRootMismatch { .. }
+			Self::TooLarge { committed: true, .. }
+				| Self::ChunkRootMismatch { .. }
 				| Self::Truncated { .. }
 				| Self::Corrupt { .. }
 				| Self::MissingTensor { .. }
@@ -391,6 +397,14 @@ pub fn parse_data_ref(
 	use gensyn_primitives::DataFormat;
 	let what = data.uri.as_str().unwrap_or("the data file");
 	let dataset = match data.format {
+		// Disputes read an uncompressed bundle's bytes at fixed offsets: gzip under the
+		// plain format could not be ruled on, so it is the spec's fault, not inflated.
+		DataFormat::MnistIdx if bytes.starts_with(&idx::GZIP_MAGIC) => {
+			return Err(DatasetError::Corrupt {
+				what: what.to_string(),
+				reason: "gzip-compressed, but the spec says mnist_idx (uncompressed)".into(),
+			})
+		}
 		DataFormat::MnistIdx | DataFormat::MnistIdxGz => {
 			parse_mnist_bundle(bytes, what, data.idx_bundle_len())?
 		}

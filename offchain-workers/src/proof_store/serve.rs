@@ -35,7 +35,8 @@ use std::time::{Duration, Instant};
 pub struct Limits {
 	/// Connections served at once, in all.
 	pub connections: usize,
-	/// Connections served at once from one IP address.
+	/// Connections served at once from one IPv4 address or one IPv6 /64 (what one
+	/// subscriber gets).
 	pub per_address: usize,
 	/// Time for a request head to arrive whole.
 	pub head_timeout: Duration,
@@ -123,7 +124,7 @@ async fn accept_loop(listener: tokio::net::TcpListener, store: ProofStore, limit
 				continue;
 			}
 		};
-		let Some(ticket) = admission.admit(peer.ip()) else {
+		let Some(ticket) = admission.admit(peer_key(peer.ip())) else {
 			// A best-effort answer, never waited for.
 			let _ = stream.try_write(BUSY);
 			continue;
@@ -273,6 +274,19 @@ impl Progress {
 	}
 }
 
+/// The address a peer is counted under: an IPv4 address, or an IPv6 address's /64 (a
+/// single subscriber is handed a whole /64, so counting its addresses one by one would
+/// bound nothing).
+fn peer_key(ip: IpAddr) -> IpAddr {
+	match ip {
+		IpAddr::V4(_) => ip,
+		IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+			Some(v4) => IpAddr::V4(v4),
+			None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+		},
+	}
+}
+
 /// Connections open, in all and per address, within the [`Limits`].
 struct Admission {
 	connections: usize,
@@ -322,5 +336,31 @@ impl Drop for Ticket {
 				by_address.remove(&self.ip);
 			}
 		}
+	}
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn an_ipv6_64_is_one_peer_and_admission_frees_its_places() {
+		let one: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+		let other_of_same: IpAddr = "2001:db8:1:2:ffff::7".parse().unwrap();
+		let next_64: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+		assert_eq!(peer_key(one), peer_key(other_of_same));
+		assert_ne!(peer_key(one), peer_key(next_64));
+		let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
+		assert_eq!(peer_key(mapped), "192.0.2.7".parse::<IpAddr>().unwrap());
+
+		let limits = Limits { connections: 3, per_address: 2, ..Limits::default() };
+		let admission = Arc::new(Admission::new(&limits));
+		let a = admission.admit(peer_key(one)).unwrap();
+		let _b = admission.admit(peer_key(other_of_same)).unwrap();
+		assert!(admission.admit(peer_key(one)).is_none(), "the /64's bound");
+		let _c = admission.admit(peer_key(next_64)).unwrap();
+		assert!(admission.admit("192.0.2.1".parse().unwrap()).is_none(), "the total bound");
+		drop(a);
+		assert!(admission.admit(peer_key(one)).is_some(), "a dropped ticket frees its place");
 	}
 }

@@ -72,7 +72,7 @@ impl<T: Config> Pallet<T> {
 		if let Some(p) = task.profiler.take() {
 			T::Stake::slash(&p, Role::Verifier, T::MissedVerdictSlash::get(), None);
 			Self::disengage(id, task, &p);
-			task.excluded = Some(p);
+			task.exclude(p);
 		}
 		Self::draw_profiler(id, task, now)
 	}
@@ -88,7 +88,7 @@ impl<T: Config> Pallet<T> {
 		if let Some(s) = task.solver.take() {
 			T::Stake::slash(&s, Role::Solver, slash, None);
 			Self::disengage(id, task, &s);
-			task.excluded = Some(s);
+			task.exclude(s);
 		}
 		Self::draw_solver(id, task, now)
 	}

@@ -17,14 +17,12 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// One active worker of `role` whose claimed memory fits the task, drawn with
-	/// randomness and `subject`: never the task's owner nor the worker it excluded.
+	/// randomness and `subject`: never the task's owner nor a worker it excluded.
 	pub(crate) fn draw_one(role: Role, task: &Task<T>, subject: &[u8]) -> Option<T::AccountId> {
 		let mut pool: Vec<T::AccountId> = T::Stake::active(role)
 			.into_iter()
 			.filter(|(a, c)| {
-				c.memory_mib >= task.memory_mib
-					&& *a != task.owner
-					&& task.excluded.as_ref() != Some(a)
+				c.memory_mib >= task.memory_mib && *a != task.owner && !task.excluded.contains(a)
 			})
 			.map(|(a, _)| a)
 			.collect();

@@ -68,7 +68,7 @@ pub(crate) type Deadlines<T> = queue::PagedQueue<
 >;
 
 /// The storage layout's version (1: paged deadlines).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(1);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(2);
 
 #[frame_support::pallet]
 pub mod pallet {
@@ -135,6 +135,10 @@ pub mod pallet {
 		/// Most draws of a task (solver and verifier draws together).
 		#[pallet::constant]
 		type MaxDraws: Get<u32>;
+		/// Most workers a task keeps from being drawn for it again (those that failed or
+		/// declined it); the one excluded longest ago gives way to a newer one.
+		#[pallet::constant]
+		type MaxExcluded: Get<u32>;
 		/// Most training rounds of a task: after a rejected proof, the task is offered to
 		/// another solver while fewer rounds than this ran.
 		#[pallet::constant]
@@ -658,7 +662,7 @@ pub mod pallet {
 		}
 
 		/// The offered solver declines the task, unslashed, before its accept deadline: it
-		/// is not drawn for the task again while another is offered it, and the next
+		/// is not drawn for the task again (nor is any earlier decliner), and the next
 		/// solver is drawn [`Config::RandomnessDelay`] blocks later (the task fails and is
 		/// refunded once [`Config::MaxDraws`] draws found no solver). A solver that cannot
 		/// fetch or check the submitter's data declines instead of letting its offer lapse

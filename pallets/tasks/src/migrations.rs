@@ -30,3 +30,102 @@ pub type PageDeadlines<T> = crate::queue::PageLists<
 	Deadlines<T>,
 	<T as frame_system::Config>::DbWeight,
 >;
+
+/// Version 1's task record, whose `excluded` held one worker.
+pub(crate) mod v1 {
+	use super::*;
+
+	/// Live tasks as version 1 stored them.
+	#[frame_support::storage_alias]
+	pub type Tasks<T: Config> = StorageMap<Pallet<T>, Twox64Concat, TaskId, Task<T>>;
+
+	/// A live task as version 1 stored it: [`crate::Task`] with one excluded worker.
+	#[derive(Encode, Decode)]
+	pub struct Task<T: Config> {
+		pub owner: T::AccountId,
+		pub escrow: BalanceOf<T>,
+		pub solver_pay: BalanceOf<T>,
+		pub segment_pay: BalanceOf<T>,
+		pub jackpot_cut: BalanceOf<T>,
+		pub treasury_cut: BalanceOf<T>,
+		pub gas: u64,
+		pub memory_mib: u32,
+		pub checkpoints: u32,
+		pub audits: u32,
+		pub phase: Phase,
+		pub deadline: BlockNumberFor<T>,
+		pub draws: u32,
+		pub solver: Option<T::AccountId>,
+		pub excluded: Option<T::AccountId>,
+		pub rounds: u32,
+		pub order_randomness: Hash32,
+		pub result: Option<TaskResult<BlockNumberFor<T>, T::MaxLocationLen>>,
+		pub window_end: BlockNumberFor<T>,
+		pub engaged: BoundedVec<T::AccountId, T::MaxEngaged>,
+		pub profiler: Option<T::AccountId>,
+		pub threshold: Option<u32>,
+	}
+
+	impl<T: Config> Task<T> {
+		/// The same task as version 2 stores it: its one excluded worker, if any, is the
+		/// first of the list.
+		pub fn upgrade(self) -> crate::Task<T> {
+			crate::Task {
+				owner: self.owner,
+				escrow: self.escrow,
+				solver_pay: self.solver_pay,
+				segment_pay: self.segment_pay,
+				jackpot_cut: self.jackpot_cut,
+				treasury_cut: self.treasury_cut,
+				gas: self.gas,
+				memory_mib: self.memory_mib,
+				checkpoints: self.checkpoints,
+				audits: self.audits,
+				phase: self.phase,
+				deadline: self.deadline,
+				draws: self.draws,
+				solver: self.solver,
+				excluded: BoundedVec::truncate_from(self.excluded.into_iter().collect()),
+				rounds: self.rounds,
+				order_randomness: self.order_randomness,
+				result: self.result,
+				window_end: self.window_end,
+				engaged: self.engaged,
+				profiler: self.profiler,
+				threshold: self.threshold,
+			}
+		}
+	}
+}
+
+/// The tasks pallet's migration from storage version 1 to 2 (runs once): every task's
+/// one excluded worker becomes a list of them.
+pub type V1ToV2<T> =
+	VersionedMigration<1, 2, ExcludeMany<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 1 to 2's step, unversioned: rewrites every live task (one read and one write
+/// each; live tasks are few next to a block's weight, since each holds an escrow).
+pub struct ExcludeMany<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ExcludeMany<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let mut tasks = 0u64;
+		Tasks::<T>::translate::<v1::Task<T>, _>(|_, old| {
+			tasks = tasks.saturating_add(1);
+			Some(old.upgrade())
+		});
+		T::DbWeight::get().reads_writes(tasks, tasks)
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+		Ok((Tasks::<T>::iter_keys().count() as u64).encode())
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		let before = u64::decode(&mut &state[..]).map_err(|_| "undecodable count")?;
+		ensure!(Tasks::<T>::iter().count() as u64 == before, "a task was lost");
+		Ok(())
+	}
+}

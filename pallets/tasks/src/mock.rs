@@ -195,6 +195,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type RetryPeriod = ConstU64<3>;
 	type ProfilePeriod = ProfilePeriod;
 	type MaxDraws = ConstU32<4>;
+	type MaxExcluded = ConstU32<3>;
 	type MaxRounds = ConstU32<2>;
 	type BlockSeconds = ConstU32<6>;
 	type TrainingSlack = ConstU32<2>;

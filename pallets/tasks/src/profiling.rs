@@ -56,7 +56,8 @@ impl<T: Config> Pallet<T> {
 		}
 		Self::disengage(id, &mut task, &who);
 		task.profiler = None;
-		task.excluded = None;
+		// Lapsed profilers may still solve it.
+		task.excluded = Default::default();
 		task.draws = 0;
 		let now = frame_system::Pallet::<T>::block_number();
 		if Self::draw_solver(id, &mut task, now)? {

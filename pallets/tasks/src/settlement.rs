@@ -282,7 +282,7 @@ impl<T: Config> Pallet<T> {
 		Self::release_workers(id, task);
 		task.rounds = task.rounds.saturating_add(1);
 		task.solver = None;
-		task.excluded = Some(solver);
+		task.exclude(solver);
 		task.result = None;
 		task.draws = 0;
 		task.phase = Phase::Queued;

@@ -58,7 +58,7 @@ impl<T: Config> Pallet<T> {
 			deadline: now,
 			draws: 0,
 			solver: None,
-			excluded: None,
+			excluded: Default::default(),
 			rounds: 1,
 			order_randomness: [0; 32],
 			result: None,

@@ -49,7 +49,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(now < task.deadline, Error::<T>::OfferExpired);
 		task.solver = None;
 		Self::disengage(id, &mut task, &who);
-		task.excluded = Some(who.clone());
+		task.exclude(who.clone());
 		task.phase = Phase::Queued;
 		let delay = T::RandomnessDelay::get().max(2u32.into());
 		task.deadline = Self::schedule(id, now.saturating_add(delay));

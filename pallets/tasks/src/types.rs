@@ -224,8 +224,10 @@ pub struct Task<T: Config> {
 	pub draws: u32,
 	/// The solver offered or assigned.
 	pub solver: Option<T::AccountId>,
-	/// A solver that failed this task and is not drawn again for it.
-	pub excluded: Option<T::AccountId>,
+	/// Workers that failed or declined this task and are not drawn again for it (the
+	/// profilers that lapsed while it is profiled, then its solvers); past
+	/// [`Config::MaxExcluded`], the one excluded longest ago gives way.
+	pub excluded: BoundedVec<T::AccountId, T::MaxExcluded>,
 	/// Training rounds started: a rejected proof starts another with a new solver.
 	pub rounds: u32,
 	/// Data-order randomness fixed when the solver accepted.
@@ -240,6 +242,21 @@ pub struct Task<T: Config> {
 	pub profiler: Option<T::AccountId>,
 	/// The profiled distance threshold (f32 bits), once posted.
 	pub threshold: Option<u32>,
+}
+
+impl<T: Config> Task<T> {
+	/// Keeps `who` from being drawn for this task again. Every worker that failed or
+	/// declined it is kept out, not the last one only: two accounts of one owner could
+	/// otherwise pass the task between them.
+	pub(crate) fn exclude(&mut self, who: T::AccountId) {
+		if self.excluded.contains(&who) {
+			return;
+		}
+		if self.excluded.is_full() {
+			self.excluded.remove(0);
+		}
+		let _ = self.excluded.try_push(who);
+	}
 }
 
 /// What a worker must do now, for the runtime API.

@@ -194,9 +194,10 @@ fn a_shielding_challenge_never_leaves_the_solver_without_time_to_contest() {
 }
 
 /// Two solver accounts of one owner take turns declining a task (a decline is free, so
-/// that no solver pays for a submitter's bad data), hoping to hold it forever. Every
-/// decline spends one of the task's draws: the task fails and is refunded in full after
-/// `MaxDraws`, nobody is slashed, and the submitter loses nothing but time. (Each next
+/// that no solver pays for a submitter's bad data), hoping to hold it forever. Neither
+/// is offered it again once it declined, and every draw is spent: the task fails and is
+/// refunded in full after `MaxDraws`, nobody is slashed, and the submitter loses nothing
+/// but time. (Each next
 /// solver is drawn from randomness that did not exist at the decline, so with an honest
 /// solver among those that fit, the pair cannot steer the task between them.)
 #[test]
@@ -208,9 +209,12 @@ fn solvers_taking_turns_declining_cannot_hold_a_task() {
 		let draws: u32 = <<T as Config>::MaxDraws as Get<u32>>::get();
 		for _ in 0..draws {
 			let Some(t) = Tasks::<T>::get(id) else { break };
-			assert_eq!(t.phase, Phase::Offered);
-			assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(t.solver.unwrap()), id));
-			run_to(task(id).deadline);
+			// Once both declined, neither is offered it again: it waits for another.
+			if let (Phase::Offered, Some(solver)) = (t.phase, t.solver) {
+				assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(solver), id));
+			}
+			let Some(t) = Tasks::<T>::get(id) else { break };
+			run_to(t.deadline);
 		}
 		assert!(Tasks::<T>::get(id).is_none(), "the task ended");
 		assert!(events().iter().any(
@@ -260,5 +264,35 @@ fn a_reveal_during_a_dispute_still_leaves_the_solver_time_to_contest() {
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert!(worth(liar.verifier) < attacker, "the late revealer loses");
 		assert!(worth(10) > solver, "the honest solver is paid");
+	});
+}
+
+/// Two solver accounts of one owner decline a task in turn, so that it bounces between
+/// them until its draws are spent, and no solver that registers meanwhile gets it. Every
+/// decliner is kept out, not the last one only: once both declined the task waits
+/// instead of going back to the first, and the honest solver that registers later is
+/// offered it. The declines cost the pair nothing and won them nothing.
+#[test]
+fn colluding_decliners_are_each_excluded_so_an_honest_solver_gets_the_task() {
+	new_test_ext().execute_with(|| {
+		reg(11, Role::Solver);
+		let id = submitted();
+		let colluders = [10u64, 11];
+		let before = worth_of(&colluders);
+		let first = task(id).solver.unwrap();
+		assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(first), id));
+		run_to(task(id).deadline);
+		let second = task(id).solver.unwrap();
+		assert_ne!(second, first);
+		assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(second), id));
+		run_to(task(id).deadline);
+		let t = task(id);
+		assert_eq!((t.phase, t.solver), (Phase::Queued, None), "never offered to a decliner again");
+		reg(12, Role::Solver);
+		run_to(task(id).deadline);
+		assert_eq!(task(id).solver, Some(12));
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(12), id));
+		assert_eq!(worth_of(&colluders), before, "declines are free");
+		check();
 	});
 }

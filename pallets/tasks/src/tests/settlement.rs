@@ -110,8 +110,8 @@ fn a_rejected_proof_goes_to_another_solver_and_the_owner_pays_one_round() {
 		// Offered to the other solver with the escrow of a whole round held again.
 		let t2 = task(id);
 		assert_eq!(
-			(t2.phase, t2.solver, t2.excluded, t2.rounds),
-			(Phase::Offered, Some(14), Some(10), 2)
+			(t2.phase, t2.solver, t2.excluded.to_vec(), t2.rounds),
+			(Phase::Offered, Some(14), vec![10], 2)
 		);
 		assert_eq!((t2.escrow, escrow_held(1)), (round, round));
 		assert!(t2.result.is_none());

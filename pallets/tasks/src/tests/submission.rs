@@ -113,7 +113,7 @@ fn no_fitting_solver_queues_then_redraws_then_fails_with_refund() {
 		run_to(12);
 		assert_eq!(Stake::bond(&11, Role::Solver), bond - 10);
 		assert_eq!(task(id).phase, Phase::Queued);
-		assert_eq!(task(id).excluded, Some(11));
+		assert_eq!(task(id).excluded.to_vec(), vec![11]);
 		// Draws exhausted: failed and refunded in full.
 		run_to(15);
 		assert!(Tasks::<T>::get(id).is_none());
