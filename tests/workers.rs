@@ -497,6 +497,43 @@ fn a_task_whose_data_fails_its_checks_is_declined_and_nobody_slashed() {
 	assert_eq!(ledger["issuanceFrom"], ledger["issuanceTo"], "nothing slashed: {ledger}");
 }
 
+/// A Threshold task names data nobody can fetch (a closed port on 127.0.0.1). Charlie,
+/// drawn to profile it, declines instead of letting his profile lapse (which is slashed)
+/// and is not drawn for it again; Alice cancels the waiting task. Charlie pays his fee
+/// and nothing else, and nothing is slashed.
+#[test]
+fn a_task_whose_data_no_profiler_can_fetch_is_declined_unslashed() {
+	let s = setup_with(Options { roles: &["--verifier"], ..Options::default() });
+	let ws = s.ws.clone();
+	let unreachable = format!("http://127.0.0.1:{}/train.idx", free_port());
+	let edit = move |spec: &mut Value| {
+		spec["verification"]["mode"] = Value::String("threshold".into());
+		spec["data"]["uri"] = Value::String(unreachable);
+	};
+	let follow = std::thread::spawn(move || submit_spec(&ws, edit, &["--skip-data-check"]));
+	s.node.wait_until("Charlie declines", Duration::from_secs(300), |n| {
+		n.log().contains("verifier: submitted Profile(0)")
+	});
+	assert!(s.node.log().contains("verifier: declining to profile task 0"));
+	// A few blocks for the decline to be included before the cancel.
+	let sent = s.node.best_number().unwrap_or(0);
+	s.node.wait_until("the decline is in", Duration::from_secs(60), |n| {
+		n.best_number().is_some_and(|b| b >= sent + 3)
+	});
+	let (ok, stdout, stderr) = run_js("cancel-task.js", &["--ws", &s.ws, "--id", "0"]);
+	assert!(ok, "cancel: {stdout}\n{stderr}");
+	let (_, stdout, stderr) = follow.join().expect("the follower");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskCancelled", "{outcome}\n{stdout}\n{stderr}");
+	assert!(stdout.contains("tasks.ProfileDeclined"), "Charlie did not decline:\n{stdout}");
+	assert!(!stdout.contains("tasks.Profiled"), "Charlie profiled:\n{stdout}");
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Alice,//Charlie");
+	let (charlie, charlie_fees) = account(&ledger, 1);
+	assert!(charlie_fees > 0 && charlie == -charlie_fees, "Charlie lost only fees: {ledger}");
+	assert_eq!(ledger["issuanceFrom"], ledger["issuanceTo"], "nothing slashed: {ledger}");
+}
+
 /// The solver runs alone in a second node (on disk, synced from the first); it is killed
 /// mid-training (its training stops at step 120 under a test flag), started again on the
 /// same base path, resumes the run from its last checkpoint (step 100), and the task

@@ -173,11 +173,19 @@ fn profile_task(
 	// profiler checks only the file hash, so that a task with a bogus chunk root is still
 	// profiled (a profiler that lapsed would be slashed); solvers refuse such a task.
 	let uri = spec.data.uri.as_str().unwrap_or_default();
-	let data =
-		dataset::fetch_verified(uri, &spec.data.file_hash.0, spec.data.max_file_len(), &ctx.data)
-			.and_then(|bytes| dataset::parse_data_ref(&spec.data, &bytes))
-			.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
-	let data = Arc::new(data);
+	let limit = spec.data.max_file_len();
+	let data = match dataset::fetch_verified(uri, &spec.data.file_hash.0, limit, &ctx.data)
+		.and_then(|bytes| dataset::parse_data_ref(&spec.data, &bytes))
+	{
+		Ok(data) => Arc::new(data),
+		// The submitter's data cannot be had or read: a lapsed profile is slashed, and a
+		// decline is free (the next profiler is drawn).
+		Err(e) => {
+			let why = super::submitters_data(e);
+			log::warn!(target: "gensyn-worker", "verifier: declining to profile task {id}: {why}");
+			return Ok(RuntimeCall::Tasks(TasksCall::decline_profile { id }));
+		}
+	};
 	let device = gensyn_workers::tch_backend::device(ctx.cpu_only);
 	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)
 		.map_err(|e| e.to_string())?;

@@ -271,6 +271,22 @@ mod benchmarks {
 	}
 
 	#[benchmark]
+	fn decline_profile() -> Result<(), BenchmarkError> {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let mut spec = bench_spec();
+		spec.verification.mode = VerificationMode::Threshold;
+		let _ = TasksPallet::<T>::submit_task(RawOrigin::Signed(owner).into(), spec);
+		let id = NextTaskId::<T>::get().saturating_sub(1);
+		let profiler = Tasks::<T>::get(id).and_then(|t| t.profiler).ok_or(BenchmarkError::Skip)?;
+		#[extrinsic_call]
+		_(RawOrigin::Signed(profiler.clone()), id);
+		let task = Tasks::<T>::get(id);
+		assert!(task.is_some_and(|t| t.profiler.is_none() && t.excluded.contains(&profiler)));
+		Ok(())
+	}
+
+	#[benchmark]
 	fn challenge() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);

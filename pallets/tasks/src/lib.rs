@@ -349,6 +349,13 @@ pub mod pallet {
 			/// Deadline.
 			until: BlockNumberFor<T>,
 		},
+		/// The drawn profiler declined the task (unslashed); another is drawn.
+		ProfileDeclined {
+			/// The task.
+			id: TaskId,
+			/// The profiler that declined.
+			profiler: T::AccountId,
+		},
 		/// The task's distance threshold was posted.
 		Profiled {
 			/// The task.
@@ -735,6 +742,19 @@ pub mod pallet {
 		pub fn submit_profile(origin: OriginFor<T>, id: TaskId, threshold: u32) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::do_submit_profile(who, id, threshold)
+		}
+
+		/// The drawn profiler declines the task, unslashed, before its deadline: it is not
+		/// drawn for the task again, and the next profiler is drawn
+		/// [`Config::RandomnessDelay`] blocks later (the task fails and is refunded once
+		/// [`Config::MaxDraws`] draws found none). A profiler that cannot fetch or check
+		/// the submitter's data declines instead of letting its deadline lapse (which is
+		/// slashed).
+		#[pallet::call_index(9)]
+		#[pallet::weight(T::WeightInfo::decline_profile())]
+		pub fn decline_profile(origin: OriginFor<T>, id: TaskId) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			Self::do_decline_profile(who, id)
 		}
 
 		/// Challenges the verdict on `segment`: any active whistleblower may, and the

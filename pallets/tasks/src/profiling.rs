@@ -66,4 +66,25 @@ impl<T: Config> Pallet<T> {
 		Self::deposit_event(Event::Profiled { id, threshold, paid });
 		Ok(())
 	}
+
+	/// `decline_profile`: the drawn profiler lets the task go before its deadline,
+	/// unslashed (its data could not be had or checked, which is the submitter's doing).
+	/// It is kept from the task's draws, and the next profiler is drawn
+	/// `RandomnessDelay` blocks later, from randomness that did not exist at the decline,
+	/// so that a profiler cannot hand the threshold to a partner.
+	pub(crate) fn do_decline_profile(who: T::AccountId, id: TaskId) -> DispatchResult {
+		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(task.phase == Phase::Profiling, Error::<T>::WrongPhase);
+		ensure!(task.profiler.as_ref() == Some(&who), Error::<T>::NotProfiler);
+		let now = frame_system::Pallet::<T>::block_number();
+		ensure!(now < task.deadline, Error::<T>::OfferExpired);
+		task.profiler = None;
+		Self::disengage(id, &mut task, &who);
+		task.exclude(who.clone());
+		let delay = T::RandomnessDelay::get().max(2u32.into());
+		task.deadline = Self::schedule(id, now.saturating_add(delay));
+		Tasks::<T>::insert(id, task);
+		Self::deposit_event(Event::ProfileDeclined { id, profiler: who });
+		Ok(())
+	}
 }

@@ -38,6 +38,8 @@ pub trait WeightInfo {
 	fn challenge() -> Weight;
 	/// `submit_profile`.
 	fn submit_profile() -> Weight;
+	/// `decline_profile`.
+	fn decline_profile() -> Weight;
 	/// `on_initialize` handling `n` deadlines (each at its worst case).
 	fn on_initialize(n: u32) -> Weight;
 	/// A reveal that keeps a task's challenge window open for the solver.
@@ -86,6 +88,11 @@ impl Est {
 	fn decline_task(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(4, 4))
+	}
+	// decline_profile: as decline_task (the profiler is let go, the next one drawn at a
+	// later deadline).
+	fn decline_profile(&self) -> Weight {
+		self.decline_task()
 	}
 	// submit_result: r Tasks, Deadlines; w Tasks, Deadlines.
 	fn submit_result(&self) -> Weight {
@@ -152,6 +159,9 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn decline_task() -> Weight {
 		Est(T::DbWeight::get()).decline_task()
 	}
+	fn decline_profile() -> Weight {
+		Est(T::DbWeight::get()).decline_profile()
+	}
 	fn submit_result() -> Weight {
 		Est(T::DbWeight::get()).submit_result()
 	}
@@ -189,6 +199,9 @@ impl WeightInfo for () {
 	}
 	fn decline_task() -> Weight {
 		Est(RocksDbWeight::get()).decline_task()
+	}
+	fn decline_profile() -> Weight {
+		Est(RocksDbWeight::get()).decline_profile()
 	}
 	fn submit_result() -> Weight {
 		Est(RocksDbWeight::get()).submit_result()

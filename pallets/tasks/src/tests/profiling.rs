@@ -99,3 +99,67 @@ fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled()
 		assert!(pallet_gensyn_stake::Engagements::<T>::iter().next().is_none());
 	});
 }
+
+/// A Threshold task whose data no profiler can use: each drawn profiler declines, free
+/// (a lapse would be slashed), is not drawn for the task again, and the next one is
+/// drawn from later randomness. Declines spend draws: with nobody left the task fails
+/// and is refunded in full, and no profiler lost anything. The decline is the drawn
+/// profiler's alone and only before its deadline.
+#[test]
+fn profilers_decline_unusable_data_unslashed_until_the_task_is_refunded() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		reg(12, Role::Verifier);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		let worth = || Balances::total_balance(&11) + Balances::total_balance(&12);
+		let profilers = worth();
+		let first = task(id).profiler.unwrap();
+		let other = if first == 11 { 12 } else { 11 };
+		assert_noop!(
+			TaskPallet::decline_profile(RuntimeOrigin::signed(other), id),
+			Error::<T>::NotProfiler
+		);
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(first), id));
+		assert!(events().contains(&Event::ProfileDeclined { id, profiler: first }));
+		let t = task(id);
+		assert_eq!((t.phase, t.profiler), (Phase::Profiling, None));
+		assert!(t.excluded.contains(&first));
+		assert_eq!(TaskPallet::duties(&first), vec![], "let go");
+		run_to(t.deadline);
+		assert_eq!(task(id).profiler, Some(other), "the next is drawn, never the decliner");
+		// Too late once its deadline has come.
+		let late = task(id).deadline;
+		run_to(late - 1);
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(other), id));
+		run_to(30);
+		assert!(Tasks::<T>::get(id).is_none(), "no profiler left: the task ended");
+		assert!(events().iter().any(
+			|e| matches!(e, Event::TaskFailed { id: i, reason: FailReason::NoVerifier, .. } if *i == id)
+		));
+		assert_eq!(Balances::free_balance(1), START, "refunded in full");
+		assert_eq!(worth(), profilers, "no profiler slashed");
+		assert_noop!(
+			TaskPallet::decline_profile(RuntimeOrigin::signed(other), id),
+			Error::<T>::UnknownTask
+		);
+		check();
+	});
+}
+
+#[test]
+fn a_profile_cannot_be_declined_after_its_deadline() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		// At its deadline the lapse is due (and slashed): a decline comes too late.
+		frame_system::Pallet::<T>::set_block_number(task(id).deadline);
+		assert_noop!(
+			TaskPallet::decline_profile(RuntimeOrigin::signed(11), id),
+			Error::<T>::OfferExpired
+		);
+	});
+}
