@@ -88,6 +88,17 @@ fn submitted<T: Config>(owner: &T::AccountId) -> (TaskId, T::AccountId) {
 	(id, solver)
 }
 
+/// A Threshold task being profiled, and its drawn profiler.
+fn profiling<T: Config>(owner: &T::AccountId) -> Result<(TaskId, T::AccountId), BenchmarkError> {
+	let mut spec = bench_spec();
+	spec.verification.mode = VerificationMode::Threshold;
+	let _ = TasksPallet::<T>::submit_task(RawOrigin::Signed(owner.clone()).into(), spec);
+	let id = NextTaskId::<T>::get().saturating_sub(1);
+	// Runtimes without profiling (a zero `ProfilePeriod`) have nothing to measure.
+	let profiler = Tasks::<T>::get(id).and_then(|t| t.profiler).ok_or(BenchmarkError::Skip)?;
+	Ok((id, profiler))
+}
+
 /// A task with its result committed and its verifiers drawn.
 fn verifying<T: Config>(owner: &T::AccountId) -> TaskId {
 	let (id, solver) = submitted::<T>(owner);
@@ -258,12 +269,7 @@ mod benchmarks {
 	fn submit_profile() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
-		let mut spec = bench_spec();
-		spec.verification.mode = VerificationMode::Threshold;
-		let _ = TasksPallet::<T>::submit_task(RawOrigin::Signed(owner).into(), spec);
-		let id = NextTaskId::<T>::get().saturating_sub(1);
-		// Runtimes without profiling (a zero `ProfilePeriod`) have nothing to measure.
-		let profiler = Tasks::<T>::get(id).and_then(|t| t.profiler).ok_or(BenchmarkError::Skip)?;
+		let (id, profiler) = profiling::<T>(&owner)?;
 		#[extrinsic_call]
 		_(RawOrigin::Signed(profiler), id, 0.01f32.to_bits());
 		assert_eq!(Tasks::<T>::get(id).and_then(|t| t.threshold), Some(0.01f32.to_bits()));
@@ -274,11 +280,7 @@ mod benchmarks {
 	fn decline_profile() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
-		let mut spec = bench_spec();
-		spec.verification.mode = VerificationMode::Threshold;
-		let _ = TasksPallet::<T>::submit_task(RawOrigin::Signed(owner).into(), spec);
-		let id = NextTaskId::<T>::get().saturating_sub(1);
-		let profiler = Tasks::<T>::get(id).and_then(|t| t.profiler).ok_or(BenchmarkError::Skip)?;
+		let (id, profiler) = profiling::<T>(&owner)?;
 		#[extrinsic_call]
 		_(RawOrigin::Signed(profiler.clone()), id);
 		let task = Tasks::<T>::get(id);
