@@ -547,29 +547,13 @@ fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
 		forced_percent: Some("0"),
 		..Options::default()
 	});
-	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
 	let base =
 		std::env::temp_dir().join(format!("gensyn-solver-{}-{}", std::process::id(), free_port()));
-	let base_arg = base.to_str().expect("utf-8 path").to_string();
-	let args = [
-		"--chain",
-		"dev",
-		"--base-path",
-		&base_arg,
-		"--solver",
-		"--worker-threads",
-		"1",
-		"--worker-cpu",
-		"--allow-file-data",
-		"--proof-store-listen",
-		&store,
-		"--bootnodes",
-		&boot,
-	];
+	let args = solver_args(&s, &store, &base);
 	// The first run stops training at step 120 (checkpoints 0, 50, 100 written) and is
 	// killed there; the second runs on.
-	let mut first = args.to_vec();
-	first.extend(["--worker-stop-after", "120"]);
+	let mut first = args.clone();
+	first.extend(["--worker-stop-after".to_string(), "120".to_string()]);
 	let mut solver = Node::start("solver", &first);
 	let ws = s.ws.clone();
 	let follow = std::thread::spawn(move || submit_example(&ws));
@@ -590,6 +574,79 @@ fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
 		.and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
 		.unwrap_or_else(|| panic!("no resume in the solver's log:\n{}", tail(&log)));
 	assert_eq!(resumed, 100, "resumed from the last checkpoint before step 120");
+}
+
+/// The arguments of a node on disk at `base` running Bob's solver alone, with its proof
+/// store on `store`, synced from the first node.
+fn solver_args(s: &Setup, store: &str, base: &std::path::Path) -> Vec<String> {
+	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
+	let base = base.to_str().expect("utf-8 path");
+	["--chain", "dev", "--base-path", base, "--solver", "--worker-threads", "1", "--worker-cpu"]
+		.into_iter()
+		.chain(["--allow-file-data", "--proof-store-listen", store, "--bootnodes", &boot])
+		.map(String::from)
+		.collect()
+}
+
+/// Alice serves her data over HTTP until the solver (Bob, in a second node) has it, then
+/// stops (her server answers 404). Charlie cannot get it from her and replays from the
+/// copy Bob's store serves beside his checkpoints: the task completes and nobody is
+/// slashed. (Left without the data, Charlie would have stayed silent and been slashed.)
+#[test]
+fn a_verifier_replays_from_the_solvers_copy_when_the_submitter_stops_serving() {
+	use gensyn_workers::proof_store::{remote, serve, ProofStore};
+	let store = format!("127.0.0.1:{}", free_port());
+	let s = setup_with(Options {
+		roles: &["--verifier", "--whistleblower"],
+		solver_store: Some(&store),
+		forced_percent: Some("0"),
+		..Options::default()
+	});
+	let tmp = |what: &str| {
+		std::env::temp_dir().join(format!("gensyn-{what}-{}-{}", std::process::id(), free_port()))
+	};
+	// Alice's data host: a store of her own, serving the file under its hash.
+	let host = ProofStore::open(tmp("host")).expect("a store");
+	let file = std::fs::read(repo_root().join(".data/mnist/train.idx")).expect("the data");
+	let name = host.put(&file).expect("the data stored");
+	let server = serve::serve(host.clone(), "127.0.0.1:0").expect("the data served");
+	let uri = remote::blob_url(&server.url(), &name);
+	let base = tmp("solver");
+	let solver = Node::start("solver", &solver_args(&s, &store, &base));
+	let ws = s.ws.clone();
+	let edit = move |spec: &mut Value| {
+		// Exact mode: no profiler fetches the data before the solver does.
+		spec["verification"]["mode"] = Value::String("exact".into());
+		spec["data"]["uri"] = Value::String(uri);
+	};
+	let follow = std::thread::spawn(move || submit_spec(&ws, edit, &[]));
+	solver.wait_until("Bob has the data", Duration::from_secs(600), |n| {
+		n.log().contains("its data checks out, accepting")
+	});
+	std::fs::remove_file(host.blob_path(&name)).expect("Alice stops serving");
+	let (ok, stdout, stderr) = follow.join().expect("the follower");
+	let (log, solver_log) = (s.node.log(), solver.log());
+	let _ = std::fs::remove_dir_all(&base);
+	let _ = std::fs::remove_dir_all(host.root());
+	assert!(
+		ok,
+		"the task did not complete:\n{stdout}\n{stderr}\nworkers:\n{}\nsolver:\n{}",
+		worker_lines(&log),
+		tail(&solver_log)
+	);
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}");
+	assert!(log.contains("replaying from the solver's copy"), "{}", worker_lines(&log));
+	assert!(!stdout.contains("tasks.StoreUnavailable"), "nothing reported:\n{stdout}");
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Charlie");
+	let (d_bob, fee_bob) = account(&ledger, 0);
+	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
+	let (d_charlie, fee_charlie) = account(&ledger, 1);
+	let verifiers_paid = planck(&outcome["data"]["verifiersPaid"]);
+	assert!(verifiers_paid > 0, "{outcome}");
+	assert_eq!(d_charlie, verifiers_paid - fee_charlie, "Charlie paid, unslashed: {ledger}");
+	assert_eq!(ledger["issuanceFrom"], ledger["issuanceTo"], "nothing slashed: {ledger}");
 }
 
 /// Every segment is forced for Charlie: he posts a failing verdict, Dave catches it and is

@@ -1,9 +1,10 @@
 //! A verifier fetching a solver's checkpoints over HTTP (localhost): the served store,
-//! hash-checked blob fetches, and `gensyn-ml verify --remote` against the committed
-//! checkpoint root.
+//! hash-checked blob fetches, `gensyn-ml verify --remote` against the committed
+//! checkpoint root, and the task's data read from the solver's copy.
 
 mod common;
 
+use gensyn_workers::dataset::{self, DataSource};
 use gensyn_workers::hash;
 use gensyn_workers::proof_store::{remote, serve, ProofStore, StoreError};
 use std::process::Command;
@@ -58,4 +59,36 @@ fn verifier_fetches_and_checks_a_served_run() {
 	let wrong = verify(&hash::to_hex(&[1; 32]));
 	assert!(!wrong.status.success());
 	assert!(String::from_utf8_lossy(&wrong.stderr).contains("not the committed"));
+}
+
+/// A solver's store serves the data it trained on under the spec's file hash, so that a
+/// verifier the submitter no longer serves can replay from that copy. The copy is held to
+/// the spec like the submitter's file: a wrong chunk root is the same committed fault,
+/// and a store without the data is a miss of the store's (reported, not judged).
+#[test]
+fn the_data_trained_on_is_read_from_the_solvers_store() {
+	let dir = tempfile::tempdir().unwrap();
+	let spec = common::spec(dir.path(), "mlp", common::SGD, "exact");
+	let own = DataSource::with_local_files(dir.path().join("solver-cache"));
+	let file = dataset::fetch_data_ref(&spec.data, &own).unwrap();
+	let solver = ProofStore::open(dir.path().join("solver")).unwrap();
+	assert_eq!(solver.put(&file).unwrap(), spec.data.file_hash.0, "named by its file hash");
+	let server = serve::serve(solver, "127.0.0.1:0").unwrap();
+	let copy = remote::blob_url(&server.url(), &spec.data.file_hash.0);
+
+	// The verifier reads no local files: only the copy can serve it.
+	let source = DataSource::downloads(dir.path().join("verifier-cache"));
+	assert!(dataset::fetch_data_ref(&spec.data, &source).is_err());
+	assert_eq!(dataset::fetch_data_ref_at(&spec.data, &copy, &source).unwrap(), file);
+	let mut wrong = spec.data.clone();
+	wrong.chunk_root.0[0] ^= 1;
+	let err = dataset::fetch_data_ref_at(&wrong, &copy, &source).unwrap_err();
+	assert!(err.is_committed_data_fault(), "{err}");
+
+	let empty =
+		serve::serve(ProofStore::open(dir.path().join("empty")).unwrap(), "127.0.0.1:0").unwrap();
+	let missing = remote::blob_url(&empty.url(), &spec.data.file_hash.0);
+	let fresh = DataSource::downloads(dir.path().join("fresh-cache"));
+	let err = dataset::fetch_data_ref_at(&spec.data, &missing, &fresh).unwrap_err();
+	assert!(!err.is_committed_data_fault(), "{err}");
 }

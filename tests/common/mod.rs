@@ -51,7 +51,7 @@ pub struct Node {
 
 impl Node {
 	/// Starts `gensyn-node` with `args` plus loopback ports; the log is captured.
-	pub fn start(name: &str, args: &[&str]) -> Node {
+	pub fn start<A: AsRef<std::ffi::OsStr>>(name: &str, args: &[A]) -> Node {
 		let rpc_port = free_port();
 		let p2p_port = free_port();
 		let mut cmd = Command::new(node_bin());

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use gensyn_primitives::TaskSpec;
 use gensyn_workers::{
-	dataset, hash, jobs,
+	dataset::{self, DatasetError},
+	hash, jobs,
 	proof_store::{remote, Journal},
 	replay, train,
 };
@@ -78,11 +79,70 @@ pub fn replay(
 	jobs::fetch_segments(&run.base, &run.journal, &[i], &ctx.store).map_err(|e| e.to_string())?;
 	let start = replay::load_checkpoint(&ctx.store, &run.journal, i).map_err(|e| e.to_string())?;
 	let steps = end.checked_sub(start.step).ok_or("checkpoints out of order")?;
-	let file = dataset::fetch_data_ref(&spec.data, &ctx.data).map_err(super::submitters_data)?;
-	let data = dataset::parse_data_ref(&spec.data, &file).map_err(super::submitters_data)?;
+	let (file, data) = task_data(ctx, spec, &run.base).map_err(|e| e.to_string())?;
 	let samples: pallet_gensyn_arbitration::prover::Samples = Box::new(data);
 	Run::replay(spec.clone(), file, Some(samples), randomness, start, steps, None)
 		.map_err(|e| format!("replaying segment {segment}: {e}"))
+}
+
+/// Why a committed run's data could not be had for a replay.
+#[derive(Debug)]
+pub enum DataMiss {
+	/// The bytes the spec commits to (their file hash matched) cannot be replayed: their
+	/// chunk root or content is not what the spec says. Every worker finds the same.
+	Committed(DatasetError),
+	/// Neither the submitter's location nor the solver's store served the committed
+	/// bytes (the two reasons).
+	Unserved(String),
+}
+
+impl std::fmt::Display for DataMiss {
+	fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+		match self {
+			DataMiss::Committed(e) => write!(f, "the committed data cannot be replayed: {e}"),
+			DataMiss::Unserved(why) => f.write_str(why),
+		}
+	}
+}
+
+/// The data file of a committed run and the data set read from it: from the submitter's
+/// location, or else from the solver's store at `base`, which serves the data it trained
+/// on under its file hash. The solver answers for that copy as for its checkpoints: a
+/// submitter that stops serving its data (or serves it to the solver alone) cannot leave
+/// a verifier unable to replay, and so slashed for silence.
+pub fn task_data(
+	ctx: &WorkerContext,
+	spec: &TaskSpec,
+	base: &str,
+) -> Result<(Vec<u8>, dataset::Dataset), DataMiss> {
+	let file = match dataset::fetch_data_ref(&spec.data, &ctx.data) {
+		Ok(file) => file,
+		Err(e) if e.is_committed_data_fault() => return Err(DataMiss::Committed(e)),
+		Err(submitter) => {
+			let copy = remote::blob_url(base, &spec.data.file_hash.0);
+			match dataset::fetch_data_ref_at(&spec.data, &copy, &ctx.data) {
+				Ok(file) => {
+					log::info!(
+						target: "gensyn-worker",
+						"the submitter does not serve the data ({submitter}): replaying from \
+						 the solver's copy"
+					);
+					file
+				}
+				Err(e) if e.is_committed_data_fault() => return Err(DataMiss::Committed(e)),
+				Err(solver) => {
+					return Err(DataMiss::Unserved(format!(
+						"the task's data is served neither by the submitter ({submitter}) nor \
+						 by the solver's store ({solver})"
+					)))
+				}
+			}
+		}
+	};
+	// The bytes match the file hash: a file that does not read as the spec declares is
+	// the spec's fault, found alike by every worker.
+	let data = dataset::parse_data_ref(&spec.data, &file).map_err(DataMiss::Committed)?;
+	Ok((file, data))
 }
 
 /// A replayed segment with the run it belongs to, shared between a role's jobs.

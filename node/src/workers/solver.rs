@@ -1,7 +1,8 @@
 //! The solver role: accepts the tasks it is offered once their data checks out against
 //! the spec (file hash, chunk root, declared shape), declines the others, and trains
 //! what it accepted, with libtorch (GPU when present) for Threshold tasks and repops for
-//! Exact ones; the result it commits points verifiers at its proof store. A failing
+//! Exact ones; the result it commits points verifiers at its proof store, which serves
+//! its checkpoints and a copy of the data it trained on. A failing
 //! verdict on its work is replayed and, when the verdict's replay is not what repops
 //! reaches, challenged and played out.
 
@@ -154,8 +155,15 @@ fn train(
 	url: &str,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let data = dataset::load_data_ref(&spec.data, &ctx.data)
+	let file = dataset::fetch_data_ref(&spec.data, &ctx.data)
 		.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
+	// The store serves the data beside the checkpoints: a verifier that cannot get it
+	// from the submitter replays from this copy, and reports the segment unavailable
+	// when neither serves it (the solver answers for everything a replay needs).
+	ctx.store.put(&file).map_err(|e| format!("task {id}: keeping its data: {e}"))?;
+	let data = dataset::parse_data_ref(&spec.data, &file)
+		.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
+	drop(file);
 	let randomness = if ctx.faults.is(WorkerFault::LazySolver) {
 		// Test fault: genuine training, but on batches of its own choosing (cheaper to
 		// prepare, and not the task's): every checkpoint misses what a replay reaches.

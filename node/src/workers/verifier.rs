@@ -3,7 +3,8 @@
 //! checkpoints (fetched from the solver's proof store and hash-checked), applies its
 //! forced errors, reveals its secret in the challenge window, and defends its verdicts
 //! in the pinpoint game. A solver's store that keeps failing to serve a segment (its
-//! journal or checkpoints, as committed) is reported unavailable instead of judged.
+//! journal or checkpoints, as committed, or the task's data when the submitter does not
+//! serve it either) is reported unavailable instead of judged.
 
 use std::{
 	collections::HashMap,
@@ -277,15 +278,17 @@ fn verify_segment(
 		Err(e) => return Err(e.to_string()),
 		Ok(()) => store.served(),
 	}
-	// The task's data is the submitter's: when it cannot be had, or its bytes do not match
-	// the file hash, the job fails and is retried (it may be served yet). When the bytes
-	// the spec commits to cannot be replayed (their chunk root or content is not what the
-	// spec says), every worker finds the same, and no honest solver accepted the task (it
-	// checks first): the segment cannot be checked, and it is reported so; a verdict
-	// would be one no game could defend at the input level, and silence is slashed.
-	let data = match dataset::load_data_ref(&spec.data, &ctx.data) {
-		Ok(data) => Arc::new(data),
-		Err(e) if e.is_committed_data_fault() => {
+	// The data comes from the submitter, or else from the solver's store (which serves
+	// the data it trained on). Served by neither, the segment is reported unavailable
+	// like a missing checkpoint, on the same schedule: the solver answers for everything
+	// a replay needs. When the bytes the spec commits to cannot be replayed (their chunk
+	// root or content is not what the spec says), every worker finds the same, and no
+	// honest solver accepted the task (it checks first): the segment cannot be checked,
+	// and it is reported so; a verdict would be one no game could defend at the input
+	// level, and silence is slashed.
+	let data = match segment::task_data(ctx, &spec, &base) {
+		Ok((_, data)) => Arc::new(data),
+		Err(segment::DataMiss::Committed(e)) => {
 			log::warn!(
 				target: "gensyn-worker",
 				"verifier: task {id} segment {segment}: the committed data cannot be \
@@ -293,9 +296,7 @@ fn verify_segment(
 			);
 			return Ok(RuntimeCall::Tasks(TasksCall::report_unavailable { id, segment }));
 		}
-		Err(e) => {
-			return Err(format!("task {id} segment {segment}: {}", super::submitters_data(e)))
-		}
+		Err(segment::DataMiss::Unserved(why)) => return store.unserved(id, segment, why),
 	};
 	let threshold =
 		view.threshold.map(f32::from_bits).unwrap_or_else(|| f32::from_bits(default_threshold()));

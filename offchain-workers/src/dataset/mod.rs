@@ -376,6 +376,17 @@ pub fn fetch_data_ref(
 ) -> Result<Vec<u8>, DatasetError> {
 	let uri =
 		data.uri.as_str().ok_or_else(|| DatasetError::UnsupportedUri("(not UTF-8)".into()))?;
+	fetch_data_ref_at(data, uri, source)
+}
+
+/// [`fetch_data_ref`] from `uri` instead of the reference's own location: another copy
+/// of the same file (a solver's store serves the data it trained on), held to the same
+/// file hash, size and chunk root.
+pub fn fetch_data_ref_at(
+	data: &gensyn_primitives::DataRef,
+	uri: &str,
+	source: &DataSource,
+) -> Result<Vec<u8>, DatasetError> {
 	let bytes = fetch_verified(uri, &data.file_hash.0, data.max_file_len(), source)?;
 	let actual = chunk_root(&bytes);
 	if actual != data.chunk_root.0 {

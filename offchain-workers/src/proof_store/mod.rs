@@ -3,7 +3,9 @@
 //! run's checkpoints in order, so a crashed run resumes from its last checkpoint.
 //!
 //! Layout under the store's root:
-//! - `blobs/<hex hash>`: checkpoint files (and anything else worth serving);
+//! - `blobs/<hex hash>`: checkpoint files, and the data file of each task trained (its
+//!   blob name is the spec's file hash), served so that a verifier can replay a
+//!   segment whether or not the submitter still serves the data;
 //! - `runs/<hex run id>.jsonl`: the [`Journal`] of one run, append-only: a header line
 //!   (`run_id`, `backend`, `total_steps`), then one line per checkpoint, so recording a
 //!   checkpoint costs the same at step 10 and at step 10 million.

@@ -32,13 +32,19 @@ fn get(url: &str, limit: u64) -> Result<Vec<u8>, StoreError> {
 	Ok(bytes)
 }
 
+/// Where the store at `base` serves blob `name` (a checkpoint, or the task data the
+/// solver trained on, named by its file hash).
+pub fn blob_url(base: &str, name: &Hash) -> String {
+	format!("{base}/blob/{}", hash::to_hex(name))
+}
+
 /// Copies blob `name` from the store at `base` (e.g. `http://127.0.0.1:9944`) into
 /// `store` unless it is there already; fails when the bytes do not hash to `name`.
 pub fn fetch_blob(base: &str, name: &Hash, store: &ProofStore) -> Result<(), StoreError> {
 	if store.contains(name) {
 		return Ok(());
 	}
-	let url = format!("{base}/blob/{}", hash::to_hex(name));
+	let url = blob_url(base, name);
 	let bytes = get(&url, MAX_BLOB)?;
 	let actual = hash::blake2_256(&bytes);
 	if &actual != name {
