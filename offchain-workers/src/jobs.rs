@@ -96,8 +96,10 @@ pub fn train(job: &TrainJob, test: Option<&Dataset>) -> Result<Trained, JobError
 	let run_id = train::run_id(spec, &job.randomness, name);
 	let initial = reference::initial_state(spec)
 		.map_err(|e| JobError::Invalid(format!("initial state: {e}")))?;
-	let (state, journal) =
+	let (state, mut journal) =
 		train::resume_point(job.store, &run_id, name, spec.total_steps(), || initial)?;
+	// The run keeps its data file (when the store holds it) for as long as itself.
+	journal.data = Some(hash::to_hex(&spec.data.file_hash.0));
 	checkpoint::check(spec, &state)?;
 	let resumed_from = state.step;
 	let mut order = DataOrder::new(spec, job.randomness);

@@ -152,6 +152,7 @@ pub fn resume_point(
 		total_steps,
 		checkpoints: Vec::new(),
 		complete: false,
+		data: None,
 	};
 	Ok((initial(), journal))
 }

@@ -76,6 +76,7 @@ fn the_store_outlasts_slow_readers_and_oversized_requests() {
 		total_steps: 1,
 		checkpoints: vec![entry],
 		complete: false,
+		data: None,
 	};
 	store.save_journal(&journal).unwrap();
 	let limits = Limits {
@@ -84,6 +85,7 @@ fn the_store_outlasts_slow_readers_and_oversized_requests() {
 		head_timeout: Duration::from_secs(2),
 		stall: Duration::from_secs(3),
 		lifetime: Duration::from_secs(120),
+		min_rate: 1 << 20,
 		chunk: 64 * 1024,
 	};
 	let (stall, per_address) = (limits.stall, limits.per_address);

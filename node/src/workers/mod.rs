@@ -91,6 +91,17 @@ pub struct WorkerArgs {
 	#[arg(long, value_name = "BLOCKS", default_value_t = 200)]
 	pub unavailable_after: gensyn_runtime::BlockNumber,
 
+	/// Days the workers keep a training run (its checkpoints and data file) after its
+	/// last write, and a download or a fetched checkpoint after it was stored: far longer
+	/// than any task is audited, challenged and disputed after its commit.
+	#[arg(long, value_name = "DAYS", default_value_t = 14, value_parser = clap::value_parser!(u64).range(3..))]
+	pub proof_store_keep_days: u64,
+
+	/// Most GiB the proof store may hold (0: no limit). Past it, downloads and runs are
+	/// removed oldest first, but never one written in the last two days.
+	#[arg(long, value_name = "GIB", default_value_t = 0)]
+	pub proof_store_max_gib: u64,
+
 	/// Misbehaviour on purpose, for the protocol's own tests (`test-faults` builds).
 	#[command(flatten)]
 	pub faults: Faults,
@@ -179,6 +190,7 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		heavy: duties::Lanes::default(),
 		faults: args.faults.clone(),
 	});
+	prune_hourly(args, &store, dir.join("data"));
 	if let Some(fault) = args.faults.any() {
 		log::warn!(target: "gensyn-worker", "this node's workers misbehave on purpose: {fault:?}");
 	}
@@ -240,6 +252,54 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 /// and the job is retried (a download may come back; a bogus spec never passes).
 fn submitters_data(e: gensyn_workers::dataset::DatasetError) -> String {
 	format!("the submitter's data cannot be used: {e}")
+}
+
+/// Applies the store's retention rule and size limit, and the download cache's age
+/// limit, at start and every hour after.
+fn prune_hourly(args: &WorkerArgs, store: &ProofStore, cache: PathBuf) {
+	use gensyn_workers::proof_store::retention::{self, Retention};
+	let keep = std::time::Duration::from_secs(args.proof_store_keep_days.saturating_mul(86_400));
+	let max_bytes =
+		(args.proof_store_max_gib > 0).then_some(args.proof_store_max_gib.saturating_mul(1 << 30));
+	let rule = Retention { keep, max_bytes, ..Retention::default() };
+	let store = store.clone();
+	let pass = move || {
+		let now = std::time::SystemTime::now();
+		match (store.prune(&rule, now), retention::prune_dir(&cache, keep, now)) {
+			(Ok(s), Ok(c)) => {
+				if s.runs + s.blobs + c.blobs > 0 {
+					log::info!(
+						target: "gensyn-worker",
+						"proof store: removed {} runs and {} files ({} MiB); {} MiB held",
+						s.runs,
+						s.blobs + c.blobs,
+						(s.freed + c.freed) >> 20,
+						(s.held + c.held) >> 20
+					);
+				}
+				if s.over {
+					log::warn!(
+						target: "gensyn-worker",
+						"proof store: {} MiB held, over --proof-store-max-gib, and nothing \
+						 older than two days is left to remove",
+						s.held >> 20
+					);
+				}
+			}
+			(Err(e), _) | (_, Err(e)) => {
+				log::warn!(target: "gensyn-worker", "proof store: pruning failed: {e}")
+			}
+		}
+	};
+	// A thread of its own (file work; it ends with the process).
+	let spawned =
+		std::thread::Builder::new().name("gensyn-store-prune".into()).spawn(move || loop {
+			pass();
+			std::thread::sleep(std::time::Duration::from_secs(3_600));
+		});
+	if let Err(e) = spawned {
+		log::warn!(target: "gensyn-worker", "proof store: no pruning thread: {e}");
+	}
 }
 
 /// The submitter signing with `public` of `key_type`.

@@ -94,6 +94,8 @@ pub enum DataMiss {
 	/// Neither the submitter's location nor the solver's store served the committed
 	/// bytes (the two reasons).
 	Unserved(String),
+	/// This node's own trouble (its disk): retried, never blamed on anyone.
+	Local(DatasetError),
 }
 
 impl std::fmt::Display for DataMiss {
@@ -101,6 +103,7 @@ impl std::fmt::Display for DataMiss {
 		match self {
 			DataMiss::Committed(e) => write!(f, "the committed data cannot be replayed: {e}"),
 			DataMiss::Unserved(why) => f.write_str(why),
+			DataMiss::Local(e) => write!(f, "this node could not keep the data: {e}"),
 		}
 	}
 }
@@ -130,6 +133,7 @@ pub fn task_data(
 					file
 				}
 				Err(e) if e.is_committed_data_fault() => return Err(DataMiss::Committed(e)),
+				Err(e @ DatasetError::Io { .. }) => return Err(DataMiss::Local(e)),
 				Err(solver) => {
 					return Err(DataMiss::Unserved(format!(
 						"the task's data is served neither by the submitter ({submitter}) nor \

@@ -276,7 +276,9 @@ fn verify_segment(
 		Err(e @ StoreError::Remote { .. }) => return store.unserved(id, segment, e.to_string()),
 		// This node's own trouble (its disk): retried, never blamed on the solver.
 		Err(e) => return Err(e.to_string()),
-		Ok(()) => store.served(),
+		// Served once the data is had too (or the time since the first failure would
+		// restart at every attempt).
+		Ok(()) => {}
 	}
 	// The data comes from the submitter, or else from the solver's store (which serves
 	// the data it trained on). Served by neither, the segment is reported unavailable
@@ -287,7 +289,10 @@ fn verify_segment(
 	// and it is reported so; a verdict would be one no game could defend at the input
 	// level, and silence is slashed.
 	let data = match segment::task_data(ctx, &spec, &base) {
-		Ok((_, data)) => Arc::new(data),
+		Ok((_, data)) => {
+			store.served();
+			Arc::new(data)
+		}
 		Err(segment::DataMiss::Committed(e)) => {
 			log::warn!(
 				target: "gensyn-worker",
@@ -297,6 +302,7 @@ fn verify_segment(
 			return Ok(RuntimeCall::Tasks(TasksCall::report_unavailable { id, segment }));
 		}
 		Err(segment::DataMiss::Unserved(why)) => return store.unserved(id, segment, why),
+		Err(e @ segment::DataMiss::Local(_)) => return Err(format!("task {id}: {e}")),
 	};
 	let threshold =
 		view.threshold.map(f32::from_bits).unwrap_or_else(|| f32::from_bits(default_threshold()));

@@ -19,6 +19,7 @@
 //! back whole. Every read of a blob checks its hash.
 
 pub mod remote;
+pub mod retention;
 pub mod serve;
 
 use crate::hash::{self, Hash};
@@ -96,6 +97,10 @@ pub struct Journal {
 	pub checkpoints: Vec<CheckpointEntry>,
 	/// Whether the run finished (its last checkpoint is at `total_steps`).
 	pub complete: bool,
+	/// Blob name of the data file the run trained on (the spec's file hash), served
+	/// beside the checkpoints and kept as long as the run.
+	#[serde(default, skip_serializing_if = "Option::is_none")]
+	pub data: Option<String>,
 }
 
 /// The first line of a journal file.
@@ -104,6 +109,8 @@ struct JournalHeader {
 	run_id: String,
 	backend: String,
 	total_steps: u64,
+	#[serde(default, skip_serializing_if = "Option::is_none")]
+	data: Option<String>,
 }
 
 /// A proof store rooted at a directory.
@@ -169,7 +176,8 @@ impl ProofStore {
 		Ok(bytes)
 	}
 
-	fn journal_path(&self, run_id: &str) -> PathBuf {
+	/// Where run `run_id`'s journal lives (whether or not it exists).
+	pub fn journal_path(&self, run_id: &str) -> PathBuf {
 		self.root.join("runs").join(format!("{run_id}.jsonl"))
 	}
 
@@ -213,6 +221,7 @@ impl ProofStore {
 			total_steps: header.total_steps,
 			checkpoints,
 			complete,
+			data: header.data,
 		}))
 	}
 
@@ -222,6 +231,7 @@ impl ProofStore {
 			run_id: journal.run_id.clone(),
 			backend: journal.backend.clone(),
 			total_steps: journal.total_steps,
+			data: journal.data.clone(),
 		};
 		let mut text = serde_json::to_string(&header).expect("a header serializes") + "\n";
 		for entry in &journal.checkpoints {
@@ -284,6 +294,7 @@ mod tests {
 				state_hash: "11".into(),
 			}],
 			complete: false,
+			data: None,
 		};
 		store.save_journal(&j).unwrap();
 		assert_eq!(store.journal("ab").unwrap(), Some(j.clone()));

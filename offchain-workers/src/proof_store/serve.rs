@@ -42,8 +42,13 @@ pub struct Limits {
 	pub head_timeout: Duration,
 	/// A connection on which no response bytes move for this long is dropped.
 	pub stall: Duration,
-	/// The longest a connection lives, whatever it does.
+	/// The longest a connection lives, whatever it does, plus the time its blob takes
+	/// at `min_rate`.
 	pub lifetime: Duration,
+	/// Bytes per second a blob is given time for beyond `lifetime`: a data file many
+	/// times a checkpoint's size still crosses whole (a client that stops reading is
+	/// dropped by `stall` all the same).
+	pub min_rate: u64,
 	/// Bytes of a blob read from disk and handed on at a time.
 	pub chunk: usize,
 }
@@ -60,6 +65,7 @@ impl Default for Limits {
 			head_timeout: Duration::from_secs(10),
 			stall: Duration::from_secs(30),
 			lifetime: Duration::from_secs(360),
+			min_rate: 1 << 20,
 			chunk: 64 * 1024,
 		}
 	}
@@ -142,10 +148,10 @@ async fn serve_connection(stream: tokio::net::TcpStream, store: ProofStore, limi
 	let progress = Arc::new(Progress::new());
 	let service = {
 		let progress = progress.clone();
-		let chunk = limits.chunk;
+		let (chunk, min_rate) = (limits.chunk, limits.min_rate);
 		hyper::service::service_fn(move |req| {
 			let (store, progress) = (store.clone(), progress.clone());
-			async move { Ok::<_, Infallible>(respond(req, &store, progress, chunk).await) }
+			async move { Ok::<_, Infallible>(respond(req, &store, progress, chunk, min_rate).await) }
 		})
 	};
 	let mut builder = hyper::server::conn::http1::Builder::new();
@@ -162,7 +168,7 @@ async fn serve_connection(stream: tokio::net::TcpStream, store: ProofStore, limi
 		_ = progress.stalled_for(limits.stall) => {
 			tracing::debug!(target: "gensyn_ml", "proof store: dropped a client that stopped reading");
 		}
-		_ = tokio::time::sleep(limits.lifetime) => {
+		_ = progress.outlived(limits.lifetime) => {
 			tracing::debug!(target: "gensyn_ml", "proof store: dropped a client past its time");
 		}
 	}
@@ -175,6 +181,7 @@ async fn respond(
 	store: &ProofStore,
 	progress: Arc<Progress>,
 	chunk: usize,
+	min_rate: u64,
 ) -> Response<Body> {
 	progress.touch();
 	if req.method() != Method::GET {
@@ -183,7 +190,7 @@ async fn respond(
 	let path = req.uri().path();
 	if let Some(name) = path.strip_prefix("/blob/") {
 		match hash::from_hex(name) {
-			Some(h) => blob(store, &h, progress, chunk).await,
+			Some(h) => blob(store, &h, progress, chunk, min_rate).await,
 			None => not_found(),
 		}
 	} else if let Some(id) = path.strip_prefix("/run/") {
@@ -205,18 +212,22 @@ async fn respond(
 	}
 }
 
-/// The blob `name` streamed from disk in `chunk`-byte pieces, each one marking progress.
+/// The blob `name` streamed from disk in `chunk`-byte pieces, each one marking progress;
+/// the connection is given the time its length takes at `min_rate` on top of its
+/// lifetime.
 async fn blob(
 	store: &ProofStore,
 	name: &hash::Hash,
 	progress: Arc<Progress>,
 	chunk: usize,
+	min_rate: u64,
 ) -> Response<Body> {
 	let Ok(file) = tokio::fs::File::open(store.blob_path(name)).await else { return not_found() };
 	let len = match file.metadata().await {
 		Ok(meta) if meta.is_file() => meta.len(),
 		_ => return not_found(),
 	};
+	progress.extend(Duration::from_secs(len / min_rate.max(1)));
 	let frames = tokio_util::io::ReaderStream::with_capacity(file, chunk).map(move |piece| {
 		progress.touch();
 		piece.map(Frame::data)
@@ -244,11 +255,29 @@ fn not_found() -> Response<Body> {
 struct Progress {
 	start: Instant,
 	last_ms: AtomicU64,
+	/// Time granted beyond the lifetime (for a large blob).
+	extra_ms: AtomicU64,
 }
 
 impl Progress {
 	fn new() -> Self {
-		Self { start: Instant::now(), last_ms: AtomicU64::new(0) }
+		Self { start: Instant::now(), last_ms: AtomicU64::new(0), extra_ms: AtomicU64::new(0) }
+	}
+
+	fn extend(&self, by: Duration) {
+		self.extra_ms.store(by.as_millis() as u64, Ordering::Relaxed);
+	}
+
+	/// Ends once the connection has lived `lifetime` plus any time granted since.
+	async fn outlived(&self, lifetime: Duration) {
+		loop {
+			let extra = Duration::from_millis(self.extra_ms.load(Ordering::Relaxed));
+			let left = (lifetime + extra).saturating_sub(self.start.elapsed());
+			if left.is_zero() {
+				return;
+			}
+			tokio::time::sleep(left).await;
+		}
 	}
 
 	fn touch(&self) {
@@ -362,5 +391,22 @@ mod tests {
 		assert!(admission.admit("192.0.2.1".parse().unwrap()).is_none(), "the total bound");
 		drop(a);
 		assert!(admission.admit(peer_key(one)).is_some(), "a dropped ticket frees its place");
+	}
+
+	/// A connection outlives its lifetime by the time its blob takes at the minimum rate
+	/// (a large data file crosses whole), and no longer.
+	#[tokio::test]
+	async fn a_large_blob_extends_a_connections_life_by_its_length() {
+		let lifetime = Duration::from_millis(200);
+		let plain = Progress::new();
+		let ended = tokio::time::timeout(Duration::from_secs(5), plain.outlived(lifetime)).await;
+		assert!(ended.is_ok(), "dropped at its lifetime");
+
+		let granted = Progress::new();
+		granted.extend(Duration::from_millis(1_500));
+		let early = tokio::time::timeout(Duration::from_millis(900), granted.outlived(lifetime));
+		assert!(early.await.is_err(), "still alive past its lifetime");
+		let late = tokio::time::timeout(Duration::from_secs(5), granted.outlived(lifetime));
+		assert!(late.await.is_ok(), "dropped once the granted time is over");
 	}
 }

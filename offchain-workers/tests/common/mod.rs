@@ -153,6 +153,7 @@ pub fn dishonest_run(
 		total_steps: total,
 		checkpoints: Vec::new(),
 		complete: true,
+		data: None,
 	};
 	let commit = |journal: &mut Journal, mut state: TrainState, step: u64| {
 		state.step = step;
