@@ -320,8 +320,17 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	let (list, _) = run_ok("list-tasks.js", &["--ws", &ws]);
 	assert!(!list["tasks"].as_array().expect("tasks").iter().any(|t| t["id"] == id), "{list}");
 
-	// An Exact-mode task goes straight to the solver draw: Bob is offered it. Follow it
-	// while Alice cancels it.
+	// An Exact-mode task goes straight to the solver draw once a verifier other than the
+	// solver could check its result: Charlie registers as one, and Bob is offered it.
+	// Follow it while Alice cancels it.
+	let (charlie, _) = run_ok(
+		"register.js",
+		&["--ws", &ws, "--seed", "//Charlie", "--role", "verifier", "--bond", "100"]
+			.into_iter()
+			.chain(["--memory-mib", "8192", "--endpoint", "http://127.0.0.1:8701"])
+			.collect::<Vec<_>>(),
+	);
+	assert_eq!(charlie["active"], true, "Charlie is drawable: {charlie}");
 	let mut exact = spec.clone();
 	exact["verification"]["mode"] = "exact".into();
 	let path = specs.write("exact.json", &exact);

@@ -4,6 +4,16 @@
 
 use crate::*;
 
+/// Who could check a task's result ([`Pallet::checkers`]).
+pub(crate) enum Checkers<AccountId> {
+	/// No verifier fits the task.
+	Nobody,
+	/// Exactly one does: it cannot check its own result as the task's solver.
+	AllBut(AccountId),
+	/// Two or more do: whoever solves it, another can check.
+	Anyone,
+}
+
 impl<T: Config> Pallet<T> {
 	/// A u64 from randomness and a subject.
 	pub(crate) fn random_u64(subject: &[u8]) -> (u64, BlockNumberFor<T>) {
@@ -16,16 +26,33 @@ impl<T: Config> Pallet<T> {
 		(u64::from_le_bytes(b), known_since)
 	}
 
-	/// One active worker of `role` whose claimed memory fits the task, drawn with
-	/// randomness and `subject`: never the task's owner nor a worker it excluded.
-	pub(crate) fn draw_one(role: Role, task: &Task<T>, subject: &[u8]) -> Option<T::AccountId> {
-		let mut pool: Vec<T::AccountId> = T::Stake::active(role)
+	/// The active workers of `role` whose claimed memory fits the task and that
+	/// `eligible` admits: never the task's owner nor a worker it excluded.
+	fn fitting(
+		role: Role,
+		task: &Task<T>,
+		eligible: impl Fn(&T::AccountId) -> bool,
+	) -> Vec<T::AccountId> {
+		T::Stake::active(role)
 			.into_iter()
 			.filter(|(a, c)| {
-				c.memory_mib >= task.memory_mib && *a != task.owner && !task.excluded.contains(a)
+				c.memory_mib >= task.memory_mib
+					&& *a != task.owner
+					&& !task.excluded.contains(a)
+					&& eligible(a)
 			})
 			.map(|(a, _)| a)
-			.collect();
+			.collect()
+	}
+
+	/// One of [`Self::fitting`], drawn with randomness and `subject`.
+	pub(crate) fn draw_one(
+		role: Role,
+		task: &Task<T>,
+		subject: &[u8],
+		eligible: impl Fn(&T::AccountId) -> bool,
+	) -> Option<T::AccountId> {
+		let mut pool = Self::fitting(role, task, eligible);
 		if pool.is_empty() {
 			return None;
 		}
@@ -34,20 +61,48 @@ impl<T: Config> Pallet<T> {
 		(i < pool.len()).then(|| pool.swap_remove(i))
 	}
 
+	/// Who could check the task's result: the active verifiers whose claimed memory fits
+	/// it, other than its owner.
+	pub(crate) fn checkers(task: &Task<T>) -> Checkers<T::AccountId> {
+		let mut fits = T::Stake::active(Role::Verifier)
+			.into_iter()
+			.filter(|(a, c)| c.memory_mib >= task.memory_mib && *a != task.owner)
+			.map(|(a, _)| a);
+		match (fits.next(), fits.next()) {
+			(None, _) => Checkers::Nobody,
+			(Some(only), None) => Checkers::AllBut(only),
+			(Some(_), Some(_)) => Checkers::Anyone,
+		}
+	}
+
 	/// Draws a solver for the task among active solvers whose memory fits (never
-	/// the owner nor an excluded solver). With none, queues the task; after
-	/// `MaxDraws` draws, fails it. Returns whether the task is still live.
+	/// the owner nor an excluded solver) and whose result some verifier other than
+	/// itself could check: no one trains what no verifier could check (the submitter
+	/// would be refunded and could take the model from the solver's open store). With
+	/// none, queues the task; after `MaxDraws` draws, fails it (`NoVerifier` when no
+	/// verifier fits, `NoSolver` otherwise). Returns whether the task is still live.
 	pub(crate) fn draw_solver(
 		id: TaskId,
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
+		let checkers = Self::checkers(task);
+		let checkable = |a: &T::AccountId| match &checkers {
+			Checkers::Nobody => false,
+			Checkers::AllBut(only) => a != only,
+			Checkers::Anyone => true,
+		};
 		if task.draws >= T::MaxDraws::get() {
-			Self::fail(id, task, FailReason::NoSolver);
+			// A solver fits but none whose result another could check: no verifier.
+			let unchecked = Self::fitting(Role::Solver, task, checkable).is_empty()
+				&& !Self::fitting(Role::Solver, task, |_| true).is_empty();
+			let reason = if unchecked { FailReason::NoVerifier } else { FailReason::NoSolver };
+			Self::fail(id, task, reason);
 			return Ok(false);
 		}
 		task.draws = task.draws.saturating_add(1);
-		match Self::draw_one(Role::Solver, task, &(b"gensyn/solver", id, task.draws).encode()) {
+		let subject = (b"gensyn/solver", id, task.draws).encode();
+		match Self::draw_one(Role::Solver, task, &subject, checkable) {
 			Some(solver) => {
 				let until = Self::schedule(id, now.saturating_add(T::AcceptPeriod::get()));
 				Self::engage(id, task, &solver)?;

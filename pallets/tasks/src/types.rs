@@ -70,7 +70,9 @@ pub enum Phase {
 pub enum FailReason {
 	/// No solver accepted within the allowed draws.
 	NoSolver,
-	/// No verifier could be drawn within the allowed draws.
+	/// No verifier could be drawn within the allowed draws: before a solver was drawn
+	/// (none fitted the task: nobody trained), or after its commit (the solver is
+	/// neither paid nor slashed).
 	NoVerifier,
 	/// An audit failed: the proof of learning is wrong.
 	ProofRejected,

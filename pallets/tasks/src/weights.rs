@@ -58,20 +58,22 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// rejected (the solver's compensating slash, the escrow hold, releasing every worker)
 /// and the task re-drawn over a full active list; or a draw alone.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 13 + 3 * DEADLINE_LEGS;
+const DEADLINE_READS: u64 = 14 + 3 * DEADLINE_LEGS;
 const DEADLINE_WRITES: u64 = 17 + 4 * DEADLINE_LEGS;
-/// A task, its spec and audits, and a full active list.
-const DEADLINE_PROOF: u64 = 14_000 + 1_000 * DEADLINE_LEGS;
+/// A task, its spec and audits, and two full active lists (a solver draw reads the
+/// verifiers' too).
+const DEADLINE_PROOF: u64 = 28_000 + 1_000 * DEADLINE_LEGS;
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);
 
 impl Est {
-	// submit_task: r NextTaskId, Holds, Account, Active, Deadlines, WorkerTasks,
-	// Engagements; w those + Tasks, Specs.
+	// submit_task: r NextTaskId, Holds, Account, Active (solvers, and verifiers: a solver
+	// is drawn only when another could check it), Deadlines, WorkerTasks, Engagements;
+	// w those + Tasks, Specs.
 	fn submit_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(250_000_000, 20_000).saturating_add(db.reads_writes(7, 9))
+		Weight::from_parts(270_000_000, 34_000).saturating_add(db.reads_writes(8, 9))
 	}
 	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits.
 	fn cancel_task(&self) -> Weight {
@@ -124,7 +126,7 @@ impl Est {
 	// submit_profile: a transfer out of escrow plus a solver draw (as submit_task's).
 	fn submit_profile(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(150_000_000, 20_000).saturating_add(db.reads_writes(8, 9))
+		Weight::from_parts(170_000_000, 34_000).saturating_add(db.reads_writes(9, 9))
 	}
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)

@@ -204,6 +204,7 @@ fn a_shielding_challenge_never_leaves_the_solver_without_time_to_contest() {
 fn solvers_taking_turns_declining_cannot_hold_a_task() {
 	new_test_ext().execute_with(|| {
 		reg(11, Role::Solver);
+		reg(12, Role::Verifier);
 		let id = submitted();
 		let (submitter, solvers) = (worth(1), worth_of(&[10, 11]));
 		let draws: u32 = <<T as Config>::MaxDraws as Get<u32>>::get();
@@ -276,6 +277,7 @@ fn a_reveal_during_a_dispute_still_leaves_the_solver_time_to_contest() {
 fn colluding_decliners_are_each_excluded_so_an_honest_solver_gets_the_task() {
 	new_test_ext().execute_with(|| {
 		reg(11, Role::Solver);
+		reg(12, Role::Verifier);
 		let id = submitted();
 		let colluders = [10u64, 11];
 		let before = worth_of(&colluders);
@@ -293,6 +295,45 @@ fn colluding_decliners_are_each_excluded_so_an_honest_solver_gets_the_task() {
 		assert_eq!(task(id).solver, Some(12));
 		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(12), id));
 		assert_eq!(worth_of(&colluders), before, "declines are free");
+		check();
+	});
+}
+
+/// A submitter asks for more memory than any verifier claims (a solver with the room is
+/// registered), hoping that the solver trains, nobody can check the result, and the task
+/// fails refunded while the model sits in the solver's open store. No solver is drawn
+/// while no verifier fits: the task fails `NoVerifier` before anyone trains, refunded in
+/// full; the solver spends nothing and is not slashed.
+#[test]
+fn a_task_no_verifier_could_check_is_never_trained() {
+	new_test_ext().execute_with(|| {
+		assert_ok!(Stake::register(
+			RuntimeOrigin::signed(10),
+			Role::Solver,
+			1_000,
+			cap(1 << 30),
+			BoundedVec::truncate_from(b"http://w".to_vec())
+		));
+		assert_ok!(Stake::register(
+			RuntimeOrigin::signed(11),
+			Role::Verifier,
+			500,
+			cap(1),
+			BoundedVec::truncate_from(b"http://w".to_vec())
+		));
+		let (submitter, solver) = (worth(1), worth(10));
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		assert!(task(id).memory_mib > 1, "verifier 11 does not fit");
+		run_to(40);
+		assert!(Tasks::<T>::get(id).is_none());
+		let evs = events();
+		assert!(!evs.iter().any(|e| matches!(e, Event::SolverDrawn { .. })), "nobody trained");
+		assert!(evs
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::NoVerifier, .. })));
+		assert_eq!(worth(1), submitter, "refunded in full, nothing gained");
+		assert_eq!(worth(10), solver, "the solver spent nothing and lost nothing");
 		check();
 	});
 }

@@ -15,6 +15,7 @@ fn pages(at: u64) -> Vec<usize> {
 fn a_flood_of_deadlines_carries_over_and_fails_no_task() {
 	new_test_ext().execute_with(|| {
 		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
 		let tasks = 200u64;
 		for i in 0..tasks {
 			assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1 + i % 5), spec()));
@@ -51,6 +52,7 @@ fn a_flood_of_deadlines_carries_over_and_fails_no_task() {
 fn stale_deadlines_do_not_hold_up_live_ones() {
 	new_test_ext().execute_with(|| {
 		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
 		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(2), spec()));
 		let live = last_task();
 		for _ in 0..30 {
@@ -70,6 +72,7 @@ fn the_v0_deadline_lists_migrate_to_pages() {
 	use frame_support::traits::OnRuntimeUpgrade;
 	new_test_ext().execute_with(|| {
 		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
 		let ids: Vec<TaskId> = (0..4)
 			.map(|_| {
 				assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));

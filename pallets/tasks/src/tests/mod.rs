@@ -49,7 +49,11 @@ fn cap(mem: u32) -> Capability {
 	Capability { device: DeviceKind::Gpu, memory_mib: mem, mgas_per_sec: 1_000 }
 }
 
+/// Registers `who` in `role` with its default bond and 16 GiB (once: again is a no-op).
 fn reg(who: u64, role: Role) {
+	if Stake::bond(&who, role) > 0 {
+		return;
+	}
 	let bond = match role {
 		Role::Solver => 1_000,
 		Role::Verifier => 500,
@@ -144,14 +148,17 @@ fn events() -> Vec<Event<T>> {
 		.collect()
 }
 
-/// Submits the MNIST MLP spec from account 1 with one solver (10) registered.
+/// Submits the MNIST MLP spec from account 1 with one solver (10) and one verifier (11)
+/// registered.
 fn submitted() -> TaskId {
 	submitted_with(spec())
 }
 
-/// Submits `spec` from account 1 with one solver (10) registered.
+/// Submits `spec` from account 1 with one solver (10) and one verifier (11) registered
+/// (a solver is drawn only when another could check its result).
 fn submitted_with(spec: TaskSpec) -> TaskId {
 	reg(10, Role::Solver);
+	reg(11, Role::Verifier);
 	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec));
 	last_task()
 }

@@ -6,6 +6,7 @@ use super::*;
 fn submit_holds_estimate_times_price_and_draws_a_solver() {
 	new_test_ext().execute_with(|| {
 		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
 		let s = spec();
 		let est = gensyn_primitives::estimate(&s).unwrap();
 		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s));
@@ -86,6 +87,7 @@ fn spec_error_mapping_is_named() {
 #[test]
 fn no_fitting_solver_queues_then_redraws_then_fails_with_refund() {
 	new_test_ext().execute_with(|| {
+		reg(12, Role::Verifier);
 		// A solver with too little memory does not fit.
 		assert_ok!(Stake::register(
 			RuntimeOrigin::signed(10),

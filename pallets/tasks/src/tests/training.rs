@@ -78,6 +78,8 @@ fn submit_result_errors() {
 #[test]
 fn a_declined_offer_is_unslashed_and_drawn_again() {
 	new_test_ext().execute_with(|| {
+		// A second verifier, so that either solver's result could be checked.
+		reg(12, Role::Verifier);
 		let id = submitted();
 		reg(11, Role::Solver);
 		let first = task(id).solver.unwrap();

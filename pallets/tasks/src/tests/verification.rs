@@ -18,6 +18,9 @@ fn verifiers_are_drawn_after_the_commit_never_the_solver() {
 	});
 }
 
+/// The only verifier leaves once the solver has committed: the draw waits, and after
+/// `MaxDraws` draws the task fails `NoVerifier`, the solver neither paid nor slashed and
+/// the escrow refunded.
 #[test]
 fn verifier_draw_waits_while_no_verifier_then_fails_without_slashing() {
 	new_test_ext().execute_with(|| {
@@ -32,6 +35,7 @@ fn verifier_draw_waits_while_no_verifier_then_fails_without_slashing() {
 			n,
 			BoundedVec::default()
 		));
+		assert_ok!(Stake::unbond(RuntimeOrigin::signed(11), Role::Verifier));
 		let bond = Stake::bond(&10, Role::Solver);
 		run_to(30);
 		assert!(Tasks::<T>::get(id).is_none());
@@ -40,6 +44,45 @@ fn verifier_draw_waits_while_no_verifier_then_fails_without_slashing() {
 			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::NoVerifier, .. })));
 		assert_eq!(Stake::bond(&10, Role::Solver), bond);
 		assert_eq!(escrow_held(1), 0);
+		check();
+	});
+}
+
+/// No solver is drawn while no verifier other than itself could check its result: the
+/// task waits, and fails `NoVerifier` after `MaxDraws` draws with nobody having trained
+/// and the escrow refunded in full. A verifier registering in time lets it go on.
+#[test]
+fn no_solver_is_drawn_while_no_other_verifier_could_check_it() {
+	new_test_ext().execute_with(|| {
+		// The solver is the only verifier: it cannot check its own result.
+		reg(10, Role::Solver);
+		reg(10, Role::Verifier);
+		let before = Balances::total_balance(&1);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		assert_eq!(task(id).phase, Phase::Queued);
+		assert_noop!(
+			TaskPallet::accept_task(RuntimeOrigin::signed(10), id),
+			Error::<T>::WrongPhase
+		);
+		run_to(30);
+		assert!(Tasks::<T>::get(id).is_none());
+		let evs = events();
+		assert!(!evs.iter().any(|e| matches!(e, Event::SolverDrawn { .. })));
+		assert!(evs
+			.iter()
+			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::NoVerifier, .. })));
+		assert_eq!(Balances::total_balance(&1), before, "refunded in full");
+
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		assert_eq!(task(id).phase, Phase::Queued);
+		reg(11, Role::Verifier);
+		let d = task(id).deadline;
+		run_to(d);
+		assert_eq!(task(id).phase, Phase::Offered);
+		assert_eq!(task(id).solver, Some(10));
+		check();
 	});
 }
 
