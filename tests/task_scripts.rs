@@ -1,14 +1,15 @@
 //! End to end: the polkadot.js task scripts (scripts/js) against a real `gensyn-node --dev`.
 //!
-//! register.js bonds Bob as a solver; submit-task.js submits examples/mnist-mlp.json as
-//! Alice and the escrow it reports is exactly what Alice's escrow hold grew by, and exactly
-//! the price of the work estimate under the runtime's configuration; list-tasks.js shows
+//! register.js bonds Bob as a solver; quote.js prices examples/mnist-mlp.json from the
+//! chain, and submit-task.js submits it as Alice for exactly that: the escrow it reports is
+//! exactly what Alice's escrow hold grew by, and exactly the price of the work estimate
+//! under the runtime's configuration; list-tasks.js shows
 //! the task; a spec whose second `Linear` layer has the wrong `in_features` is refused with
-//! `tasks.SpecLinearInputMismatch` and nothing is held; a spec with an unknown field, an
+//! `tasks.SpecLinearInputMismatch` (by the quote too) and nothing is held; a spec with an unknown field, an
 //! unreachable data URI (`DataUnreachable`) or data that is not what its hash says
 //! (`DataHashMismatch`) never leaves the client; cancel-task.js refunds the escrow in
-//! full; and `submit-task.js --follow` sees Bob drawn for an Exact-mode task and follows
-//! it to its cancellation.
+//! full; and `submit-task.js --follow` sees Bob drawn for an Exact-mode task (once Charlie
+//! registers as a verifier who could check it) and follows it to its cancellation.
 
 mod common;
 
@@ -199,10 +200,21 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	assert_eq!(amount(&reg, "heldAfter") - amount(&reg, "heldBefore"), 100 * UNIT, "{reg}");
 	assert_eq!(reg["active"], true, "Bob is drawable: {reg}");
 
+	// quote.js asks the chain what the MNIST MLP costs, holding nothing.
+	let (quote, _) = run_ok("quote.js", &["--ws", &ws, "--spec", &example]);
+	assert_eq!(quote["ok"], true, "{quote}");
+
 	// Alice submits the MNIST MLP: the escrow is what her hold grew by, and the price of
 	// the work estimate.
 	let (sub, stdout) =
 		run_ok("submit-task.js", &["--ws", &ws, "--seed", "//Alice", "--spec", &example]);
+	// The quote was the submission's price, part by part.
+	for part in ["escrow", "gas", "solverPay", "segmentPay", "jackpotCut", "treasuryCut"] {
+		assert_eq!(quote[part], sub[part], "{part}: quote {quote}, submitted {sub}");
+	}
+	for part in ["audits", "memoryMib", "checkpoints"] {
+		assert_eq!(quote[part], sub[part], "{part}: quote {quote}, submitted {sub}");
+	}
 	assert_eq!(sub["ok"], true, "{sub}");
 	let id = sub["task"].as_u64().expect("task id");
 	let escrow = amount(&sub, "escrow");
@@ -250,6 +262,10 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	let mut bad = spec.clone();
 	bad["model"]["layers"][3]["in_features"] = 64.into();
 	let path = specs.write("mismatch.json", &bad);
+	// The quote names the same error.
+	let (ok, stdout, stderr) = common::run_js("quote.js", &["--ws", &ws, "--spec", &path]);
+	assert!(!ok && stderr.contains("error: tasks.SpecLinearInputMismatch: "), "{stdout}\n{stderr}");
+	assert_eq!(tagged_json(&stdout, "RESULT ")["error"], "tasks.SpecLinearInputMismatch");
 	let (ok, stdout, stderr) = common::run_js("submit-task.js", &["--ws", &ws, "--spec", &path]);
 	assert!(!ok, "a bad spec must fail\n{stdout}\n{stderr}");
 	assert!(stderr.contains("error: tasks.SpecLinearInputMismatch: "), "{stderr}");

@@ -237,6 +237,7 @@ impl_runtime_apis! {
 		}
 	}
 
+	#[api_version(2)]
 	impl pallet_gensyn_tasks::TasksApi<Block, AccountId, Balance, crate::BlockNumber> for Runtime {
 		fn duties(who: AccountId) -> Vec<pallet_gensyn_tasks::Duty<crate::BlockNumber>> {
 			crate::Tasks::duties(&who)
@@ -248,6 +249,12 @@ impl_runtime_apis! {
 
 		fn challengeable() -> Vec<(u64, crate::BlockNumber)> {
 			crate::Tasks::challengeable()
+		}
+
+		fn quote(
+			spec: pallet_gensyn_tasks::TaskSpec,
+		) -> Result<pallet_gensyn_tasks::Quote<Balance>, sp_runtime::DispatchError> {
+			crate::Tasks::quote(&spec)
 		}
 	}
 

@@ -1,6 +1,7 @@
 // Shared helpers for the polkadot.js scripts: arguments, connecting, accounts, amounts,
 // sending an extrinsic to finality, naming dispatch errors, holds, and reading a task
 // spec written in the project's serde JSON form.
+import fs from 'node:fs';
 import { ApiPromise, WsProvider } from '@polkadot/api';
 import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady, encodeAddress } from '@polkadot/util-crypto';
@@ -289,4 +290,23 @@ function variant(registry, variants, value, path) {
   if (!tagged) throw new Error(`${path}: '${name}' needs its fields: {"type": "${name}", ...}`);
   const { type, ...fields } = value;
   return { [key]: structFields(registry, v.fields, fields, `${path}(${name})`) };
+}
+
+/** Reads the spec file as JSON (before connecting, so a bad file fails fast). */
+export function readSpecJson(path) {
+  if (!path) throw new Error('--spec <file.json> is required');
+  let text;
+  try {
+    text = fs.readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Error(`cannot read spec ${path}: ${e.code ?? e.message}`);
+  }
+  return parseJson(text, path);
+}
+
+/** Converts the spec's JSON to the chain's `TaskSpec` type; throws naming the field at fault. */
+export function toChainSpec(api, json) {
+  // The call's one argument: its type id in the metadata registry, and that type's name.
+  const { meta } = api.tx.tasks.submitTask;
+  return api.createType(meta.args[0].type.toString(), fromSerde(api.registry, meta.fields[0].type, json));
 }

@@ -20,11 +20,10 @@
 // With --follow, the last line is `OUTCOME <json>`. Exit status: 0 when the task was
 // submitted (and, with --follow, completed or was cancelled), 1 on any error or a
 // failed task, 124 when --timeout ran out while following.
-import fs from 'node:fs';
 import { checkData, DataCheckError } from './data-check.js';
 import {
-  balanceOf, connect, decimalsOf, eventFields, feeOf, fromPlanck, fromSerde, holdsOf, parentOf, parseArgs,
-  parseJson, sendAndFinalize, signerFrom,
+  balanceOf, connect, decimalsOf, eventFields, feeOf, fromPlanck, holdsOf, parentOf, parseArgs,
+  readSpecJson, sendAndFinalize, signerFrom, toChainSpec,
 } from './lib.js';
 
 // Options and their defaults.
@@ -34,25 +33,6 @@ const OPTIONS = {
 const ESCROW = 'Tasks.Escrow';
 // Events that end a task's life.
 const ENDS = ['TaskCompleted', 'TaskFailed', 'TaskCancelled'];
-
-/** Reads the spec file as JSON (before connecting, so a bad file fails fast). */
-function readSpecJson(path) {
-  if (!path) throw new Error('--spec <file.json> is required');
-  let text;
-  try {
-    text = fs.readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new Error(`cannot read spec ${path}: ${e.code ?? e.message}`);
-  }
-  return parseJson(text, path);
-}
-
-/** Converts the spec's JSON to the chain's `TaskSpec` type; throws naming the field at fault. */
-function toChainSpec(api, json) {
-  // The call's one argument: its type id in the metadata registry, and that type's name.
-  const { meta } = api.tx.tasks.submitTask;
-  return api.createType(meta.args[0].type.toString(), fromSerde(api.registry, meta.fields[0].type, json));
-}
 
 /** The task's events in one block's event list, as `[name, data]`. */
 function taskEvents(records, id) {

@@ -44,9 +44,9 @@ use frame_support::{
 	CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound,
 };
 use frame_system::pallet_prelude::BlockNumberFor;
-use gensyn_primitives::{
-	merkle, validate::infer_shapes, Optimizer, SpecError, TaskSpec, VerificationMode,
-};
+/// The spec a task is submitted with (what `submit_task` and the quote take).
+pub use gensyn_primitives::TaskSpec;
+use gensyn_primitives::{merkle, validate::infer_shapes, Optimizer, SpecError, VerificationMode};
 use pallet_gensyn_jackpot::ForcedErrors;
 use pallet_gensyn_stake::{Role, StakeInterface};
 use scale_info::TypeInfo;

@@ -9,12 +9,12 @@
 use crate::*;
 
 impl<T: Config> Pallet<T> {
-	/// `submit_task`: validates `spec`, estimates its work, holds the escrow and draws a
-	/// profiler (Threshold mode) or a solver.
-	pub(crate) fn do_submit_task(owner: T::AccountId, spec: TaskSpec) -> DispatchResult {
-		let est = gensyn_primitives::estimate(&spec).map_err(Self::spec_error)?;
-		let memory_mib = Self::memory_mib(&spec).map_err(Self::spec_error)?;
-		ensure!(T::Arbiter::rules_on(&spec), Error::<T>::SpecNotDisputable);
+	/// What `spec` costs: validated, its work estimated, its memory, checkpoints and
+	/// audits counted, and its escrow priced by part (what the `TasksApi` quote shows).
+	pub fn quote(spec: &TaskSpec) -> Result<Quote<BalanceOf<T>>, DispatchError> {
+		let est = gensyn_primitives::estimate(spec).map_err(Self::spec_error)?;
+		let memory_mib = Self::memory_mib(spec).map_err(Self::spec_error)?;
+		ensure!(T::Arbiter::rules_on(spec), Error::<T>::SpecNotDisputable);
 		let steps = est.steps;
 		let k = u64::from(spec.training.checkpoint_interval.max(1));
 		let segments = steps.div_ceil(k);
@@ -29,16 +29,45 @@ impl<T: Config> Pallet<T> {
 		let segment_pay = Self::price(segment_gas, T::VerifyPricePerMegagas::get())?;
 		let jackpot_cut = T::JackpotCut::get() * solver_pay;
 		let treasury_cut = T::TreasuryCut::get() * solver_pay;
-		let profiling = spec.verification.mode == VerificationMode::Threshold
+		let profiled = spec.verification.mode == VerificationMode::Threshold
 			&& !T::ProfilePeriod::get().is_zero();
 		// The profiler replays one segment's worth of work.
-		let paid_segments = audits.saturating_add(u32::from(profiling));
+		let paid_segments = audits.saturating_add(u32::from(profiled));
 		let escrow = segment_pay
 			.checked_mul(&paid_segments.into())
 			.and_then(|v| v.checked_add(&solver_pay))
 			.and_then(|v| v.checked_add(&jackpot_cut))
 			.and_then(|v| v.checked_add(&treasury_cut))
 			.ok_or(Error::<T>::EscrowOverflow)?;
+		Ok(Quote {
+			gas: est.total,
+			memory_mib,
+			checkpoints,
+			audits,
+			profiled,
+			solver_pay,
+			segment_pay,
+			jackpot_cut,
+			treasury_cut,
+			escrow,
+		})
+	}
+
+	/// `submit_task`: validates and prices `spec` ([`Self::quote`]), holds the escrow and
+	/// draws a profiler (Threshold mode) or a solver.
+	pub(crate) fn do_submit_task(owner: T::AccountId, spec: TaskSpec) -> DispatchResult {
+		let Quote {
+			gas,
+			memory_mib,
+			checkpoints,
+			audits,
+			profiled,
+			solver_pay,
+			segment_pay,
+			jackpot_cut,
+			treasury_cut,
+			escrow,
+		} = Self::quote(&spec)?;
 		T::Currency::hold(&HoldReason::Escrow.into(), &owner, escrow)?;
 		let id = NextTaskId::<T>::get();
 		NextTaskId::<T>::put(id.saturating_add(1));
@@ -50,7 +79,7 @@ impl<T: Config> Pallet<T> {
 			segment_pay,
 			jackpot_cut,
 			treasury_cut,
-			gas: est.total,
+			gas,
 			memory_mib,
 			checkpoints,
 			audits,
@@ -68,8 +97,8 @@ impl<T: Config> Pallet<T> {
 			threshold: None,
 		};
 		Specs::<T>::insert(id, spec);
-		Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas: est.total });
-		let alive = if profiling {
+		Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas });
+		let alive = if profiled {
 			Self::draw_profiler(id, &mut task, now)?
 		} else {
 			Self::draw_solver(id, &mut task, now)?

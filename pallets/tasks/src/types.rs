@@ -372,8 +372,35 @@ pub struct TaskView<AccountId, Balance, BlockNumber> {
 	pub result: Option<ResultView>,
 }
 
+/// What a spec would cost and hold if submitted now, for the runtime API: the numbers
+/// `submit_task` uses, from the same code.
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub struct Quote<Balance> {
+	/// The work estimate of the whole run, in gas.
+	pub gas: u64,
+	/// The memory a worker must claim to be drawn for it, in MiB.
+	pub memory_mib: u32,
+	/// Checkpoints the solver commits, initial state included.
+	pub checkpoints: u32,
+	/// Segments audited.
+	pub audits: u32,
+	/// Whether a profiler is paid to set its threshold (Threshold mode).
+	pub profiled: bool,
+	/// The solver's pay.
+	pub solver_pay: Balance,
+	/// One segment's verification pay (per audit, and the profiler's).
+	pub segment_pay: Balance,
+	/// The jackpot's cut.
+	pub jackpot_cut: Balance,
+	/// The treasury's cut.
+	pub treasury_cut: Balance,
+	/// The escrow held at submission: all of the above.
+	pub escrow: Balance,
+}
+
 sp_api::decl_runtime_apis! {
 	/// Questions workers and clients ask the tasks pallet.
+	#[api_version(2)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,
@@ -385,6 +412,10 @@ sp_api::decl_runtime_apis! {
 		fn task(id: TaskId) -> Option<TaskView<AccountId, Balance, BlockNumber>>;
 		/// Tasks in their challenge window, with its end (what whistleblowers watch).
 		fn challengeable() -> Vec<(TaskId, BlockNumber)>;
+		/// What `spec` would cost if submitted now, or the error `submit_task` would
+		/// refuse it with.
+		#[api_version(2)]
+		fn quote(spec: TaskSpec) -> Result<Quote<Balance>, sp_runtime::DispatchError>;
 	}
 }
 

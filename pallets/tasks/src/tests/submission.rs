@@ -47,6 +47,9 @@ fn bad_specs_are_refused_with_their_named_error_and_nothing_held() {
 			(spec_with(|s| s.training.epochs = 100_000), Error::<T>::SpecTooManyEpochs),
 		];
 		for (s, e) in cases {
+			let e: sp_runtime::DispatchError = e.into();
+			// The quote refuses it with the same error.
+			assert_eq!(TaskPallet::quote(&s).map(|q| q.escrow), Err(e));
 			assert_noop!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s), e);
 			assert_eq!(escrow_held(1), 0);
 		}
@@ -168,5 +171,38 @@ fn cancel_after_accept_is_refused() {
 		let id = submitted();
 		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
 		assert_noop!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id), Error::<T>::WrongPhase);
+	});
+}
+
+/// The quote is what submission holds, part by part, in both modes.
+#[test]
+fn a_quote_is_what_submission_holds() {
+	new_test_ext().execute_with(|| {
+		crate::mock::PROFILE.with(|p| *p.borrow_mut() = 100);
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		for mode in [VerificationMode::Exact, VerificationMode::Threshold] {
+			let s = spec_with(|s| s.verification.mode = mode);
+			let q = TaskPallet::quote(&s).unwrap();
+			let held = escrow_held(1);
+			assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), s));
+			let t = task(last_task());
+			assert_eq!(escrow_held(1) - held, q.escrow);
+			assert_eq!(
+				(q.escrow, q.solver_pay, q.segment_pay, q.jackpot_cut, q.treasury_cut),
+				(t.escrow, t.solver_pay, t.segment_pay, t.jackpot_cut, t.treasury_cut)
+			);
+			assert_eq!((q.gas, q.memory_mib), (t.gas, t.memory_mib));
+			assert_eq!((q.checkpoints, q.audits), (t.checkpoints, t.audits));
+			assert_eq!(q.profiled, mode == VerificationMode::Threshold);
+			let profile = if q.profiled { q.segment_pay } else { 0 };
+			assert_eq!(
+				q.escrow,
+				q.solver_pay
+					+ q.segment_pay * q.audits as u64
+					+ profile + q.jackpot_cut
+					+ q.treasury_cut
+			);
+		}
 	});
 }
