@@ -68,6 +68,22 @@ impl<T: Config> Pallet<T> {
 		T::Stake::note_engaged(who, false);
 	}
 
+	/// Lets a drawn worker that declined go, unslashed: stops counting on it, keeps it from
+	/// the task's draws, and schedules the next draw `RandomnessDelay` blocks after `now`,
+	/// from randomness that did not exist at the decline (so that it cannot hand the task
+	/// to a partner).
+	pub(crate) fn let_go(
+		id: TaskId,
+		task: &mut Task<T>,
+		who: &T::AccountId,
+		now: BlockNumberFor<T>,
+	) {
+		Self::disengage(id, task, who);
+		task.exclude(who.clone());
+		let delay = T::RandomnessDelay::get().max(2u32.into());
+		task.deadline = Self::schedule(id, now.saturating_add(delay));
+	}
+
 	/// Removes a finished task and stops counting on its workers.
 	pub(crate) fn close(id: TaskId, task: &mut Task<T>) {
 		Self::release_workers(id, task);

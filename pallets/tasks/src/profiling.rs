@@ -79,10 +79,7 @@ impl<T: Config> Pallet<T> {
 		let now = frame_system::Pallet::<T>::block_number();
 		ensure!(now < task.deadline, Error::<T>::OfferExpired);
 		task.profiler = None;
-		Self::disengage(id, &mut task, &who);
-		task.exclude(who.clone());
-		let delay = T::RandomnessDelay::get().max(2u32.into());
-		task.deadline = Self::schedule(id, now.saturating_add(delay));
+		Self::let_go(id, &mut task, &who, now);
 		Tasks::<T>::insert(id, task);
 		Self::deposit_event(Event::ProfileDeclined { id, profiler: who });
 		Ok(())

@@ -56,18 +56,8 @@ impl<T: Config> Pallet<T> {
 	/// `submit_task`: validates and prices `spec` ([`Self::quote`]), holds the escrow and
 	/// draws a profiler (Threshold mode) or a solver.
 	pub(crate) fn do_submit_task(owner: T::AccountId, spec: TaskSpec) -> DispatchResult {
-		let Quote {
-			gas,
-			memory_mib,
-			checkpoints,
-			audits,
-			profiled,
-			solver_pay,
-			segment_pay,
-			jackpot_cut,
-			treasury_cut,
-			escrow,
-		} = Self::quote(&spec)?;
+		let q = Self::quote(&spec)?;
+		let escrow = q.escrow;
 		T::Currency::hold(&HoldReason::Escrow.into(), &owner, escrow)?;
 		let id = NextTaskId::<T>::get();
 		NextTaskId::<T>::put(id.saturating_add(1));
@@ -75,14 +65,14 @@ impl<T: Config> Pallet<T> {
 		let mut task = Task::<T> {
 			owner: owner.clone(),
 			escrow,
-			solver_pay,
-			segment_pay,
-			jackpot_cut,
-			treasury_cut,
-			gas,
-			memory_mib,
-			checkpoints,
-			audits,
+			solver_pay: q.solver_pay,
+			segment_pay: q.segment_pay,
+			jackpot_cut: q.jackpot_cut,
+			treasury_cut: q.treasury_cut,
+			gas: q.gas,
+			memory_mib: q.memory_mib,
+			checkpoints: q.checkpoints,
+			audits: q.audits,
 			phase: Phase::Queued,
 			deadline: now,
 			draws: 0,
@@ -97,8 +87,8 @@ impl<T: Config> Pallet<T> {
 			threshold: None,
 		};
 		Specs::<T>::insert(id, spec);
-		Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas });
-		let alive = if profiled {
+		Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas: q.gas });
+		let alive = if q.profiled {
 			Self::draw_profiler(id, &mut task, now)?
 		} else {
 			Self::draw_solver(id, &mut task, now)?

@@ -48,11 +48,8 @@ impl<T: Config> Pallet<T> {
 		let now = frame_system::Pallet::<T>::block_number();
 		ensure!(now < task.deadline, Error::<T>::OfferExpired);
 		task.solver = None;
-		Self::disengage(id, &mut task, &who);
-		task.exclude(who.clone());
 		task.phase = Phase::Queued;
-		let delay = T::RandomnessDelay::get().max(2u32.into());
-		task.deadline = Self::schedule(id, now.saturating_add(delay));
+		Self::let_go(id, &mut task, &who, now);
 		Tasks::<T>::insert(id, task);
 		Self::deposit_event(Event::TaskDeclined { id, solver: who });
 		Ok(())
