@@ -210,8 +210,9 @@ impl<T: Config> Pallet<T> {
 	/// unavailable store stands unchecked, while it has re-audits left
 	/// ([`Config::MaxReaudits`]), to a new verifier: an active one with a standing
 	/// forced-error commitment, not bound to the task now or before, neither its
-	/// solver nor its owner. A report carries over to the re-audit, so a second report
-	/// rejects the proof. A voided verifier left with no audit of the task is let go.
+	/// solver nor its owner; every segment one verifier reported goes to the same one.
+	/// A report carries over to the re-audit, so a second report rejects the proof. A
+	/// voided verifier left with no audit of the task is let go.
 	/// Returns whether any segment was given.
 	pub(crate) fn reaudit(
 		id: TaskId,
@@ -249,17 +250,34 @@ impl<T: Config> Pallet<T> {
 		let (seed, _) = Self::random_u64(&(b"gensyn/reaudit", id).encode());
 		let mut rng = gensyn_primitives::order::SplitMix64(seed);
 		let mut given = false;
+		// The re-auditor drawn for each reporter's segments.
+		let mut drawn_for: Vec<(T::AccountId, T::AccountId)> = Vec::new();
 		for i in voided {
-			if pool.is_empty() {
-				break;
-			}
-			let v = pool.swap_remove((rng.next_u64() % pool.len() as u64) as usize);
-			if Self::engage(id, task, &v).is_err() {
-				// The task counts on as many workers as it may: no re-audit.
-				break;
-			}
+			let Some(a) = audits.get(i) else { continue };
+			let (old, reported) = (a.verifier.clone(), a.unavailable);
+			// All segments one verifier reported go to one re-auditor: a false reporter
+			// gets one draw of a colluder to report again, however many it reports.
+			let same = drawn_for.iter().find(|(r, _)| reported && *r == old);
+			let v = match same {
+				Some((_, v)) => v.clone(),
+				None => {
+					if pool.is_empty() {
+						continue;
+					}
+					let v = pool.swap_remove((rng.next_u64() % pool.len() as u64) as usize);
+					if Self::engage(id, task, &v).is_err() {
+						// The task counts on as many workers as it may: no re-audit.
+						break;
+					}
+					T::ForcedErrors::bind(&v, id);
+					if reported {
+						drawn_for.push((old.clone(), v.clone()));
+					}
+					v
+				}
+			};
 			let Some(a) = audits.get_mut(i) else { continue };
-			let old = core::mem::replace(&mut a.verifier, v.clone());
+			a.verifier = v.clone();
 			let segment = a.segment;
 			a.verdict = None;
 			a.overturned = false;
@@ -268,7 +286,6 @@ impl<T: Config> Pallet<T> {
 			a.reaudits = a.reaudits.saturating_add(1);
 			a.reported_before = a.unavailable || a.reported_before;
 			a.unavailable = false;
-			T::ForcedErrors::bind(&v, id);
 			if !replaced.contains(&old) {
 				// At most `MaxReaudits` re-audits per segment: the bound holds.
 				let _ = replaced.try_push(old.clone());

@@ -337,3 +337,65 @@ fn a_task_no_verifier_could_check_is_never_trained() {
 		check();
 	});
 }
+
+/// Two reports: a verifier drawn on several segments of an honest solver's task reports
+/// each of them unavailable, hoping that one of their re-auditors is its own account and
+/// reports again (a second report rejects the proof, and the chain cannot tell a store
+/// that does not serve from a false report). All segments one verifier reported go to
+/// one re-auditor, so the reporter gets one draw of a colluder, not one per segment:
+/// whenever the re-auditor drawn is honest, the solver is paid and the coalition gains
+/// nothing.
+#[test]
+fn a_reporter_of_several_segments_gets_one_reauditor_not_one_per_segment() {
+	let mut honest_drawn = 0;
+	for salt in 0..8 {
+		ExtBuilder::default().salt(salt).build().execute_with(|| {
+			let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
+			let id = verifying_with(half);
+			let audits = Audits::<T>::get(id);
+			assert_eq!(audits.len(), 4, "two segments for each of 11 and 12");
+			let reporter = audits[0].verifier;
+			let (mine, theirs): (Vec<_>, Vec<_>) =
+				audits.iter().partition(|a| a.verifier == reporter);
+			assert!(mine.len() >= 2, "the reporter holds several segments");
+			// 13 is honest; 14 is the reporter's own account: the only possible re-auditors.
+			reg(13, Role::Verifier);
+			reg(14, Role::Verifier);
+			let (coalition, solver) = (worth_of(&[reporter, 14]), worth(10));
+			for a in &theirs {
+				pass(id, a.verifier, a.segment);
+			}
+			for a in &mine {
+				assert_ok!(TaskPallet::report_unavailable(
+					RuntimeOrigin::signed(reporter),
+					id,
+					a.segment
+				));
+			}
+			run_to(task(id).deadline);
+			let reauditors: Vec<u64> = Audits::<T>::get(id)
+				.iter()
+				.filter(|a| a.reported_before)
+				.map(|a| a.verifier)
+				.collect();
+			assert_eq!(reauditors.len(), mine.len(), "every reported segment is audited again");
+			assert!(
+				reauditors.iter().all(|v| *v == reauditors[0]),
+				"one re-auditor for all the reporter's segments, not {reauditors:?}"
+			);
+			if reauditors[0] == 14 {
+				return;
+			}
+			honest_drawn += 1;
+			for a in Audits::<T>::get(id).iter().filter(|a| a.awaits_verdict()) {
+				pass(id, 13, a.segment);
+			}
+			run_to(task(id).deadline);
+			assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+			assert!(worth(10) > solver, "the honest solver is paid");
+			assert_eq!(worth_of(&[reporter, 14]), coalition, "the coalition gains nothing");
+			check();
+		});
+	}
+	assert!(honest_drawn > 0, "some salt draws the honest re-auditor");
+}
