@@ -60,7 +60,9 @@ impl<T: Config> Pallet<T> {
 			// Whatever the round's end, so that every payout is in an event.
 			Self::deposit_event(Event::VerifiersPaid { id, paid: verifiers_paid });
 		}
-		match Self::round_end(task, &audits) {
+		let exact =
+			Specs::<T>::get(id).is_none_or(|s| s.verification.mode == VerificationMode::Exact);
+		match Self::round_end(task, &audits, exact) {
 			RoundEnd::Unverified => {
 				Self::fail(id, task, FailReason::Unverified);
 				Ok(false)
@@ -180,8 +182,9 @@ impl<T: Config> Pallet<T> {
 		verifiers_paid
 	}
 
-	/// How the round ends, from the verdicts that count (posted, trusted, not void).
-	fn round_end(task: &Task<T>, audits: &AuditsOf<T>) -> RoundEnd<T::AccountId> {
+	/// How the round ends, from the verdicts that count (posted, trusted, not void);
+	/// `exact`: the task is in Exact mode.
+	fn round_end(task: &Task<T>, audits: &AuditsOf<T>, exact: bool) -> RoundEnd<T::AccountId> {
 		let counted: Vec<&Audit<T::AccountId>> =
 			audits.iter().filter(|a| a.verdict.is_some()).collect();
 		let failed = counted.iter().any(|a| a.verdict.is_some_and(|v| !v.pass));
@@ -206,9 +209,13 @@ impl<T: Config> Pallet<T> {
 			return RoundEnd::Completed(solver);
 		}
 		// The verifier that caught the fault reports it. A withheld proof has no reporter
-		// (nothing was proven).
-		let reporter =
-			counted.iter().find(|a| a.verdict.is_some_and(|v| !v.pass)).map(|a| a.verifier.clone());
+		// (nothing was proven), nor has a Threshold-mode fail: its distance is the
+		// verifier's word, which no game checks, so a verifier that posts an honest
+		// segment's true replay hash with a distance past the threshold earns nothing.
+		let reporter = counted
+			.iter()
+			.find(|a| exact && a.verdict.is_some_and(|v| !v.pass))
+			.map(|a| a.verifier.clone());
 		RoundEnd::Rejected { solver, reporter }
 	}
 

@@ -399,3 +399,44 @@ fn a_reporter_of_several_segments_gets_one_reauditor_not_one_per_segment() {
 	}
 	assert!(honest_drawn > 0, "some salt draws the honest re-auditor");
 }
+
+/// A3 (the half a rule closes now): in Threshold mode a verifier posts an honest
+/// segment's true replay hash with a distance past the threshold. No game checks a
+/// distance, so the solver cannot contest it and is rejected; but the verifier is paid
+/// only what any verdict pays, never a reporter's share of the solver's slash, so the
+/// lie earns it nothing an honest pass would not.
+#[test]
+fn a_threshold_fail_on_a_true_replay_earns_its_verifier_no_share_of_the_slash() {
+	new_test_ext().execute_with(|| {
+		// Short segments: a verdict's pay is well below the solver's slash, so that a
+		// reporter's share would be left once the owner is made whole.
+		let id = verifying_with(spec_with(|s| {
+			s.training.checkpoint_interval = 2;
+			s.verification.audit_fraction = SpecPermill(1_000);
+		}));
+		let threshold = VerificationMode::Threshold;
+		assert!(Specs::<T>::get(id).is_some_and(|s| s.verification.mode == threshold));
+		let audits = Audits::<T>::get(id);
+		let liar = audits[0].verifier;
+		let verdicts = audits.iter().filter(|a| a.verifier == liar).count() as u64;
+		let (before, pay) = (worth(liar), task(id).segment_pay);
+		let p = proof_for(task(id).checkpoints, audits[0].segment);
+		let (h, past) = (p.checkpoint_hash, f32::MAX.to_bits());
+		let segment = audits[0].segment;
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(liar),
+			id,
+			segment,
+			past,
+			h,
+			p
+		));
+		for a in audits.iter().skip(1) {
+			pass(id, a.verifier, a.segment);
+		}
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
+		assert_eq!(worth(liar), before + verdicts * pay, "its verdicts' pay, no reporter's share");
+		check();
+	});
+}
