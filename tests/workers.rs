@@ -352,13 +352,13 @@ fn register(ws: &str, seed: &str, role: &str, endpoint: &str) {
 /// registers Ferdie once the first node's log contains `bob_marker` (so that Bob is
 /// drawn first). Checks that the task completed, Ferdie training it, and returns the
 /// follower's stdout.
-fn redrawn_to_ferdie(s: &Setup, bob_marker: &str) -> String {
+fn redrawn_to_ferdie(s: &Setup, bob_marker: &str, edit: fn(&mut Value)) -> String {
 	let store = format!("127.0.0.1:{}", free_port());
 	let base =
 		std::env::temp_dir().join(format!("gensyn-ferdie-{}-{}", std::process::id(), free_port()));
 	let ferdie = ferdie_solver(s, &store, &base);
 	let ws = s.ws.clone();
-	let follow = std::thread::spawn(move || submit_example(&ws));
+	let follow = std::thread::spawn(move || submit_spec(&ws, edit, &[]));
 	s.node.wait_until(bob_marker, Duration::from_secs(600), |n| n.log().contains(bob_marker));
 	register_solver(s, "//Ferdie", &store);
 	let (ok, stdout, stderr) = follow.join().expect("the follower");
@@ -382,11 +382,15 @@ fn redrawn_to_ferdie(s: &Setup, bob_marker: &str) -> String {
 /// Bob trains on the wrong data order; Charlie's replay fails the segment, Bob is
 /// slashed, and of his slash first what Charlie's verdicts cost goes back into Alice's
 /// escrow; the task is offered to Ferdie (a second solver node, registered once Bob
-/// trains so that Bob is drawn first), whose proof passes. Alice pays one round.
+/// trains so that Bob is drawn first), whose proof passes. Alice pays one round. The
+/// task is in Exact mode: there a failing verdict is a replay hash a game could check,
+/// while in Threshold mode a second verifier would have to fail the segment too, and
+/// Charlie is the only one.
 #[test]
 fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 	let s = setup(Some("lazy-solver"), Some("0"));
-	let stdout = redrawn_to_ferdie(&s, "training on the wrong data order");
+	let exact = |spec: &mut Value| spec["verification"]["mode"] = Value::String("exact".into());
+	let stdout = redrawn_to_ferdie(&s, "training on the wrong data order", exact);
 	let log = s.node.log();
 	let submitted = tagged_json(&stdout, "RESULT ");
 	let outcome = tagged_json(&stdout, "OUTCOME ");
@@ -415,11 +419,11 @@ fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed: {ledger}");
 	let (d_ferdie, fee_ferdie) = account(&ledger, 2);
 	assert_eq!(d_ferdie, solver_paid - fee_ferdie, "Ferdie paid: {ledger}");
-	// Alice paid one round: the profile, round 2's verdicts, the solver and the cuts.
+	// Alice paid one round: round 2's verdicts, the solver and the cuts (no profile in
+	// Exact mode).
 	let escrow = planck(&submitted["escrow"]);
-	let profile_pay = planck(&submitted["segmentPay"]);
 	let cuts = planck(&submitted["jackpotCut"]) + planck(&submitted["treasuryCut"]);
-	assert_eq!(escrow - refunded, profile_pay + verifiers_paid + solver_paid + cuts, "{outcome}");
+	assert_eq!(escrow - refunded, verifiers_paid + solver_paid + cuts, "{outcome}");
 	let (d_alice, fee_alice) = account(&ledger, 0);
 	let fees_total = planck(&ledger["feesTotal"]);
 	assert_eq!(d_alice, -(escrow - refunded) - fee_alice + fees_total, "Alice: {ledger}");
@@ -436,7 +440,7 @@ fn a_dead_solvers_task_is_redrawn_and_completed() {
 		min_training: Some("20"),
 		..Options::default()
 	});
-	let stdout = redrawn_to_ferdie(&s, "training stopped at step");
+	let stdout = redrawn_to_ferdie(&s, "training stopped at step", |_| {});
 	let outcome = tagged_json(&stdout, "OUTCOME ");
 	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}");
 	let accepted = stdout.lines().filter(|l| l.contains("tasks.TaskAccepted")).count();

@@ -188,6 +188,7 @@ impl<T: Config> Pallet<T> {
 					reaudits: 0,
 					unavailable: false,
 					reported_before: false,
+					rechecks: None,
 				})
 				.is_err()
 			{
@@ -210,7 +211,8 @@ impl<T: Config> Pallet<T> {
 	/// unavailable store stands unchecked, while it has re-audits left
 	/// ([`Config::MaxReaudits`]), to a new verifier: an active one with a standing
 	/// forced-error commitment, not bound to the task now or before, neither its
-	/// solver nor its owner; every segment one verifier reported goes to the same one.
+	/// solver nor its owner; every segment one verifier reported or failed in Threshold
+	/// mode goes to the same one.
 	/// A report carries over to the re-audit, so a second report rejects the proof. A
 	/// voided verifier left with no audit of the task is let go.
 	/// Returns whether any segment was given.
@@ -250,14 +252,15 @@ impl<T: Config> Pallet<T> {
 		let (seed, _) = Self::random_u64(&(b"gensyn/reaudit", id).encode());
 		let mut rng = gensyn_primitives::order::SplitMix64(seed);
 		let mut given = false;
-		// The re-auditor drawn for each reporter's segments.
+		// The re-auditor drawn for each reporter's (or Threshold failer's) segments.
 		let mut drawn_for: Vec<(T::AccountId, T::AccountId)> = Vec::new();
 		for i in voided {
 			let Some(a) = audits.get(i) else { continue };
-			let (old, reported) = (a.verifier.clone(), a.unavailable);
-			// All segments one verifier reported go to one re-auditor: a false reporter
-			// gets one draw of a colluder to report again, however many it reports.
-			let same = drawn_for.iter().find(|(r, _)| reported && *r == old);
+			// All segments one verifier reported, or failed in Threshold mode, go to one
+			// re-auditor: a false reporter (or a liar about distances) gets one draw of a
+			// colluder to confirm it, however many segments it names.
+			let (old, grouped) = (a.verifier.clone(), a.unavailable || a.rechecks.is_some());
+			let same = drawn_for.iter().find(|(r, _)| grouped && *r == old);
 			let v = match same {
 				Some((_, v)) => v.clone(),
 				None => {
@@ -270,7 +273,7 @@ impl<T: Config> Pallet<T> {
 						break;
 					}
 					T::ForcedErrors::bind(&v, id);
-					if reported {
+					if grouped {
 						drawn_for.push((old.clone(), v.clone()));
 					}
 					v

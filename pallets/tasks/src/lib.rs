@@ -67,8 +67,9 @@ pub(crate) type Deadlines<T> = queue::PagedQueue<
 	DeadlineBacklog<T>,
 >;
 
-/// The storage layout's version (1: paged deadlines).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(2);
+/// The storage layout's version (1: paged deadlines; 2: several excluded workers; 3: an
+/// audit names the verifier whose fail it re-checks).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(3);
 
 #[frame_support::pallet]
 pub mod pallet {
@@ -407,6 +408,17 @@ pub mod pallet {
 			/// The segment.
 			segment: u32,
 			/// The new verifier.
+			verifier: T::AccountId,
+		},
+		/// A failing Threshold-mode verdict stood through the window: it counts only once
+		/// another verifier, drawn next, fails the segment too (a pass leaves the segment
+		/// unverified). Its verifier is paid for it at settlement.
+		FailRechecked {
+			/// The task.
+			id: TaskId,
+			/// The segment.
+			segment: u32,
+			/// The verifier that posted the fail.
 			verifier: T::AccountId,
 		},
 		/// The solver may contest a failing verdict only from now on (its verifier revealed

@@ -129,3 +129,91 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ExcludeMany
 		Ok(())
 	}
 }
+
+/// Version 2's audit, which named no re-checked verifier.
+pub(crate) mod v2 {
+	use super::*;
+
+	/// A task's audits as version 2 stored them.
+	pub type AuditsOf<T> =
+		BoundedVec<Audit<<T as frame_system::Config>::AccountId>, <T as Config>::MaxAuditSegments>;
+
+	/// Audits of live tasks as version 2 stored them.
+	#[frame_support::storage_alias]
+	pub type Audits<T: Config> = StorageMap<Pallet<T>, Twox64Concat, TaskId, AuditsOf<T>>;
+
+	/// An audit as version 2 stored it: [`crate::Audit`] without `rechecks`.
+	#[derive(Encode, Decode)]
+	pub struct Audit<AccountId> {
+		pub segment: u32,
+		pub verifier: AccountId,
+		pub verdict: Option<Verdict>,
+		pub challenger: Option<AccountId>,
+		pub overturned: bool,
+		pub refuted_by: Option<AccountId>,
+		pub reaudits: u32,
+		pub unavailable: bool,
+		pub reported_before: bool,
+	}
+
+	impl<AccountId> Audit<AccountId> {
+		/// The same audit as version 3 stores it: it re-checks no fail (before version 3
+		/// a Threshold fail was never re-checked).
+		pub fn upgrade(self) -> crate::Audit<AccountId> {
+			crate::Audit {
+				segment: self.segment,
+				verifier: self.verifier,
+				verdict: self.verdict,
+				challenger: self.challenger,
+				overturned: self.overturned,
+				refuted_by: self.refuted_by,
+				reaudits: self.reaudits,
+				unavailable: self.unavailable,
+				reported_before: self.reported_before,
+				rechecks: None,
+			}
+		}
+	}
+}
+
+/// The tasks pallet's migration from storage version 2 to 3 (runs once): every audit
+/// gains the verifier whose Threshold fail it re-checks (none).
+pub type V2ToV3<T> = VersionedMigration<
+	2,
+	3,
+	AuditsRecheckNone<T>,
+	Pallet<T>,
+	<T as frame_system::Config>::DbWeight,
+>;
+
+/// Version 2 to 3's step, unversioned: rewrites every live task's audits (one read and
+/// one write each).
+pub struct AuditsRecheckNone<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for AuditsRecheckNone<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let mut tasks = 0u64;
+		Audits::<T>::translate::<v2::AuditsOf<T>, _>(|_, old| {
+			tasks = tasks.saturating_add(1);
+			let audits: Vec<Audit<T::AccountId>> =
+				old.into_iter().map(v2::Audit::upgrade).collect();
+			// As many audits as before: within the same bound.
+			Some(BoundedVec::truncate_from(audits))
+		});
+		T::DbWeight::get().reads_writes(tasks, tasks)
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+		let audits: u64 = v2::Audits::<T>::iter_values().map(|a| a.len() as u64).sum();
+		Ok(audits.encode())
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		let before = u64::decode(&mut &state[..]).map_err(|_| "undecodable count")?;
+		let after: u64 = Audits::<T>::iter_values().map(|a| a.len() as u64).sum();
+		ensure!(after == before, "an audit was lost");
+		Ok(())
+	}
+}

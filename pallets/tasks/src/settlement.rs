@@ -48,6 +48,11 @@ impl<T: Config> Pallet<T> {
 		let mut slashed: Vec<T::AccountId> = Vec::new();
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
 		Self::judge_forced(task, &mut audits, &forced_of, &mut slashed);
+		let exact =
+			Specs::<T>::get(id).is_none_or(|s| s.verification.mode == VerificationMode::Exact);
+		if !exact {
+			Self::recheck_fails(id, &mut audits);
+		}
 		if Self::reaudit(id, task, &mut audits)? {
 			// A verdict voided just now is audited again first.
 			Audits::<T>::insert(id, audits);
@@ -60,8 +65,6 @@ impl<T: Config> Pallet<T> {
 			// Whatever the round's end, so that every payout is in an event.
 			Self::deposit_event(Event::VerifiersPaid { id, paid: verifiers_paid });
 		}
-		let exact =
-			Specs::<T>::get(id).is_none_or(|s| s.verification.mode == VerificationMode::Exact);
 		match Self::round_end(task, &audits, exact) {
 			RoundEnd::Unverified => {
 				Self::fail(id, task, FailReason::Unverified);
@@ -167,15 +170,44 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// Pays each verifier whose verdict stands one segment's verification pay; returns
-	/// what was paid.
+	/// The settlement pass over Threshold-mode fails that stood through the window (posted,
+	/// revealed, not forced, not refuted): each is void until the segment is audited again
+	/// by another verifier, never forced. One verifier's word on a distance, which no game
+	/// checks, never rejects a solver: a second fail does, a pass leaves the segment
+	/// unverified (the solver is neither paid nor slashed), and with no re-audit left the
+	/// segment stays unverified.
+	fn recheck_fails(id: TaskId, audits: &mut AuditsOf<T>) {
+		for a in audits.iter_mut() {
+			let failed = a.verdict.is_some_and(|v| !v.pass);
+			if a.rechecks.is_some() || a.overturned || !failed {
+				continue;
+			}
+			a.rechecks = Some(a.verifier.clone());
+			a.verdict = None;
+			a.challenger = None;
+			a.refuted_by = None;
+			a.overturned = true;
+			Self::deposit_event(Event::FailRechecked {
+				id,
+				segment: a.segment,
+				verifier: a.verifier.clone(),
+			});
+		}
+	}
+
+	/// Pays each verifier whose verdict stands one segment's verification pay, and so
+	/// the verifier of each re-checked fail (it replayed and revealed; whether its fail
+	/// was right, no game can tell); returns what was paid. A round with a re-checked
+	/// fail never pays its solver, whose pay covers the second verdict.
 	fn pay_verifiers(task: &mut Task<T>, audits: &AuditsOf<T>) -> BalanceOf<T> {
 		let segment_pay = task.segment_pay;
 		let mut verifiers_paid: BalanceOf<T> = Zero::zero();
-		for a in audits.iter().filter(|a| a.verdict.is_some() && !a.overturned) {
-			let paid = Self::pay(task, &a.verifier, segment_pay);
+		let standing = audits.iter().filter(|a| a.verdict.is_some() && !a.overturned);
+		let rechecked = audits.iter().filter_map(|a| a.rechecks.as_ref());
+		for who in standing.map(|a| &a.verifier).chain(rechecked) {
+			let paid = Self::pay(task, who, segment_pay);
 			if !paid.is_zero() {
-				T::Stake::note_earned(&a.verifier, Role::Verifier, paid);
+				T::Stake::note_earned(who, Role::Verifier, paid);
 			}
 			verifiers_paid = verifiers_paid.saturating_add(paid);
 		}
@@ -199,7 +231,10 @@ impl<T: Config> Pallet<T> {
 		// unrevealed, a stalled game, a forced error or a lie about one) or never posted,
 		// and no re-audit was left to check it.
 		let unaudited = audits.iter().any(|a| a.verdict.is_none() && !a.unavailable);
-		if !failed && !withheld && (unchecked || unaudited) {
+		// A pass on a re-checked Threshold fail: two verifiers disagree on a distance no
+		// game checks.
+		let disagreed = audits.iter().any(|a| a.rechecks.is_some() && a.verdict.is_some());
+		if !failed && !withheld && (unchecked || unaudited || disagreed) {
 			// A segment was not verified: the solver is not paid, nor slashed on one
 			// verifier's word; the owner gets the rest back.
 			return RoundEnd::Unverified;

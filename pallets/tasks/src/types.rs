@@ -169,6 +169,10 @@ pub struct Audit<AccountId> {
 	/// This audit re-audits a segment whose previous verifier reported the store
 	/// unavailable: a second report rejects the proof.
 	pub reported_before: bool,
+	/// This audit re-checks the failing Threshold-mode verdict that the verifier named
+	/// here posted: a distance is its verifier's word, which no game checks, so a second
+	/// fail, drawn independently, rejects the proof and a pass leaves it unverified.
+	pub rechecks: Option<AccountId>,
 }
 
 impl<AccountId> Audit<AccountId> {

@@ -3,16 +3,6 @@
 
 use super::*;
 
-/// What `who` holds in all: free, bonded and escrowed.
-fn worth(who: u64) -> u64 {
-	Balances::total_balance(&who)
-}
-
-/// The sum of [`worth`] over `who`.
-fn worth_of(who: &[u64]) -> u64 {
-	who.iter().map(|w| worth(*w)).sum()
-}
-
 /// `who` posts a failing verdict on `segment` of task `id`.
 fn fail(id: TaskId, who: u64, segment: u32) {
 	let p = proof_for(task(id).checkpoints, segment);
@@ -56,7 +46,7 @@ fn a_conceded_game_over_an_honest_pass_never_fails_the_solver() {
 #[test]
 fn a_stalled_game_never_lets_a_challenged_pass_stand() {
 	new_test_ext().execute_with(|| {
-		let id = verifying();
+		let id = verifying_with(exact());
 		let a = Audits::<T>::get(id)[0].clone();
 		let other = if a.verifier == 11 { 12 } else { 11 };
 		reg(13, Role::Whistleblower);
@@ -142,7 +132,7 @@ fn a_late_reveal_never_leaves_the_solver_without_time_to_contest() {
 #[test]
 fn a_forced_segment_is_audited_again_so_a_fake_on_it_is_caught() {
 	new_test_ext().execute_with(|| {
-		let id = verifying_by(sp_runtime::Perbill::one(), spec(), &[11, 12, 14]);
+		let id = verifying_by(sp_runtime::Perbill::one(), exact(), &[11, 12, 14]);
 		let a = Audits::<T>::get(id)[0].clone();
 		let (coalition, before) = ([10, a.verifier], worth_of(&[10, a.verifier]));
 		// Forced: the verifier posts the failing verdict it must, and reveals.
@@ -400,13 +390,14 @@ fn a_reporter_of_several_segments_gets_one_reauditor_not_one_per_segment() {
 	assert!(honest_drawn > 0, "some salt draws the honest re-auditor");
 }
 
-/// A3 (the half a rule closes now): in Threshold mode a verifier posts an honest
+/// A3 (the half rules close now): in Threshold mode a verifier posts an honest
 /// segment's true replay hash with a distance past the threshold. No game checks a
-/// distance, so the solver cannot contest it and is rejected; but the verifier is paid
-/// only what any verdict pays, never a reporter's share of the solver's slash, so the
-/// lie earns it nothing an honest pass would not.
+/// distance, so the solver cannot contest it; but one verifier's fail is only checked
+/// again by another, drawn independently, whose honest pass leaves the task unverified:
+/// the solver is not slashed, and the liar earns only its verdict's pay, never a
+/// reporter's share, so the lie earns it nothing an honest pass would not.
 #[test]
-fn a_threshold_fail_on_a_true_replay_earns_its_verifier_no_share_of_the_slash() {
+fn a_threshold_fail_on_a_true_replay_never_rejects_the_solver_alone() {
 	new_test_ext().execute_with(|| {
 		// Short segments: a verdict's pay is well below the solver's slash, so that a
 		// reporter's share would be left once the owner is made whole.
@@ -416,27 +407,58 @@ fn a_threshold_fail_on_a_true_replay_earns_its_verifier_no_share_of_the_slash() 
 		}));
 		let threshold = VerificationMode::Threshold;
 		assert!(Specs::<T>::get(id).is_some_and(|s| s.verification.mode == threshold));
-		let audits = Audits::<T>::get(id);
-		let liar = audits[0].verifier;
-		let verdicts = audits.iter().filter(|a| a.verifier == liar).count() as u64;
-		let (before, pay) = (worth(liar), task(id).segment_pay);
-		let p = proof_for(task(id).checkpoints, audits[0].segment);
+		let a = Audits::<T>::get(id)[0].clone();
+		let other = if a.verifier == 11 { 12 } else { 11 };
+		let (liar, solver, pay) = (worth(a.verifier), worth(10), task(id).segment_pay);
+		let p = proof_for(task(id).checkpoints, a.segment);
 		let (h, past) = (p.checkpoint_hash, f32::MAX.to_bits());
-		let segment = audits[0].segment;
 		assert_ok!(TaskPallet::submit_verification(
-			RuntimeOrigin::signed(liar),
+			RuntimeOrigin::signed(a.verifier),
 			id,
-			segment,
+			a.segment,
 			past,
 			h,
 			p
 		));
-		for a in audits.iter().skip(1) {
-			pass(id, a.verifier, a.segment);
+		run_to(task(id).deadline);
+		let again = Audits::<T>::get(id)[0].clone();
+		assert_eq!((again.verifier, again.rechecks), (other, Some(a.verifier)), "re-checked");
+		pass(id, other, a.segment);
+		run_to(task(id).deadline);
+		assert!(unverified(id));
+		assert!(!events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
+		assert_eq!(worth(10), solver, "the honest solver is not slashed");
+		assert_eq!(worth(a.verifier), liar + pay, "its verdict's pay, no reporter's share");
+		check();
+	});
+}
+
+/// A verifier drawn on several segments of an honest solver's Threshold task fails each
+/// with a distance past the threshold, hoping one of their re-checkers is its own account
+/// and fails it too: all its fails go to one re-checker, one draw of a colluder.
+#[test]
+fn a_threshold_failer_of_several_segments_gets_one_rechecker() {
+	new_test_ext().execute_with(|| {
+		let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
+		let id = verifying_with(half);
+		let audits = Audits::<T>::get(id);
+		let liar = audits[0].verifier;
+		reg(13, Role::Verifier);
+		reg(14, Role::Verifier);
+		for a in &audits {
+			if a.verifier == liar {
+				fail(id, liar, a.segment);
+			} else {
+				pass(id, a.verifier, a.segment);
+			}
 		}
 		run_to(task(id).deadline);
-		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
-		assert_eq!(worth(liar), before + verdicts * pay, "its verdicts' pay, no reporter's share");
-		check();
+		let checkers: Vec<u64> = Audits::<T>::get(id)
+			.iter()
+			.filter(|a| a.rechecks == Some(liar))
+			.map(|a| a.verifier)
+			.collect();
+		assert!(checkers.len() >= 2, "every fail is re-checked: {checkers:?}");
+		assert!(checkers.iter().all(|v| *v == checkers[0]), "one re-checker, not {checkers:?}");
 	});
 }

@@ -160,6 +160,51 @@ fn one_excluded_worker_becomes_a_list_when_storage_moves_to_version_2() {
 	});
 }
 
+/// Version 2's audits named no re-checked verifier; the migration to version 3 reads
+/// each back whole, re-checking nothing, and runs once.
+#[test]
+fn audits_gain_no_recheck_when_storage_moves_to_version_3() {
+	use crate::migrations::v2;
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
+		let id = verifying_with(half);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment
+		));
+		let before = Audits::<T>::get(id);
+		assert!(before.len() > 1 && before.iter().all(|a| a.rechecks.is_none()));
+		let old: Vec<v2::Audit<u64>> = before
+			.iter()
+			.cloned()
+			.map(|a| v2::Audit {
+				segment: a.segment,
+				verifier: a.verifier,
+				verdict: a.verdict,
+				challenger: a.challenger,
+				overturned: a.overturned,
+				refuted_by: a.refuted_by,
+				reaudits: a.reaudits,
+				unavailable: a.unavailable,
+				reported_before: a.reported_before,
+			})
+			.collect();
+		v2::Audits::<T>::insert(id, BoundedVec::truncate_from(old));
+		assert!(Audits::<T>::try_get(id).is_err(), "version 2's bytes do not read as version 3");
+		StorageVersion::new(2).put::<TaskPallet>();
+		crate::migrations::V2ToV3::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 3);
+		assert_eq!(Audits::<T>::get(id), before);
+		check();
+		// Run once: a second upgrade leaves version 3's audits as they are.
+		crate::migrations::V2ToV3::<T>::on_runtime_upgrade();
+		assert_eq!(Audits::<T>::get(id), before);
+	});
+}
+
 #[test]
 fn try_state_catches_broken_invariants() {
 	new_test_ext().execute_with(|| {

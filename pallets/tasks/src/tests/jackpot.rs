@@ -173,7 +173,7 @@ fn a_forced_segment_with_a_passing_verdict_is_a_lie() {
 #[test]
 fn a_revealed_unforced_failing_verdict_fails_the_solver() {
 	new_test_ext().execute_with(|| {
-		let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+		let id = verifying_with_jackpot_for(sp_runtime::Perbill::zero(), exact());
 		let a = Audits::<T>::get(id)[0].clone();
 		verify_all(id, false);
 		reveal(a.verifier, id);

@@ -39,6 +39,21 @@ fn spec() -> TaskSpec {
 	})
 }
 
+/// What `who` holds in all: free, bonded and escrowed.
+fn worth(who: u64) -> u64 {
+	Balances::total_balance(&who)
+}
+
+/// The sum of [`worth`] over `who`.
+fn worth_of(who: &[u64]) -> u64 {
+	who.iter().map(|w| worth(*w)).sum()
+}
+
+/// [`spec`] in Exact mode, where a failing verdict is a replay hash a game can check.
+fn exact() -> TaskSpec {
+	spec_with(|s| s.verification.mode = VerificationMode::Exact)
+}
+
 fn spec_with(f: impl FnOnce(&mut TaskSpec)) -> TaskSpec {
 	let mut s = spec();
 	f(&mut s);

@@ -33,7 +33,7 @@ fn all_pass_settles_paying_solver_verifier_jackpot_treasury() {
 #[test]
 fn a_failing_audit_slashes_the_solver_pays_verifiers_and_refunds() {
 	new_test_ext().execute_with(|| {
-		let id = verifying();
+		let id = verifying_with(exact());
 		let t = task(id);
 		let verifier = Audits::<T>::get(id)[0].verifier;
 		let vfree = Balances::free_balance(verifier);
@@ -87,12 +87,13 @@ fn train_as_solver(id: TaskId) -> u64 {
 	solver
 }
 
-/// A task whose one audited segment costs less to verify than the rejected-proof slash
-/// (2-step segments, one audit).
+/// An Exact-mode task whose one audited segment costs less to verify than the
+/// rejected-proof slash (2-step segments, one audit).
 fn cheap_audit_spec() -> TaskSpec {
 	spec_with(|s| {
 		s.training.checkpoint_interval = 2;
 		s.verification.audit_fraction = SpecPermill(1);
+		s.verification.mode = VerificationMode::Exact;
 	})
 }
 
@@ -165,5 +166,78 @@ fn a_task_fails_once_its_rounds_are_spent() {
 		assert!(events()
 			.iter()
 			.any(|e| matches!(e, Event::TaskFailed { reason: FailReason::ProofRejected, .. })));
+	});
+}
+
+/// A Threshold task whose one audit (by 11 or 12) fails at the window's end: the fail is
+/// re-checked by the other. Returns the task, the first verifier, the re-checker and the
+/// solver's bond before.
+fn threshold_fail_rechecked() -> (TaskId, u64, u64, u64) {
+	let id = verifying();
+	let a = Audits::<T>::get(id)[0].clone();
+	let other = if a.verifier == 11 { 12 } else { 11 };
+	let sb = Stake::bond(&10, Role::Solver);
+	verify_all(id, false);
+	run_to(task(id).deadline);
+	assert!(events().contains(&Event::FailRechecked {
+		id,
+		segment: a.segment,
+		verifier: a.verifier
+	}));
+	assert_eq!(task(id).phase, Phase::Verifying, "the fail alone settles nothing");
+	let again = Audits::<T>::get(id)[0].clone();
+	assert_eq!((again.verifier, again.rechecks, again.verdict), (other, Some(a.verifier), None));
+	assert_eq!(Stake::bond(&10, Role::Solver), sb);
+	(id, a.verifier, other, sb)
+}
+
+#[test]
+fn a_threshold_fail_rejects_the_proof_once_a_second_verifier_fails_it_too() {
+	new_test_ext().execute_with(|| {
+		let (id, first, second, sb) = threshold_fail_rechecked();
+		let (f, s, pay) = (worth(first), worth(second), task(id).segment_pay);
+		verify_all(id, false);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
+		// Both replayed, both are paid; neither is a reporter (a distance is unproven).
+		assert_eq!((worth(first), worth(second)), (f + pay, s + pay));
+		assert!(events().contains(&Event::VerifiersPaid { id, paid: 2 * pay }));
+		check();
+	});
+}
+
+#[test]
+fn a_pass_on_a_rechecked_threshold_fail_leaves_the_task_unverified_and_nobody_slashed() {
+	new_test_ext().execute_with(|| {
+		let (id, first, second, sb) = threshold_fail_rechecked();
+		let (f, s, pay) = (worth(first), worth(second), task(id).segment_pay);
+		let owner = worth(1);
+		verify_all(id, true);
+		run_to(task(id).deadline);
+		assert!(unverified(id), "two verifiers disagree on a distance no game checks");
+		assert_eq!(Stake::bond(&10, Role::Solver), sb);
+		assert_eq!((worth(first), worth(second)), (f + pay, s + pay));
+		// The owner pays both verdicts (its worth counts the escrow) and gets the rest back.
+		assert_eq!(worth(1), owner - 2 * pay);
+		check();
+	});
+}
+
+#[test]
+fn a_threshold_fail_no_verifier_can_recheck_leaves_the_task_unverified() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		let other = if a.verifier == 11 { 12 } else { 11 };
+		assert_ok!(Stake::unbond(RuntimeOrigin::signed(other), Role::Verifier));
+		let (sb, v, pay) =
+			(Stake::bond(&10, Role::Solver), worth(a.verifier), task(id).segment_pay);
+		verify_all(id, false);
+		run_to(task(id).deadline);
+		assert!(unverified(id));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb, "one verifier's word slashes nobody");
+		assert_eq!(worth(a.verifier), v + pay, "the fail is paid: it was replayed and revealed");
+		check();
 	});
 }
