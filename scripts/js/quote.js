@@ -35,7 +35,8 @@ async function main() {
       + `${q.checkpoints.toNumber()} checkpoints, ${q.audits.toNumber()} audited`);
     console.log(`escrow ${tokens(q.escrow)}: solver ${tokens(q.solverPay)}, `
       + `${q.audits.toNumber() + (q.profiled.isTrue ? 1 : 0)} x ${tokens(q.segmentPay)} verification, `
-      + `jackpot ${tokens(q.jackpotCut)}, treasury ${tokens(q.treasuryCut)}`);
+      + `jackpot ${tokens(q.jackpotCut)}, treasury ${tokens(q.treasuryCut)}, `
+      + `re-check reserve ${tokens(q.recheckReserve)}`);
     console.log(`RESULT ${JSON.stringify({
       ok: true,
       gas: q.gas.toString(),
@@ -47,6 +48,7 @@ async function main() {
       segmentPay: q.segmentPay.toString(),
       jackpotCut: q.jackpotCut.toString(),
       treasuryCut: q.treasuryCut.toString(),
+      recheckReserve: q.recheckReserve.toString(),
       escrow: q.escrow.toString(),
     })}`);
   } finally {

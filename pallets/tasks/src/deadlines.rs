@@ -94,8 +94,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The verify period ended: silent verifiers are slashed, and a report whose
-	/// re-auditor stayed silent stands again. When nobody posted anything the verifiers
-	/// are drawn again; otherwise a silent verifier's segment is void, like a refuted
+	/// re-auditor stayed silent stands again. When nobody posted anything on a first draw
+	/// the verifiers are drawn again; otherwise a silent verifier's segment is void, like a refuted
 	/// verdict, and audited again by a new verifier (the task stays in Verifying), or,
 	/// with none to draw, left unverified: the window opens and the settlement never pays
 	/// the solver for a segment nobody checked.
@@ -124,7 +124,10 @@ impl<T: Config> Pallet<T> {
 			a.reported_before = false;
 			Self::deposit_event(Event::ReportStands { id, segment: a.segment });
 		}
-		if audits.iter().all(|a| a.awaits_verdict()) {
+		// Nobody posted anything on a first draw: draw again. A silent re-audit never
+		// redraws (fresh segments would drop the one it was to check: a voided verdict or
+		// a re-checked fail).
+		if audits.iter().all(|a| a.awaits_verdict() && a.reaudits == 0) {
 			return Self::nobody_verified(id, task, &missing, now);
 		}
 		for a in audits.iter_mut().filter(|a| a.awaits_verdict()) {

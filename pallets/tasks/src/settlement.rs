@@ -20,14 +20,31 @@ enum RoundEnd<AccountId> {
 }
 
 impl<T: Config> Pallet<T> {
-	/// What one training round costs at most: the solver's pay, the cuts and every
-	/// audited segment's verification.
-	pub(crate) fn round_cost(task: &Task<T>) -> BalanceOf<T> {
+	/// What one training round costs at most: the solver's pay, the cuts, every audited
+	/// segment's verification and, in Threshold mode, the re-check reserve.
+	pub(crate) fn round_cost(task: &Task<T>, threshold: bool) -> BalanceOf<T> {
+		let unpaid =
+			task.solver_pay.saturating_add(task.jackpot_cut).saturating_add(task.treasury_cut);
+		let reserve = if threshold {
+			Self::recheck_reserve(task.audits, task.segment_pay, unpaid)
+		} else {
+			Zero::zero()
+		};
 		task.segment_pay
 			.saturating_mul(task.audits.into())
-			.saturating_add(task.solver_pay)
-			.saturating_add(task.jackpot_cut)
-			.saturating_add(task.treasury_cut)
+			.saturating_add(unpaid)
+			.saturating_add(reserve)
+	}
+
+	/// In Threshold mode each fail may be re-checked and both its verdicts paid: from the
+	/// solver's pay and cuts (`unpaid`), which a round with a re-checked fail never pays,
+	/// and from this reserve for what they cannot cover: a second verdict on every audit.
+	pub(crate) fn recheck_reserve(
+		audits: u32,
+		segment_pay: BalanceOf<T>,
+		unpaid: BalanceOf<T>,
+	) -> BalanceOf<T> {
+		segment_pay.saturating_mul(audits.into()).saturating_sub(unpaid)
 	}
 
 	/// Settles a task whose challenge window ended, in passes: verdicts whose secret is
@@ -317,7 +334,10 @@ impl<T: Config> Pallet<T> {
 		let another = T::Stake::active(Role::Solver)
 			.iter()
 			.any(|(a, c)| c.memory_mib >= task.memory_mib && *a != task.owner && *a != solver);
-		if task.rounds >= T::MaxRounds::get() || !another || task.escrow < Self::round_cost(task) {
+		let threshold =
+			Specs::<T>::get(id).is_some_and(|s| s.verification.mode == VerificationMode::Threshold);
+		let short = task.escrow < Self::round_cost(task, threshold);
+		if task.rounds >= T::MaxRounds::get() || !another || short {
 			Self::fail(id, task, FailReason::ProofRejected);
 			return Ok(false);
 		}

@@ -3,8 +3,8 @@
 //!
 //! The escrow is the solver's pay (`PricePerMegagas` per megagas of the work estimate),
 //! one verification pay (`VerifyPricePerMegagas` per megagas of one segment) for each
-//! audited segment and for the profiler of a Threshold task, and the jackpot and
-//! treasury cuts of the solver's pay.
+//! audited segment and for the profiler of a Threshold task, the jackpot and treasury
+//! cuts of the solver's pay, and a Threshold task's re-check reserve.
 
 use crate::*;
 
@@ -29,8 +29,14 @@ impl<T: Config> Pallet<T> {
 		let segment_pay = Self::price(segment_gas, T::VerifyPricePerMegagas::get())?;
 		let jackpot_cut = T::JackpotCut::get() * solver_pay;
 		let treasury_cut = T::TreasuryCut::get() * solver_pay;
-		let profiled = spec.verification.mode == VerificationMode::Threshold
-			&& !T::ProfilePeriod::get().is_zero();
+		let threshold = spec.verification.mode == VerificationMode::Threshold;
+		let profiled = threshold && !T::ProfilePeriod::get().is_zero();
+		let recheck_reserve = if threshold {
+			let unpaid = solver_pay.saturating_add(jackpot_cut).saturating_add(treasury_cut);
+			Self::recheck_reserve(audits, segment_pay, unpaid)
+		} else {
+			Zero::zero()
+		};
 		// The profiler replays one segment's worth of work.
 		let paid_segments = audits.saturating_add(u32::from(profiled));
 		let escrow = segment_pay
@@ -38,6 +44,7 @@ impl<T: Config> Pallet<T> {
 			.and_then(|v| v.checked_add(&solver_pay))
 			.and_then(|v| v.checked_add(&jackpot_cut))
 			.and_then(|v| v.checked_add(&treasury_cut))
+			.and_then(|v| v.checked_add(&recheck_reserve))
 			.ok_or(Error::<T>::EscrowOverflow)?;
 		Ok(Quote {
 			gas: est.total,
@@ -49,6 +56,7 @@ impl<T: Config> Pallet<T> {
 			segment_pay,
 			jackpot_cut,
 			treasury_cut,
+			recheck_reserve,
 			escrow,
 		})
 	}

@@ -398,13 +398,19 @@ pub struct Quote<Balance> {
 	pub jackpot_cut: Balance,
 	/// The treasury's cut.
 	pub treasury_cut: Balance,
-	/// The escrow held at submission: all of the above.
+	/// Threshold mode: what a second verdict on every audit would cost beyond the
+	/// solver's pay and the cuts (a failing verdict is re-checked by another verifier
+	/// and both are paid, in a round that never pays the solver); usually zero.
+	pub recheck_reserve: Balance,
+	/// The escrow held at submission: all of the above, the verification pay once per
+	/// audit and for the profiler.
 	pub escrow: Balance,
 }
 
 sp_api::decl_runtime_apis! {
-	/// Questions workers and clients ask the tasks pallet.
-	#[api_version(2)]
+	/// Questions workers and clients ask the tasks pallet (version 3: an audit names the
+	/// fail it re-checks; a quote shows the re-check reserve).
+	#[api_version(3)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,
@@ -417,8 +423,7 @@ sp_api::decl_runtime_apis! {
 		/// Tasks in their challenge window, with its end (what whistleblowers watch).
 		fn challengeable() -> Vec<(TaskId, BlockNumber)>;
 		/// What `spec` would cost if submitted now, or the error `submit_task` would
-		/// refuse it with.
-		#[api_version(2)]
+		/// refuse it with (since version 2).
 		fn quote(spec: TaskSpec) -> Result<Quote<Balance>, sp_runtime::DispatchError>;
 	}
 }

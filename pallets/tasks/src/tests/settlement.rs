@@ -241,3 +241,58 @@ fn a_threshold_fail_no_verifier_can_recheck_leaves_the_task_unverified() {
 		check();
 	});
 }
+
+/// A re-checker that stays silent is slashed and the segment it was to check is given to
+/// another verifier: it is never dropped for a fresh draw of other segments, which a
+/// cheating solver's silent partner could otherwise buy.
+#[test]
+fn a_silent_rechecker_leaves_the_fail_to_be_rechecked_by_another() {
+	new_test_ext().execute_with(|| {
+		let (id, first, second, sb) = threshold_fail_rechecked();
+		let segment = Audits::<T>::get(id)[0].segment;
+		reg(13, Role::Verifier);
+		let vb = Stake::bond(&second, Role::Verifier);
+		run_to(task(id).deadline);
+		assert!(Stake::bond(&second, Role::Verifier) < vb, "the silent re-checker is slashed");
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_eq!((a.segment, a.verifier, a.rechecks), (segment, 13, Some(first)));
+		verify_all(id, false);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
+		check();
+	});
+}
+
+/// A Threshold task auditing every segment: a second verdict on each costs more than the
+/// solver's pay and cuts that a re-checked round leaves unpaid, so the escrow holds the
+/// difference too, and every verdict of a round whose fails were all re-checked is paid
+/// in full.
+#[test]
+fn a_threshold_task_holds_enough_to_pay_a_second_verdict_on_every_audit() {
+	new_test_ext().execute_with(|| {
+		let all = spec_with(|s| {
+			s.verification.audit_fraction = SpecPermill(1_000_000);
+			s.training.checkpoint_interval = 100;
+		});
+		reg(10, Role::Solver);
+		let q = TaskPallet::quote(&all).unwrap();
+		let unpaid = q.solver_pay + q.jackpot_cut + q.treasury_cut;
+		let second = q.segment_pay * u64::from(q.audits);
+		assert!(second > unpaid, "the spec needs a reserve: {q:?}");
+		assert_eq!(q.recheck_reserve, second - unpaid);
+		assert_eq!(q.escrow, unpaid + second + q.recheck_reserve);
+		let id = verifying_with(all);
+		assert_eq!(task(id).escrow, q.escrow);
+		reg(13, Role::Verifier);
+		reg(14, Role::Verifier);
+		verify_all(id, false);
+		run_to(task(id).deadline);
+		assert!(Audits::<T>::get(id).iter().all(|a| a.rechecks.is_some()));
+		verify_all(id, false);
+		run_to(task(id).deadline);
+		assert!(events().contains(&Event::VerifiersPaid { id, paid: 2 * second }));
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
+		check();
+	});
+}

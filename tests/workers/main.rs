@@ -6,154 +6,23 @@
 //! settles. The runs: everyone honest (every planck accounted for, nothing
 //! challenged); a lazy verifier (challenged by Dave, loses the pinpoint game played by
 //! the workers, slashed, its verdict void); a lazy solver (its proof rejected, slashed,
-//! the task re-drawn to a second solver node and completed, Alice paying one round);
+//! the task re-drawn to a second solver node and completed, Alice paying one round; in
+//! Threshold mode rejected only once a second verifier node fails it too);
 //! every verdict a forced error (caught by Dave, paid from the jackpot, the honest
 //! solver paid in full); a solver node killed mid-training and restarted; a solver that
 //! stops and never commits (slashed at its deadline, the task re-drawn and completed);
 //! a spec whose data fails its checks (declined by the solver, nobody slashed); a solver
 //! whose proof store fails verifiers (reported twice, rejected).
 
+#[path = "../common/mod.rs"]
 mod common;
+mod setup;
 
 use std::time::Duration;
 
 use common::{free_port, repo_root, run_js, run_ok, tagged_json, Node};
 use serde_json::Value;
-
-/// A planck amount given as a decimal string.
-fn planck(v: &Value) -> i128 {
-	v.as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("an amount: {v}"))
-}
-
-/// A development node running all three workers, with short challenge windows and the
-/// workers registered; `fault` makes its workers misbehave, `forced_percent` sets the
-/// forced-error rate.
-struct Setup {
-	node: Node,
-	ws: String,
-	/// The finalized block after registration (where ledgers start).
-	from: u64,
-}
-
-fn setup(fault: Option<&str>, forced_percent: Option<&str>) -> Setup {
-	setup_with(Options { fault, forced_percent, ..Options::default() })
-}
-
-/// What a [`setup_with`] node and chain differ in.
-#[derive(Default)]
-struct Options<'a> {
-	/// The node's roles (all three when empty).
-	roles: &'a [&'a str],
-	/// The solver's proof store, when the solver runs in another node.
-	solver_store: Option<&'a str>,
-	/// `--worker-fault`.
-	fault: Option<&'a str>,
-	/// The forced-error rate in percent.
-	forced_percent: Option<&'a str>,
-	/// More node arguments.
-	node_args: &'a [&'a str],
-	/// Blocks every training deadline starts with.
-	min_training: Option<&'a str>,
-}
-
-/// `setup` with `o`'s differences.
-fn setup_with(o: Options) -> Setup {
-	let data = repo_root().join(".data/mnist/train.idx");
-	assert!(data.exists(), "run scripts/fetch-mnist.sh first");
-	let listen = format!("127.0.0.1:{}", free_port());
-	let mut args = vec!["--dev", "--tmp"];
-	let all = ["--solver", "--verifier", "--whistleblower"];
-	args.extend(if o.roles.is_empty() { &all[..] } else { o.roles });
-	args.extend(["--worker-threads", "1", "--worker-cpu", "--proof-store-listen", &listen]);
-	// The example data is a local file.
-	args.push("--allow-file-data");
-	if let Some(f) = o.fault {
-		args.extend(["--worker-fault", f]);
-	}
-	args.extend(o.node_args);
-	let node = Node::start("dev", &args);
-	node.wait_until("block #1 finalized", Duration::from_secs(120), |n| {
-		n.finalized_number().is_some_and(|f| f >= 1)
-	});
-	let ws = node.ws_url();
-	let mut timing = vec!["--ws", ws.as_str(), "--challenge-period", "12"];
-	if let Some(p) = o.forced_percent {
-		timing.extend(["--forced-error-rate", p]);
-	}
-	if let Some(b) = o.min_training {
-		timing.extend(["--min-training-period", b]);
-	}
-	run_ok("dev-timing.js", &timing);
-	for (seed, role) in
-		[("//Bob", "solver"), ("//Charlie", "verifier"), ("//Dave", "whistleblower")]
-	{
-		let endpoint = match (role, o.solver_store) {
-			("solver", Some(store)) => format!("http://{store}"),
-			_ => format!("http://{listen}"),
-		};
-		register(&ws, seed, role, &endpoint);
-	}
-	let from = node.finalized_number().expect("finalized head");
-	Setup { node, ws, from }
-}
-
-/// Alice submits the MNIST MLP example and follows it to its end (completed or not):
-/// the submission's `RESULT`, the `OUTCOME`, and everything printed.
-fn submit_and_follow(s: &Setup) -> (Value, Value, String) {
-	// The script exits non-zero for a task that failed: what matters is that it ended.
-	let (_, stdout, stderr) = submit_example(&s.ws);
-	let log = s.node.log();
-	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
-	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\nnode log tail:\n{}", tail(&log));
-	(tagged_json(&stdout, "RESULT "), tagged_json(&stdout, "OUTCOME "), stdout)
-}
-
-/// Alice submits the MNIST MLP example through `ws` and follows it: (ok, stdout, stderr).
-fn submit_example(ws: &str) -> (bool, String, String) {
-	submit_spec(ws, |_| {}, &[])
-}
-
-/// Alice submits the MNIST MLP example, changed by `edit`, through `ws` with `extra`
-/// arguments and follows it: (ok, stdout, stderr).
-fn submit_spec(ws: &str, edit: impl FnOnce(&mut Value), extra: &[&str]) -> (bool, String, String) {
-	let data = repo_root().join(".data/mnist/train.idx");
-	// The example spec with the data at its absolute path (the node runs elsewhere).
-	let mut spec: Value = serde_json::from_str(
-		&std::fs::read_to_string(repo_root().join("examples/mnist-mlp.json")).expect("example"),
-	)
-	.expect("JSON");
-	let uri = format!("file://{}", data.canonicalize().expect("path").display());
-	spec["data"]["uri"] = Value::String(uri);
-	edit(&mut spec);
-	let spec_file = std::env::temp_dir().join(format!(
-		"gensyn-workers-{}-{}.json",
-		std::process::id(),
-		free_port()
-	));
-	std::fs::write(&spec_file, spec.to_string()).expect("write spec");
-	let path = spec_file.to_str().expect("utf-8 path");
-	let mut args = vec!["--ws", ws, "--seed", "//Alice", "--spec", path];
-	args.extend(["--follow", "--timeout", "900000"]);
-	args.extend(extra);
-	let out = run_js("submit-task.js", &args);
-	let _ = std::fs::remove_file(&spec_file);
-	out
-}
-
-/// Balance changes and fees of `who` (comma-separated) between `from` and `to`.
-fn ledger(s: &Setup, to: u64, who: &str) -> Value {
-	run_ok(
-		"ledger.js",
-		&["--ws", &s.ws, "--from", &s.from.to_string(), "--to", &to.to_string(), "--who", who],
-	)
-	.0
-}
-
-/// (balance change, fees paid) of account `i` of a ledger.
-fn account(ledger: &Value, i: usize) -> (i128, i128) {
-	let a = &ledger["accounts"][i];
-	(planck(&a["to"]) - planck(&a["from"]), planck(&a["fees"]))
-}
+use setup::*;
 
 #[test]
 fn workers_train_verify_and_settle_a_task() {
@@ -280,105 +149,6 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
 }
 
-/// A second node `name` (on disk at `base`, synced from the first) running one worker
-/// `role` (`solver`, `verifier`) whose key of `key_type` is `suri`; `extra` is added to
-/// its arguments.
-fn second_node(
-	s: &Setup,
-	name: &str,
-	(role, key_type, suri): (&str, &str, &str),
-	base: &std::path::Path,
-	extra: &[&str],
-) -> Node {
-	let base_arg = base.to_str().expect("utf-8 path");
-	let inserted = std::process::Command::new(common::node_bin())
-		.args(["key", "insert", "--chain", "dev", "--base-path", base_arg])
-		.args(["--key-type", key_type, "--scheme", "sr25519", "--suri", suri])
-		.status()
-		.expect("gensyn-node key insert");
-	assert!(inserted.success(), "inserting {name}'s {role} key");
-	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
-	let role_flag = format!("--{role}");
-	let mut args = vec!["--chain", "dev", "--base-path", base_arg, &role_flag];
-	args.extend([
-		"--worker-threads",
-		"1",
-		"--worker-cpu",
-		"--allow-file-data",
-		"--bootnodes",
-		&boot,
-	]);
-	args.extend(extra);
-	Node::start(name, &args)
-}
-
-/// A second node whose solver signs as Ferdie, with its proof store on `store`.
-fn ferdie_solver(s: &Setup, store: &str, base: &std::path::Path) -> Node {
-	let extra = ["--proof-store-listen", store];
-	second_node(s, "ferdie", ("solver", "gsol", "//Ferdie"), base, &extra)
-}
-
-/// Registers `seed` as a solver whose proof store is at `store`.
-fn register_solver(s: &Setup, seed: &str, store: &str) {
-	register(&s.ws, seed, "solver", &format!("http://{store}"));
-}
-
-/// Registers `seed` in `role` through `ws`, with the bond and capability every test
-/// worker has.
-fn register(ws: &str, seed: &str, role: &str, endpoint: &str) {
-	let (reg, _) = run_ok(
-		"register.js",
-		&[
-			"--ws",
-			ws,
-			"--seed",
-			seed,
-			"--role",
-			role,
-			"--bond",
-			"100",
-			"--memory-mib",
-			"8192",
-			"--mgas-per-sec",
-			"500",
-			"--endpoint",
-			endpoint,
-		],
-	);
-	assert_eq!(reg["active"], true, "{reg}");
-}
-
-/// Submits the example task with Ferdie's solver node running beside the first, and
-/// registers Ferdie once the first node's log contains `bob_marker` (so that Bob is
-/// drawn first). Checks that the task completed, Ferdie training it, and returns the
-/// follower's stdout.
-fn redrawn_to_ferdie(s: &Setup, bob_marker: &str, edit: fn(&mut Value)) -> String {
-	let store = format!("127.0.0.1:{}", free_port());
-	let base =
-		std::env::temp_dir().join(format!("gensyn-ferdie-{}-{}", std::process::id(), free_port()));
-	let ferdie = ferdie_solver(s, &store, &base);
-	let ws = s.ws.clone();
-	let follow = std::thread::spawn(move || submit_spec(&ws, edit, &[]));
-	s.node.wait_until(bob_marker, Duration::from_secs(600), |n| n.log().contains(bob_marker));
-	register_solver(s, "//Ferdie", &store);
-	let (ok, stdout, stderr) = follow.join().expect("the follower");
-	let ferdie_log = ferdie.log();
-	let _ = std::fs::remove_dir_all(&base);
-	assert!(
-		ok,
-		"the task did not complete:\n{stdout}\n{stderr}\nworkers:\n{}\nFerdie:\n{}",
-		worker_lines(&s.node.log()),
-		tail(&ferdie_log)
-	);
-	assert!(
-		ferdie_log.contains("solver: task 0 trained"),
-		"Ferdie did not train:\n{stdout}\nworkers:\n{}\nFerdie:\n{}",
-		worker_lines(&s.node.log()),
-		tail(&ferdie_log)
-	);
-	stdout
-}
-
 /// Bob trains on the wrong data order; Charlie's replay fails the segment, Bob is
 /// slashed, and of his slash first what Charlie's verdicts cost goes back into Alice's
 /// escrow; the task is offered to Ferdie (a second solver node, registered once Bob
@@ -424,6 +194,63 @@ fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 	let escrow = planck(&submitted["escrow"]);
 	let cuts = planck(&submitted["jackpotCut"]) + planck(&submitted["treasuryCut"]);
 	assert_eq!(escrow - refunded, verifiers_paid + solver_paid + cuts, "{outcome}");
+	let (d_alice, fee_alice) = account(&ledger, 0);
+	let fees_total = planck(&ledger["feesTotal"]);
+	assert_eq!(d_alice, -(escrow - refunded) - fee_alice + fees_total, "Alice: {ledger}");
+}
+
+/// Bob trains a Threshold task on the wrong data order. Charlie's replay fails his
+/// segments, but a distance is its verifier's word, which no game checks: each fail
+/// counts only once another verifier, drawn to re-check it, fails it too. Eve (a second
+/// verifier node, registered once Charlie has failed the segments, so never bound to the
+/// task before) re-checks all of them and fails them: Bob is rejected and slashed, both
+/// verifiers are paid for their verdicts out of Bob's slash, and with no other solver the
+/// task fails and Alice pays the profile only.
+#[test]
+fn a_threshold_fail_counts_once_a_second_verifier_fails_the_segment_too() {
+	let s = setup(Some("lazy-solver"), Some("0"));
+	let base =
+		std::env::temp_dir().join(format!("gensyn-eve-{}-{}", std::process::id(), free_port()));
+	let eve = second_node(&s, "eve", ("verifier", "gver", "//Eve"), &base, &[]);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	s.node.wait_until("Charlie's failing verdict", Duration::from_secs(600), |n| {
+		n.log().contains("FAILED")
+	});
+	register(&s.ws, "//Eve", "verifier", "http://127.0.0.1:9");
+	let (_, stdout, stderr) = follow.join().expect("the follower");
+	let (log, eve_log) = (s.node.log(), eve.log());
+	let _ = std::fs::remove_dir_all(&base);
+	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
+	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\nworkers:\n{}", worker_lines(&log));
+	let submitted = tagged_json(&stdout, "RESULT ");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{}", worker_lines(&log));
+	assert!(stdout.contains("ProofRejected"), "{stdout}");
+	let audits = submitted["audits"].as_u64().expect("audits") as usize;
+	let count = |event: &str| stdout.lines().filter(|l| l.contains(event)).count();
+	assert_eq!(count("tasks.FailRechecked"), audits, "each of Charlie's fails:\n{stdout}");
+	assert_eq!(count("tasks.Reaudited"), audits, "{stdout}");
+	assert!(eve_log.contains("FAILED"), "Eve's replay failed it too: {}", tail(&eve_log));
+	assert!(!stdout.contains("tasks.Challenged"), "nobody contests a right fail:\n{stdout}");
+
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Alice,//Bob,//Charlie,//Eve");
+	const GSN: i128 = 1_000_000_000_000;
+	let (d_bob, fee_bob) = account(&ledger, 1);
+	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed: {ledger}");
+	// Each verifier is paid its verdicts (Charlie his profile too); neither is a reporter.
+	let pay = planck(&submitted["segmentPay"]);
+	let verdicts = pay * audits as i128;
+	let (d_charlie, fee_charlie) = account(&ledger, 2);
+	assert_eq!(d_charlie, pay + verdicts - fee_charlie, "Charlie: {ledger}");
+	let (d_eve, fee_eve) = account(&ledger, 3);
+	assert_eq!(d_eve, verdicts - fee_eve, "Eve: {ledger}");
+	// Bob's slash paid both rounds of verdicts back into the escrow: Alice paid the
+	// profile only (Alice authors the blocks: the fees come to her).
+	let escrow = planck(&submitted["escrow"]);
+	let refunded = planck(&outcome["data"]["refunded"]);
+	assert_eq!(escrow - refunded, pay, "{outcome}");
 	let (d_alice, fee_alice) = account(&ledger, 0);
 	let fees_total = planck(&ledger["feesTotal"]);
 	assert_eq!(d_alice, -(escrow - refunded) - fee_alice + fees_total, "Alice: {ledger}");
@@ -580,18 +407,6 @@ fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
 	assert_eq!(resumed, 100, "resumed from the last checkpoint before step 120");
 }
 
-/// The arguments of a node on disk at `base` running Bob's solver alone, with its proof
-/// store on `store`, synced from the first node.
-fn solver_args(s: &Setup, store: &str, base: &std::path::Path) -> Vec<String> {
-	let boot = format!("/ip4/127.0.0.1/tcp/{}/p2p/{}", s.node.p2p_port, s.node.peer_id());
-	let base = base.to_str().expect("utf-8 path");
-	["--chain", "dev", "--base-path", base, "--solver", "--worker-threads", "1", "--worker-cpu"]
-		.into_iter()
-		.chain(["--allow-file-data", "--proof-store-listen", store, "--bootnodes", &boot])
-		.map(String::from)
-		.collect()
-}
-
 /// Alice serves her data over HTTP until the solver (Bob, in a second node) has it, then
 /// stops (her server answers 404). Charlie cannot get it from her and replays from the
 /// copy Bob's store serves beside his checkpoints: the task completes and nobody is
@@ -695,20 +510,6 @@ fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
 	// The honest solver is paid in full.
 	let (d_bob, fee_bob) = account(&ledger, 0);
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
-}
-
-/// The workers' lines of a node log (verdicts with their distances, duties, moves).
-fn worker_lines(log: &str) -> String {
-	log.lines()
-		.filter(|l| l.contains("gensyn-worker") || l.contains("verifier:") || l.contains("solver:"))
-		.collect::<Vec<_>>()
-		.join("\n")
-}
-
-/// The last lines of a log.
-fn tail(log: &str) -> String {
-	let lines: Vec<&str> = log.lines().collect();
-	lines[lines.len().saturating_sub(60)..].join("\n")
 }
 
 /// Bob's proof store serves nothing. Charlie, the only verifier when the task is drawn,
