@@ -4,10 +4,10 @@
 //! and writes of each call (balances' `Holds` and `Account` included) and adding a
 //! compute allowance measured against comparable FRAME calls (a `hold` with its events
 //! is about 40 µs of reference hardware; decoding and scanning a full active list of
-//! `MaxActivePerRole` = 256 entries is a few µs more). Replace them with the output of
+//! [`WEIGHED_ACTIVE`] entries is a few µs more). Replace them with the output of
 //! `frame-omni-bencher` over `benchmarking.rs` once the runtime is benchmarked.
 //!
-//! Proof sizes: a full active list is about 256 × 42 bytes ≈ 11 KB per role.
+//! Proof sizes: a full active list is [`ACTIVE_LIST_PROOF`] bytes per role.
 
 #![allow(unused_parens, unused_imports, missing_docs)]
 
@@ -37,8 +37,13 @@ pub trait WeightInfo {
 /// Hand-estimated weights for a runtime with database weights `T::DbWeight`.
 pub struct SubstrateWeight<T>(PhantomData<T>);
 
-/// Proof size of one full active list (see the module doc).
-const ACTIVE_LIST_PROOF: u64 = 11_000;
+/// The most entries per active list the weights are counted for: a runtime's
+/// `MaxActivePerRole` must not exceed it (the runtime checks this in a test).
+pub const WEIGHED_ACTIVE: u64 = 1_024;
+
+/// Proof size of one full active list: [`WEIGHED_ACTIVE`] entries of a 32-byte account
+/// and a 9-byte capability, a length prefix and the trie nodes above the value.
+pub const ACTIVE_LIST_PROOF: u64 = WEIGHED_ACTIVE * 41 + 3 + 1_000;
 
 impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn register() -> Weight {

@@ -17,6 +17,7 @@ use frame_support::{
 	traits::Get,
 	weights::{constants::RocksDbWeight, Weight},
 };
+use pallet_gensyn_stake::weights::ACTIVE_LIST_PROOF;
 
 /// Weight functions of the tasks pallet.
 pub trait WeightInfo {
@@ -62,7 +63,7 @@ const DEADLINE_READS: u64 = 14 + 3 * DEADLINE_LEGS;
 const DEADLINE_WRITES: u64 = 17 + 4 * DEADLINE_LEGS;
 /// A task, its spec and audits, and two full active lists (a solver draw reads the
 /// verifiers' too).
-const DEADLINE_PROOF: u64 = 28_000 + 1_000 * DEADLINE_LEGS;
+const DEADLINE_PROOF: u64 = 2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS;
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);
@@ -73,7 +74,8 @@ impl Est {
 	// w those + Tasks, Specs.
 	fn submit_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(270_000_000, 34_000).saturating_add(db.reads_writes(8, 9))
+		Weight::from_parts(270_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
+			.saturating_add(db.reads_writes(8, 9))
 	}
 	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits.
 	fn cancel_task(&self) -> Weight {
@@ -116,7 +118,8 @@ impl Est {
 	// arbiter's opening (allowance: 10 reads/writes); w Tasks, Audits, Deadlines, ...
 	fn challenge(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(120_000_000, 20_000).saturating_add(db.reads_writes(16, 15))
+		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
+			.saturating_add(db.reads_writes(16, 15))
 	}
 	// on_initialize base: r/w Deadlines.
 	fn on_initialize_base(&self) -> Weight {
@@ -126,7 +129,8 @@ impl Est {
 	// submit_profile: a transfer out of escrow plus a solver draw (as submit_task's).
 	fn submit_profile(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(170_000_000, 34_000).saturating_add(db.reads_writes(9, 9))
+		Weight::from_parts(170_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
+			.saturating_add(db.reads_writes(9, 9))
 	}
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)

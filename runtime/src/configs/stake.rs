@@ -33,3 +33,16 @@ impl pallet_gensyn_stake::Config for Runtime {
 	type JackpotAccount = JackpotAccount;
 	type WeightInfo = pallet_gensyn_stake::weights::SubstrateWeight<Runtime>;
 }
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+	use frame_support::traits::Get;
+
+	/// The weights count an active list as long as the runtime lets it grow.
+	#[test]
+	fn the_weights_cover_a_full_active_list() {
+		let most: u32 = <Runtime as pallet_gensyn_stake::Config>::MaxActivePerRole::get();
+		assert!(u64::from(most) <= pallet_gensyn_stake::weights::WEIGHED_ACTIVE);
+	}
+}
