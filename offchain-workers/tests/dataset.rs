@@ -383,6 +383,29 @@ fn no_read_goes_past_the_size_the_spec_implies() {
 	assert!(matches!(err, DatasetError::Corrupt { .. }) && err.is_committed_data_fault(), "{err}");
 }
 
+/// A worker that reads only downloads asks public hosts only: data served from loopback
+/// (or a name that resolves there) is refused before any request is sent (a submitter
+/// must not have workers ask their own networks: a node's RPC, a cloud's metadata
+/// service), and fetched where private hosts are allowed.
+#[test]
+fn downloads_ask_public_hosts_only() {
+	let dir = tempfile::tempdir().unwrap();
+	let body = bundle(2, 2);
+	let good = blake2_256(&body);
+	let uri = serve(body.clone(), body.len(), 1);
+	let by_name = uri.replace("127.0.0.1", "localhost");
+	let downloads = dataset::DataSource::downloads(dir.path().join("cache"));
+	for uri in [&uri, &by_name, &"http://169.254.169.254/latest/meta-data/".to_string()] {
+		let err = dataset::fetch_verified(uri, &good, u64::MAX, &downloads).unwrap_err();
+		let refused = matches!(&err, DatasetError::Http { reason, .. }
+			if reason.contains(dataset::hosts::NOT_PUBLIC));
+		assert!(refused, "{uri}: {err}");
+		assert!(!err.is_committed_data_fault());
+	}
+	let private = downloads.with_private_hosts();
+	assert_eq!(dataset::fetch_verified(&uri, &good, u64::MAX, &private).unwrap(), body);
+}
+
 /// A worker that reads only downloads refuses a `file://` URI or a bare path with the
 /// named error (a submitter must not have it read files on its disk), and reads the same
 /// file where local files are allowed.

@@ -76,8 +76,8 @@ fn the_data_trained_on_is_read_from_the_solvers_store() {
 	let server = serve::serve(solver, "127.0.0.1:0").unwrap();
 	let copy = remote::blob_url(&server.url(), &spec.data.file_hash.0);
 
-	// The verifier reads no local files: only the copy can serve it.
-	let source = DataSource::downloads(dir.path().join("verifier-cache"));
+	// The verifier reads no local files: only the copy can serve it (from loopback here).
+	let source = DataSource::downloads(dir.path().join("verifier-cache")).with_private_hosts();
 	assert!(dataset::fetch_data_ref(&spec.data, &source).is_err());
 	assert_eq!(dataset::fetch_data_ref_at(&spec.data, &copy, &source).unwrap(), file);
 	let mut wrong = spec.data.clone();
@@ -88,7 +88,7 @@ fn the_data_trained_on_is_read_from_the_solvers_store() {
 	let empty =
 		serve::serve(ProofStore::open(dir.path().join("empty")).unwrap(), "127.0.0.1:0").unwrap();
 	let missing = remote::blob_url(&empty.url(), &spec.data.file_hash.0);
-	let fresh = DataSource::downloads(dir.path().join("fresh-cache"));
+	let fresh = DataSource::downloads(dir.path().join("fresh-cache")).with_private_hosts();
 	let err = dataset::fetch_data_ref_at(&spec.data, &missing, &fresh).unwrap_err();
 	assert!(!err.is_committed_data_fault(), "{err}");
 }

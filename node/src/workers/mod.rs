@@ -72,9 +72,11 @@ pub struct WorkerArgs {
 	#[arg(long)]
 	pub worker_cpu: bool,
 
-	/// Read task data named by `file://` URIs (or bare paths) on this machine; without
-	/// it only `http(s)://` data is fetched. Development and local chains only: on a
-	/// public chain it would let any submitter choose which local files are read.
+	/// Read task data named by `file://` URIs (or bare paths) on this machine, or served
+	/// from loopback and private networks; without it only `http(s)://` data on public
+	/// addresses is fetched. Development and local chains only: on a public chain it
+	/// would let any submitter choose which local files are read and which of this
+	/// machine's networks are asked.
 	#[arg(long)]
 	pub allow_file_data: bool,
 
@@ -183,6 +185,7 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		data: gensyn_workers::dataset::DataSource {
 			cache: dir.join("data"),
 			local_files: args.allow_file_data,
+			private_hosts: args.allow_file_data,
 		},
 		threads,
 		cpu_only: args.worker_cpu,

@@ -1,5 +1,6 @@
 //! Getting a data file's bytes from a `file://` or `http(s)://` URI, checked against
-//! their expected blake2-256 hash. The bytes returned are the bytes hashed: a file
+//! their expected blake2-256 hash. Downloads go to public hosts only where local data
+//! is not allowed ([`super::hosts`]). The bytes returned are the bytes hashed: a file
 //! rewritten between a check and a later read cannot slip past the check.
 //!
 //! Nothing past the most the caller allows is kept, so an endless or oversized body (or
@@ -31,18 +32,27 @@ pub struct DataSource {
 	/// Whether `file://` URIs and bare paths may be read (development chains and local
 	/// tools only).
 	pub local_files: bool,
+	/// Whether `http(s)://` hosts that resolve to loopback, private, link-local or
+	/// reserved addresses may be asked (development chains and local tools only; see
+	/// [`super::hosts`]).
+	pub private_hosts: bool,
 }
 
 impl DataSource {
 	/// Downloads only, cached in `cache`: what a worker on a public chain uses.
 	pub fn downloads(cache: impl Into<PathBuf>) -> Self {
-		Self { cache: cache.into(), local_files: false }
+		Self { cache: cache.into(), local_files: false, private_hosts: false }
 	}
 
-	/// Downloads cached in `cache`, and local files too (development chains, the
-	/// `gensyn-ml` tool on one's own files).
+	/// Downloads cached in `cache`, and local files and hosts too (development chains,
+	/// the `gensyn-ml` tool on one's own files).
 	pub fn with_local_files(cache: impl Into<PathBuf>) -> Self {
-		Self { cache: cache.into(), local_files: true }
+		Self { cache: cache.into(), local_files: true, private_hosts: true }
+	}
+
+	/// The same source, allowed to ask hosts on loopback and private networks too.
+	pub fn with_private_hosts(self) -> Self {
+		Self { private_hosts: true, ..self }
 	}
 }
 
@@ -74,7 +84,7 @@ pub fn fetch_verified(
 	if let Ok(bytes) = read_checked(uri, &cached, expected, limit) {
 		return Ok(bytes);
 	}
-	download(uri, expected, limit, &cached)
+	download(uri, expected, limit, &cached, source.private_hosts)
 }
 
 /// Reads `path` (at most `limit` bytes) and checks the bytes' hash.
@@ -144,18 +154,18 @@ fn check(uri: &str, expected: &Hash, actual: &Hash) -> Result<(), DatasetError> 
 /// bytes (kept while streaming, so the file is not read back). Past `limit` nothing more
 /// is kept or written, but the body is hashed to its end (within the download's
 /// timeout), so that an oversized committed file is told from a body that merely failed
-/// to fit.
+/// to fit. Only public hosts are asked unless `private` ones are allowed.
 fn download(
 	uri: &str,
 	expected: &Hash,
 	limit: u64,
 	target: &Path,
+	private: bool,
 ) -> Result<Vec<u8>, DatasetError> {
 	let cache = target.parent().unwrap_or(Path::new("."));
 	fs::create_dir_all(cache).map_err(|e| DatasetError::io(cache, e))?;
 	let http_err = |reason: String| DatasetError::Http { uri: uri.to_string(), reason };
-	let agent =
-		ureq::Agent::config_builder().timeout_global(Some(HTTP_TIMEOUT)).build().new_agent();
+	let agent = super::hosts::agent(HTTP_TIMEOUT, private);
 	let response = agent.get(uri).call().map_err(|e| http_err(e.to_string()))?;
 	let mut body = response.into_body().into_reader();
 	let part = PartFile::new(cache, expected);

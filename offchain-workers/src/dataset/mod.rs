@@ -7,6 +7,7 @@
 //! (an exactly rounded IEEE division), and `f32` data is taken as it is.
 
 pub mod fetch;
+pub mod hosts;
 pub mod idx;
 pub mod safetensors;
 
