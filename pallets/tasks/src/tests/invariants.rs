@@ -178,8 +178,8 @@ fn audits_gain_no_recheck_when_storage_moves_to_version_3() {
 		let before = Audits::<T>::get(id);
 		assert!(before.len() > 1 && before.iter().all(|a| a.rechecks.is_none()));
 		let old: Vec<v2::Audit<u64>> = before
-			.iter()
-			.cloned()
+			.clone()
+			.into_iter()
 			.map(|a| v2::Audit {
 				segment: a.segment,
 				verifier: a.verifier,
