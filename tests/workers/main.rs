@@ -114,18 +114,7 @@ fn workers_train_verify_and_settle_a_task() {
 #[test]
 fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	let s = setup(Some("lazy-verifier"), Some("0"));
-	let base =
-		std::env::temp_dir().join(format!("gensyn-eve-{}-{}", std::process::id(), free_port()));
-	let eve = second_node(&s, "eve", ("verifier", "gver", "//Eve"), &base, &[]);
-	let ws = s.ws.clone();
-	let follow = std::thread::spawn(move || submit_example(&ws));
-	s.node.wait_until("Charlie's lazy pass", Duration::from_secs(600), |n| {
-		n.log().contains("lazy pass")
-	});
-	register(&s.ws, "//Eve", "verifier", "http://127.0.0.1:9");
-	let (_, stdout, stderr) = follow.join().expect("the follower");
-	let (log, eve_log) = (s.node.log(), eve.log());
-	let _ = std::fs::remove_dir_all(&base);
+	let (stdout, stderr, log, eve_log) = with_eve_joining(&s, &[], "lazy pass");
 	assert!(stdout.lines().any(|l| l.starts_with("OUTCOME ")), "{stdout}\n{stderr}");
 	let outcome = tagged_json(&stdout, "OUTCOME ");
 	// The void verdict's segment, checked again by Eve, leaves the solver's proof standing.
@@ -209,18 +198,7 @@ fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 #[test]
 fn a_threshold_fail_counts_once_a_second_verifier_fails_the_segment_too() {
 	let s = setup(Some("lazy-solver"), Some("0"));
-	let base =
-		std::env::temp_dir().join(format!("gensyn-eve-{}-{}", std::process::id(), free_port()));
-	let eve = second_node(&s, "eve", ("verifier", "gver", "//Eve"), &base, &[]);
-	let ws = s.ws.clone();
-	let follow = std::thread::spawn(move || submit_example(&ws));
-	s.node.wait_until("Charlie's failing verdict", Duration::from_secs(600), |n| {
-		n.log().contains("FAILED")
-	});
-	register(&s.ws, "//Eve", "verifier", "http://127.0.0.1:9");
-	let (_, stdout, stderr) = follow.join().expect("the follower");
-	let (log, eve_log) = (s.node.log(), eve.log());
-	let _ = std::fs::remove_dir_all(&base);
+	let (stdout, stderr, log, eve_log) = with_eve_joining(&s, &[], "FAILED");
 	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
 	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\nworkers:\n{}", worker_lines(&log));
 	let submitted = tagged_json(&stdout, "RESULT ");
@@ -541,20 +519,9 @@ fn proof_not_served_is_reported_twice_and_rejected(fault: &str) {
 		node_args: &["--unavailable-after", "1"],
 		..Options::default()
 	});
-	let base =
-		std::env::temp_dir().join(format!("gensyn-eve-{}-{}", std::process::id(), free_port()));
-	let eve_args = ["--unavailable-after", "0"];
-	let eve = second_node(&s, "eve", ("verifier", "gver", "//Eve"), &base, &eve_args);
-	let ws = s.ws.clone();
-	let follow = std::thread::spawn(move || submit_example(&ws));
 	let empty = "the solver's store does not serve segment";
-	s.node.wait_until("Charlie finds the store empty", Duration::from_secs(600), |n| {
-		n.log().contains(empty)
-	});
-	register(&s.ws, "//Eve", "verifier", "http://127.0.0.1:9");
-	let (_, stdout, stderr) = follow.join().expect("the follower");
-	let (log, eve_log) = (s.node.log(), eve.log());
-	let _ = std::fs::remove_dir_all(&base);
+	let eve_args = ["--unavailable-after", "0"];
+	let (stdout, stderr, log, eve_log) = with_eve_joining(&s, &eve_args, empty);
 	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
 	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\nworkers:\n{}", worker_lines(&log));
 	let submitted = tagged_json(&stdout, "RESULT ");

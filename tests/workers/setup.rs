@@ -177,6 +177,28 @@ pub fn second_node(
 	Node::start(name, &args)
 }
 
+/// Submits the example with Eve's verifier node (started with `eve_args`) running beside
+/// the first, and registers Eve once the first node's log contains `marker`, so that she
+/// was never bound to the task before. Returns the follower's stdout and stderr, and
+/// the first node's log and Eve's once the follower is done.
+pub fn with_eve_joining(
+	s: &Setup,
+	eve_args: &[&str],
+	marker: &str,
+) -> (String, String, String, String) {
+	let base =
+		std::env::temp_dir().join(format!("gensyn-eve-{}-{}", std::process::id(), free_port()));
+	let eve = second_node(s, "eve", ("verifier", "gver", "//Eve"), &base, eve_args);
+	let ws = s.ws.clone();
+	let follow = std::thread::spawn(move || submit_example(&ws));
+	s.node.wait_until(marker, Duration::from_secs(600), |n| n.log().contains(marker));
+	register(&s.ws, "//Eve", "verifier", "http://127.0.0.1:9");
+	let (_, stdout, stderr) = follow.join().expect("the follower");
+	let (log, eve_log) = (s.node.log(), eve.log());
+	let _ = std::fs::remove_dir_all(&base);
+	(stdout, stderr, log, eve_log)
+}
+
 /// A second node whose solver signs as Ferdie, with its proof store on `store`.
 pub fn ferdie_solver(s: &Setup, store: &str, base: &std::path::Path) -> Node {
 	let extra = ["--proof-store-listen", store];
