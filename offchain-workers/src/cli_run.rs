@@ -97,7 +97,8 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 	let journal = match &a.remote {
 		Some(base) => {
 			let id = a.run_id.as_deref().ok_or("--remote needs --run-id")?;
-			remote::fetch_journal(base, id)?
+			// The tool asks whatever store its user names.
+			remote::fetch_journal(base, id, true)?
 		}
 		None => find_journal(&l.store, a.run_id.as_deref())?,
 	};
@@ -126,7 +127,7 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 		.into());
 	}
 	if let Some(base) = &a.remote {
-		jobs::fetch_segments(base, &journal, &segments, &l.store)?;
+		jobs::fetch_segments(base, &journal, &segments, &l.store, true)?;
 	}
 	let mode = l.spec.verification.mode;
 	let job = jobs::VerifyJob {

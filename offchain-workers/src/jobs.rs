@@ -129,12 +129,14 @@ pub fn train(job: &TrainJob, test: Option<&Dataset>) -> Result<Trained, JobError
 }
 
 /// Copies the checkpoints that `segments` of `journal` need from the proof-store
-/// server at `base` into `store` (each hash-checked).
+/// server at `base` into `store` (each hash-checked); `private`: a loopback or
+/// private-network server may be asked.
 pub fn fetch_segments(
 	base: &str,
 	journal: &Journal,
 	segments: &[usize],
 	store: &ProofStore,
+	private: bool,
 ) -> Result<(), StoreError> {
 	for &i in segments {
 		for entry in journal.checkpoints.iter().skip(i).take(2) {
@@ -142,7 +144,7 @@ pub fn fetch_segments(
 				url: base.to_string(),
 				reason: format!("bad blob name {}", entry.blob),
 			})?;
-			remote::fetch_blob(base, &name, store)?;
+			remote::fetch_blob(base, &name, store, private)?;
 		}
 	}
 	Ok(())

@@ -95,7 +95,7 @@ fn the_store_outlasts_slow_readers_and_oversized_requests() {
 
 	// One honest fetch first, so the memory baseline includes the server's own.
 	let fetched = ProofStore::open(dir.path().join("verifier")).unwrap();
-	remote::fetch_blob(&url, &name, &fetched).unwrap();
+	remote::fetch_blob(&url, &name, &fetched, true).unwrap();
 	std::fs::remove_file(fetched.blob_path(&name)).unwrap();
 	let before = rss();
 
@@ -126,11 +126,11 @@ fn the_store_outlasts_slow_readers_and_oversized_requests() {
 
 	// Meanwhile, a verifier on another address fetches the blob and the journal whole.
 	for _ in 0..3 {
-		remote::fetch_blob(&url, &name, &fetched).unwrap();
+		remote::fetch_blob(&url, &name, &fetched, true).unwrap();
 		assert!(fetched.contains(&name));
 		std::fs::remove_file(fetched.blob_path(&name)).unwrap();
 	}
-	assert_eq!(remote::fetch_journal(&url, &run_id).unwrap(), journal);
+	assert_eq!(remote::fetch_journal(&url, &run_id, true).unwrap(), journal);
 
 	// Oversized heads are refused (431) or cut off; nothing is served for them.
 	for mut s in oversized {

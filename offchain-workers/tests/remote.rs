@@ -20,20 +20,32 @@ fn verifier_fetches_and_checks_a_served_run() {
 	let url = server.url();
 
 	// Library: the journal and a blob arrive intact; unknown names are errors.
-	let journal = remote::fetch_journal(&url, &run.run_id).unwrap();
+	let journal = remote::fetch_journal(&url, &run.run_id, true).unwrap();
 	assert_eq!(journal, run.journal);
 	let local = ProofStore::open(dir.path().join("verifier")).unwrap();
 	let name = hash::from_hex(&journal.checkpoints[2].blob).unwrap();
-	remote::fetch_blob(&url, &name, &local).unwrap();
+	remote::fetch_blob(&url, &name, &local, true).unwrap();
 	assert!(local.contains(&name));
-	assert!(matches!(remote::fetch_blob(&url, &[5; 32], &local), Err(StoreError::Remote { .. })));
-	assert!(remote::fetch_journal(&url, &hash::to_hex(&[5; 32])).is_err());
+	assert!(matches!(
+		remote::fetch_blob(&url, &[5; 32], &local, true),
+		Err(StoreError::Remote { .. })
+	));
+	assert!(remote::fetch_journal(&url, &hash::to_hex(&[5; 32]), true).is_err());
+
+	// A store on loopback is asked only where private hosts are allowed: a solver must
+	// not make verifiers send requests into their own networks.
+	let refused = remote::fetch_journal(&url, &run.run_id, false).unwrap_err();
+	assert!(refused.to_string().contains(dataset::hosts::NOT_PUBLIC), "{refused}");
+	let err =
+		remote::fetch_blob(&url, &name, &ProofStore::open(dir.path().join("v2")).unwrap(), false)
+			.unwrap_err();
+	assert!(err.to_string().contains(dataset::hosts::NOT_PUBLIC), "{err}");
 
 	// A blob that changed on the solver's disk is refused by the verifier.
 	let victim = hash::from_hex(&journal.checkpoints[4].blob).unwrap();
 	let original = std::fs::read(solver.blob_path(&victim)).unwrap();
 	std::fs::write(solver.blob_path(&victim), b"garbage").unwrap();
-	assert!(remote::fetch_blob(&url, &victim, &local).is_err());
+	assert!(remote::fetch_blob(&url, &victim, &local, true).is_err());
 	assert!(!local.contains(&victim));
 	std::fs::write(solver.blob_path(&victim), original).unwrap();
 

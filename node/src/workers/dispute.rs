@@ -134,7 +134,7 @@ pub fn replayed(
 		return Ok(r);
 	}
 	let spec = chain::spec(view)?;
-	let committed = segment::committed(task, view)?;
+	let committed = segment::committed(ctx, task, view)?;
 	let run = segment::replay(ctx, &spec, view.order_randomness, &committed, segment)?;
 	let r = Arc::new(Replayed { committed, run });
 	let mut all = replays.lock().unwrap_or_else(|e| e.into_inner());

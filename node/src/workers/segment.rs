@@ -30,13 +30,14 @@ pub struct Committed {
 
 /// Fetches the journal of task `id`'s committed result and checks it against the
 /// committed checkpoint root and count.
-pub fn committed(id: TaskId, view: &chain::Task) -> Result<Committed, String> {
+pub fn committed(ctx: &WorkerContext, id: TaskId, view: &chain::Task) -> Result<Committed, String> {
 	let result = view.result.as_ref().ok_or_else(|| format!("task {id} has no result"))?;
 	let url = String::from_utf8(result.url.clone())
 		.map_err(|_| format!("task {id}: the result's location is not UTF-8"))?;
 	let (base, run_id) = split_run_url(&url)
 		.ok_or_else(|| format!("task {id}: cannot read the result's location {url:?}"))?;
-	let journal = remote::fetch_journal(base, run_id).map_err(|e| e.to_string())?;
+	let private = ctx.data.private_hosts;
+	let journal = remote::fetch_journal(base, run_id, private).map_err(|e| e.to_string())?;
 	if journal.checkpoints.len() != result.checkpoints as usize
 		|| train::checkpoint_root(&journal.checkpoints) != result.checkpoint_root
 	{
@@ -76,7 +77,8 @@ pub fn replay(
 		.get(i + 1)
 		.ok_or_else(|| format!("the run has no segment {segment}"))?
 		.step;
-	jobs::fetch_segments(&run.base, &run.journal, &[i], &ctx.store).map_err(|e| e.to_string())?;
+	jobs::fetch_segments(&run.base, &run.journal, &[i], &ctx.store, ctx.data.private_hosts)
+		.map_err(|e| e.to_string())?;
 	let start = replay::load_checkpoint(&ctx.store, &run.journal, i).map_err(|e| e.to_string())?;
 	let steps = end.checked_sub(start.step).ok_or("checkpoints out of order")?;
 	let (file, data) = task_data(ctx, spec, &run.base).map_err(|e| e.to_string())?;

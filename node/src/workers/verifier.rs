@@ -247,7 +247,7 @@ fn verify_segment(
 	store: StoreCheck,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let segment::Committed { base, journal, leaves } = match segment::committed(id, view) {
+	let segment::Committed { base, journal, leaves } = match segment::committed(ctx, id, view) {
 		Ok(c) => c,
 		Err(e) => return store.unserved(id, segment, e),
 	};
@@ -272,7 +272,8 @@ fn verify_segment(
 		}));
 	}
 
-	match jobs::fetch_segments(&base, &journal, &[segment as usize], &ctx.store) {
+	let private = ctx.data.private_hosts;
+	match jobs::fetch_segments(&base, &journal, &[segment as usize], &ctx.store, private) {
 		Err(e @ StoreError::Remote { .. }) => return store.unserved(id, segment, e.to_string()),
 		// This node's own trouble (its disk): retried, never blamed on the solver.
 		Err(e) => return Err(e.to_string()),

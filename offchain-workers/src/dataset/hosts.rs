@@ -73,6 +73,8 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
 		|| ip.is_documentation()
 		|| ip.is_multicast()
 		|| a == 0
+		// IETF protocol assignments, 192.0.0.0/24.
+		|| (a == 192 && b == 0 && ip.octets()[2] == 0)
 		// Shared address space (carrier-grade NAT), 100.64.0.0/10.
 		|| (a == 100 && (64..128).contains(&b))
 		// Benchmarking, 198.18.0.0/15.
@@ -84,22 +86,26 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
 fn is_public_v6(ip: Ipv6Addr) -> bool {
 	let s = ip.segments();
 	let v4 = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
-	// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach the IPv4 address they embed.
+	// NAT64 (64:ff9b::/96) reaches the IPv4 address it embeds.
 	if s[0] == 0x0064 && s[1] == 0xff9b && s[2..6].iter().all(|x| *x == 0) {
 		return is_public_v4(v4(s[6], s[7]));
 	}
+	// Only global unicast (2000::/3) is public: loopback, link-local, site-local,
+	// unique-local, IPv4-translated and every other form lie outside it.
+	if s[0] & 0xe000 != 0x2000 {
+		return false;
+	}
+	// 6to4 (2002::/16) reaches the IPv4 address it embeds.
 	if s[0] == 0x2002 {
 		return is_public_v4(v4(s[1], s[2]));
 	}
-	!(ip.is_unspecified()
-		|| ip.is_loopback()
-		|| ip.is_multicast()
-		|| ip.is_unique_local()
-		|| ip.is_unicast_link_local()
-		// Documentation, 2001:db8::/32.
+	!(
+		// Teredo (2001::/32) and benchmarking (2001:2::/48).
+		(s[0] == 0x2001 && (s[1] == 0 || (s[1] == 2 && s[2] == 0)))
+		// Documentation: 2001:db8::/32 and 3fff::/20.
 		|| (s[0] == 0x2001 && s[1] == 0x0db8)
-		// IPv4-compatible and other addresses under ::/96 not mapped above.
-		|| s[..6].iter().all(|x| *x == 0))
+		|| (s[0] == 0x3fff && s[1] < 0x1000)
+	)
 }
 
 #[cfg(test)]
@@ -127,6 +133,11 @@ mod tests {
 			"2001:db8::1",
 			"64:ff9b::a00:1",
 			"2002:c0a8:101::1",
+			"::ffff:0:a00:1",
+			"64:ff9b:1::1",
+			"fec0::1",
+			"2001::1",
+			"192.0.0.8",
 		] {
 			assert!(!is_public(private.parse().unwrap()), "{private}");
 		}

@@ -53,6 +53,10 @@ const PER_SAMPLE: u64 = 30_000;
 /// The ruling: bonds, the tasks pallet's resolve with its slash and, for a voided
 /// verdict, a re-audit draw over the active verifier list.
 const RULE: u64 = 120_000_000;
+/// The ruling's proof: one full active list (the loser's role, which is also the list a
+/// re-audit draws from when the loser is the verifier), bonds, accounts, the task and
+/// its audits.
+const RULE_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF + 10_000;
 
 fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
 	ref_time: u64,
@@ -109,17 +113,22 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		// with its slash).
 		let data = PER_SAMPLE * u64::from(s) + PROOF;
 		let ops = 5 * PROOF;
-		parts::<W>(MOVE + GRAPH + data.max(ops) + RULE, 60_000 + 4 * u64::from(s), 16, 14)
+		parts::<W>(
+			MOVE + GRAPH + data.max(ops) + RULE,
+			40_000 + RULE_PROOF + 4 * u64::from(s),
+			16,
+			14,
+		)
 	}
 	fn open_term() -> Weight {
-		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 60_000, 16, 14)
+		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 16, 14)
 	}
 	fn concede() -> Weight {
-		parts::<W>(RULE, 20_000, 12, 12)
+		parts::<W>(RULE, RULE_PROOF, 12, 12)
 	}
 	fn on_initialize(n: u32) -> Weight {
 		let n = u64::from(n);
-		parts::<W>(5_000_000 + RULE * n, 4_000 + 20_000 * n, 1 + 12 * n, 1 + 12 * n)
+		parts::<W>(5_000_000 + RULE * n, 4_000 + RULE_PROOF * n, 1 + 12 * n, 1 + 12 * n)
 	}
 }
 

@@ -17,7 +17,7 @@ use frame_support::{
 	traits::Get,
 	weights::{constants::RocksDbWeight, Weight},
 };
-use pallet_gensyn_stake::weights::ACTIVE_LIST_PROOF;
+pub use pallet_gensyn_stake::weights::ACTIVE_LIST_PROOF;
 
 /// Weight functions of the tasks pallet.
 pub trait WeightInfo {

@@ -40,3 +40,20 @@ impl pallet_gensyn_arbitration::Config for Runtime {
 	type MaxDeadlinesPerBlock = ConstU32<32>;
 	type WeightInfo = pallet_gensyn_arbitration::weights::SubstrateWeight<Runtime>;
 }
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+	use frame_support::traits::Get;
+	use pallet_gensyn_arbitration::weights::{SubstrateWeight, WeightInfo};
+
+	/// A block's most game deadlines, each a ruling at its worst, take under half of a
+	/// block.
+	#[test]
+	fn a_blocks_rulings_fit_in_half_a_block() {
+		let n = <Runtime as pallet_gensyn_arbitration::Config>::MaxDeadlinesPerBlock::get();
+		let worst = SubstrateWeight::<Runtime>::on_initialize(n);
+		let block = crate::configs::BlockWeights::get().max_block;
+		assert!(worst.all_lt(block / 2), "{worst:?} of {block:?}");
+	}
+}
