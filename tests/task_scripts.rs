@@ -38,6 +38,8 @@ const JACKPOT_CUT_PERCENT: u128 = 5;
 const TREASURY_CUT_PERCENT: u128 = 2;
 /// `MaxAuditSegments`.
 const MAX_AUDIT_SEGMENTS: u64 = 48;
+/// `pallet_gensyn_tasks::PROFILERS`: profiles a Threshold task's escrow holds.
+const PROFILERS: u128 = 3;
 
 /// A balance field of a RESULT (decimal string).
 fn amount(result: &Value, name: &str) -> u128 {
@@ -49,7 +51,7 @@ fn amount(result: &Value, name: &str) -> u128 {
 
 /// The escrow `pallet-gensyn-tasks` holds for `spec` given the work estimate `gas` the
 /// chain reported: solver pay (per started megagas), one segment's verification pay per
-/// audited segment (plus one for the profiler in Threshold mode), and the jackpot and
+/// audited segment (plus one for each of three profilers in Threshold mode), and the jackpot and
 /// treasury cuts on top. Also checks that `gas` is a whole number of steps.
 fn expected_escrow(spec: &Value, gas: u64) -> u128 {
 	let get = |a: &str, b: &str| spec[a][b].as_u64().unwrap_or_else(|| panic!("{a}.{b}"));
@@ -68,7 +70,7 @@ fn expected_escrow(spec: &Value, gas: u64) -> u128 {
 		u128::from((per_step * k.min(steps)).div_ceil(1_000_000)) * VERIFY_PRICE_PER_MEGAGAS;
 	// Exact here: the solver pay is a whole number of milli-tokens, so Perbill rounds nothing.
 	let cuts = solver_pay * (JACKPOT_CUT_PERCENT + TREASURY_CUT_PERCENT) / 100;
-	let paid_segments = u128::from(audits) + u128::from(threshold);
+	let paid_segments = u128::from(audits) + PROFILERS * u128::from(threshold);
 	solver_pay + cuts + paid_segments * segment_pay
 }
 
@@ -236,9 +238,10 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 		amount(&sub, "solverPay")
 			+ amount(&sub, "jackpotCut")
 			+ amount(&sub, "treasuryCut")
-			+ (amount(&sub, "segmentPay") * (u128::from(sub["audits"].as_u64().unwrap_or(0)) + 1)),
+			+ (amount(&sub, "segmentPay")
+				* (u128::from(sub["audits"].as_u64().unwrap_or(0)) + PROFILERS)),
 		escrow,
-		"the task's breakdown adds up (one profiling segment in Threshold mode): {sub}"
+		"the task's breakdown adds up (three profiles in Threshold mode): {sub}"
 	);
 	// Threshold mode: the task waits for a profiler (no verifier is registered), so Bob
 	// is not drawn yet.

@@ -74,6 +74,8 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_tasks::migrations::V1ToV2<Runtime>,
 	pallet_gensyn_tasks::migrations::V2ToV3<Runtime>,
+	pallet_gensyn_tasks::migrations::V3ToV4<Runtime>,
+	pallet_gensyn_tasks::migrations::V4ToV5<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 );
 
@@ -115,7 +117,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 125,
+	spec_version: 126,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,

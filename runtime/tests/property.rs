@@ -111,7 +111,7 @@ impl Seen {
 				}
 				E::Profiled { id, paid, .. } => {
 					self.profiled += 1;
-					(id, 0, paid)
+					(id, 0, paid.iter().map(|(_, amount)| *amount).sum())
 				}
 				E::VerifiersPaid { id, paid } => (id, 0, paid),
 				E::TaskCompleted {
@@ -261,7 +261,9 @@ fn step(d: &mut Draws, id: u64, any: AccountId32) {
 	let _ = match (t.phase, audit) {
 		(Phase::Profiling, _) => {
 			let threshold = (d.below(4) as f32).to_bits();
-			Tasks::submit_profile(origin(t.profiler.unwrap_or(any)), id, threshold)
+			let pending = t.profilers.iter().find(|p| p.threshold.is_none());
+			let profiler = pending.map(|p| p.who.clone()).unwrap_or(any);
+			Tasks::submit_profile(origin(profiler), id, threshold)
 		}
 		(Phase::Offered, _) if d.below(3) == 0 => Tasks::decline_task(origin(solver), id),
 		(Phase::Offered, _) => Tasks::accept_task(origin(solver), id),

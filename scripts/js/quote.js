@@ -34,7 +34,7 @@ async function main() {
     console.log(`spec ${args.spec}: ${q.gas.toBigInt()} gas, ${q.memoryMib.toNumber()} MiB, `
       + `${q.checkpoints.toNumber()} checkpoints, ${q.audits.toNumber()} audited`);
     console.log(`escrow ${tokens(q.escrow)}: solver ${tokens(q.solverPay)}, `
-      + `${q.audits.toNumber() + (q.profiled.isTrue ? 1 : 0)} x ${tokens(q.segmentPay)} verification, `
+      + `${q.audits.toNumber() + q.profiles.toNumber()} x ${tokens(q.segmentPay)} verification, `
       + `jackpot ${tokens(q.jackpotCut)}, treasury ${tokens(q.treasuryCut)}, `
       + `re-check reserve ${tokens(q.recheckReserve)}`);
     console.log(`RESULT ${JSON.stringify({
@@ -43,7 +43,7 @@ async function main() {
       memoryMib: q.memoryMib.toNumber(),
       checkpoints: q.checkpoints.toNumber(),
       audits: q.audits.toNumber(),
-      profiled: q.profiled.isTrue,
+      profiles: q.profiles.toNumber(),
       solverPay: q.solverPay.toString(),
       segmentPay: q.segmentPay.toString(),
       jackpotCut: q.jackpotCut.toString(),

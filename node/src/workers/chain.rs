@@ -130,6 +130,14 @@ pub fn opened_chunk(client: &FullClient, at: H256, key: DisputeKey) -> Result<Ve
 	Ok(read::<Vec<u32>>(client, at, key)?.unwrap_or_default())
 }
 
+/// How long a task's challenge window lasts at block `at`: the runtime's
+/// `ChallengePeriod`, which a chain may set under its well-known key.
+pub fn challenge_period(client: &FullClient, at: H256) -> Result<BlockNumber, String> {
+	use gensyn_runtime::configs::{ChallengePeriod, DEFAULT_CHALLENGE_PERIOD};
+	let set = read::<BlockNumber>(client, at, ChallengePeriod::key().to_vec())?;
+	Ok(set.unwrap_or(DEFAULT_CHALLENGE_PERIOD))
+}
+
 fn read<T: Decode>(client: &FullClient, at: H256, key: Vec<u8>) -> Result<Option<T>, String> {
 	let Some(data) = client.storage(at, &StorageKey(key)).map_err(|e| e.to_string())? else {
 		return Ok(None);

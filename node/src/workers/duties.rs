@@ -104,8 +104,8 @@ pub enum DutyKey {
 	Watch(TaskId, u32),
 	/// Post a forced-error commitment.
 	Commit,
-	/// Reveal a forced-error secret.
-	Reveal(TaskId),
+	/// Reveal a forced-error secret (and whether it is time to).
+	Reveal(TaskId, bool),
 }
 
 impl DutyKey {
@@ -118,7 +118,7 @@ impl DutyKey {
 			Duty::Verify { task, segment, .. } => DutyKey::Verify(task, segment),
 			Duty::Dispute { task, segment } => DutyKey::Dispute(task, segment),
 			Duty::Commit => DutyKey::Commit,
-			Duty::Reveal { task, .. } => DutyKey::Reveal(task),
+			Duty::Reveal { task, .. } => DutyKey::Reveal(task, true),
 			Duty::Watch { task, segment, .. } => DutyKey::Watch(task, segment),
 		}
 	}
@@ -134,7 +134,7 @@ impl DutyKey {
 			DutyKey::Move(..) => "move",
 			DutyKey::Watch(..) => "watch",
 			DutyKey::Commit => "commit",
-			DutyKey::Reveal(_) => "reveal",
+			DutyKey::Reveal(..) => "reveal",
 		}
 	}
 }

@@ -40,6 +40,9 @@ const PROFILE_SEGMENTS: usize = 2;
 /// few blocks of the verify period are left (two retries' worth).
 const REPORT_MARGIN: BlockNumber = 2 * super::duties::RETRY_AFTER;
 
+/// The fewest blocks before its window ends that a verifier reveals its secret.
+const REVEAL_MARGIN: BlockNumber = 3;
+
 /// The block at which the solver's store first failed to serve each segment, by task,
 /// segment and committed checkpoint root (a task re-drawn after a rejected proof is
 /// trained again under the same id).
@@ -62,6 +65,18 @@ impl Verifier {
 		let player = Player::new(ctx.clone(), Replays::default());
 		let unserved = Unserved::default();
 		Verifier { ctx, secrets, player, account: None, unserved, report_after }
+	}
+
+	/// Whether to reveal now a secret due by `by` (the end of the task's challenge
+	/// window): only in the window's last third. A whistleblower's catch counts only for
+	/// a challenge opened before the reveal's block (after it, anyone could copy the
+	/// forced segments without replaying), so an early reveal would leave whistleblowers
+	/// no time to catch this verifier's forced errors; a reveal that shows a failing
+	/// verdict keeps the window open long enough for the solver to contest it.
+	fn reveal_due(&self, at: H256, by: BlockNumber) -> Result<bool, String> {
+		let now = chain::number(&self.ctx.client, at)?;
+		let period = chain::challenge_period(&self.ctx.client, at)?;
+		Ok(now.saturating_add((period / 3).max(REVEAL_MARGIN)) >= by)
 	}
 
 	/// The secret bound to `task` for this verifier and the forced-error rate it was
@@ -93,6 +108,9 @@ impl Role for Verifier {
 	}
 
 	fn key(&self, duty: &Duty<BlockNumber>, at: H256) -> DutyKey {
+		if let Duty::Reveal { task, by } = *duty {
+			return DutyKey::Reveal(task, self.reveal_due(at, by).unwrap_or(true));
+		}
 		self.player.duty_key(duty, at, self.account.as_ref())
 	}
 
@@ -104,12 +122,17 @@ impl Role for Verifier {
 				}
 				Err(e) => Plan::failed(format!("cannot store a new secret: {e}")),
 			},
-			Duty::Reveal { task, .. } => match self.bound_secret(at, task) {
-				Ok(Some((secret, _))) => {
-					Plan::Call(Box::new(RuntimeCall::Jackpot(JackpotCall::reveal { task, secret })))
-				}
-				Ok(None) => Plan::Ignore,
+			Duty::Reveal { task, by } => match self.reveal_due(at, by) {
+				Ok(false) => Plan::Ignore,
 				Err(e) => Plan::failed(e),
+				Ok(true) => match self.bound_secret(at, task) {
+					Ok(Some((secret, _))) => {
+						let reveal = JackpotCall::reveal { task, secret };
+						Plan::Call(Box::new(RuntimeCall::Jackpot(reveal)))
+					}
+					Ok(None) => Plan::Ignore,
+					Err(e) => Plan::failed(e),
+				},
 			},
 			Duty::Profile { task, .. } => match chain::task(&self.ctx.client, at, task) {
 				Ok(view) => {

@@ -27,14 +27,11 @@ impl<T: Config> Pallet<T> {
 			merkle::verify_proof(&result.checkpoint_root, &proof.checkpoint_hash, &mp),
 			Error::<T>::BadCheckpointProof
 		);
-		let mode =
-			Specs::<T>::get(id).map(|s| s.verification.mode).unwrap_or(VerificationMode::Exact);
-		let pass = match mode {
-			VerificationMode::Exact => replay_hash == proof.checkpoint_hash,
-			VerificationMode::Threshold => {
-				let limit = task.threshold.unwrap_or_else(T::DefaultThreshold::get);
-				gensyn_primitives::verdict::threshold_passes_bits(distance, limit)
-			}
+		let pass = if Self::is_threshold(id) {
+			let limit = task.threshold.unwrap_or_else(T::DefaultThreshold::get);
+			gensyn_primitives::verdict::threshold_passes_bits(distance, limit)
+		} else {
+			replay_hash == proof.checkpoint_hash
 		};
 		audit.verdict = Some(Verdict { distance, replay_hash, pass });
 		Self::note_done(id, &mut task, audits)?;

@@ -62,21 +62,6 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// The profiler posted no threshold: slashed, not drawn again for the task, and
-	/// another profiler is drawn.
-	fn profile_lapsed(
-		id: TaskId,
-		task: &mut Task<T>,
-		now: BlockNumberFor<T>,
-	) -> Result<bool, DispatchError> {
-		if let Some(p) = task.profiler.take() {
-			T::Stake::slash(&p, Role::Verifier, T::MissedVerdictSlash::get(), None);
-			Self::disengage(id, task, &p);
-			task.exclude(p);
-		}
-		Self::draw_profiler(id, task, now)
-	}
-
 	/// The solver did not accept, or did not commit a result, in time: slashed `slash`,
 	/// not drawn again for the task, and another solver is drawn.
 	fn solver_lapsed(

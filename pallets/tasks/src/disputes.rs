@@ -22,12 +22,14 @@ impl<T: Config> Pallet<T> {
 			&& ((is_solver && !verdict.pass)
 				|| (!is_solver && T::Stake::is_active(&who, Role::Whistleblower)));
 		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
+		ensure!(Self::forced(id, audit) != Some(true), Error::<T>::ForcedErrorRevealed);
 		T::Arbiter::open(id, segment, &who, &audit.verifier)?;
 		audit.challenger = Some(who.clone());
 		Audits::<T>::insert(id, audits);
 		Self::engage(id, &mut task, &who)?;
+		let now = frame_system::Pallet::<T>::block_number();
+		ChallengedAt::<T>::insert(id, segment, now);
 		if task.phase == Phase::Challenge {
-			let now = frame_system::Pallet::<T>::block_number();
 			task.deadline = Self::schedule(id, now.saturating_add(T::DisputeTimeout::get()));
 			task.phase = Phase::Disputed;
 		}
@@ -84,12 +86,20 @@ impl<T: Config> pallet_gensyn_jackpot::OnReveal<T::AccountId> for Pallet<T> {
 	fn revealed(who: &T::AccountId, id: TaskId) {
 		let Some(mut task) = Tasks::<T>::get(id) else { return };
 		if !matches!(task.phase, Phase::Challenge | Phase::Disputed) {
-			// Before the window opens the solver gets a whole one anyway.
+			// Before the window opens the solver gets a whole one anyway (and no
+			// challenge was opened).
 			return;
 		}
-		let shown = Audits::<T>::get(id)
-			.iter()
-			.any(|a| a.verifier == *who && Self::contestable_by_solver(id, a));
+		let audits = Audits::<T>::get(id);
+		// A challenge in the reveal's own block may have been tipped ahead of it by a
+		// copycat that read the reveal from the pool: it earns no catch.
+		let now = frame_system::Pallet::<T>::block_number();
+		for a in audits.iter().filter(|a| a.verifier == *who) {
+			if ChallengedAt::<T>::get(id, a.segment) == Some(now) {
+				ChallengedAt::<T>::remove(id, a.segment);
+			}
+		}
+		let shown = audits.iter().any(|a| a.verifier == *who && Self::contestable_by_solver(id, a));
 		if shown && Self::open_for_solver(id, &mut task) {
 			Tasks::<T>::insert(id, task);
 		}

@@ -98,6 +98,8 @@ impl<T: Config> Pallet<T> {
 			T::ForcedErrors::release(&a.verifier, id);
 		}
 		Replaced::<T>::remove(id);
+		// At most one entry per audited segment.
+		let _ = ChallengedAt::<T>::clear_prefix(id, T::MaxAuditSegments::get(), None);
 		for who in core::mem::take(&mut task.engaged) {
 			WorkerTasks::<T>::mutate_exists(&who, id, |n| {
 				let v = n.unwrap_or(0).saturating_sub(1);

@@ -17,7 +17,7 @@ mod invariants;
 pub mod migrations;
 #[cfg(test)]
 mod mock;
-mod profiling;
+pub mod profiling;
 pub mod queue;
 mod settlement;
 mod submission;
@@ -69,7 +69,7 @@ pub(crate) type Deadlines<T> = queue::PagedQueue<
 
 /// The storage layout's version (1: paged deadlines; 2: several excluded workers; 3: an
 /// audit names the verifier whose fail it re-checks).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(3);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(5);
 
 #[frame_support::pallet]
 pub mod pallet {
@@ -181,7 +181,7 @@ pub mod pallet {
 		type MaxReaudits: Get<u32>;
 		/// Most workers one task counts on (solver, verifiers, challengers). It must hold
 		/// every engagement a task can need, so that no draw and no challenge is ever
-		/// refused for room: the solver, a profiler, one verifier and one challenger per
+		/// refused for room: the solver, the profilers, one verifier and one challenger per
 		/// audited segment (checked by `integrity_test`).
 		#[pallet::constant]
 		type MaxEngaged: Get<u32>;
@@ -248,6 +248,13 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Replaced<T: Config> =
 		StorageMap<_, Twox64Concat, TaskId, BoundedVec<T::AccountId, ReplacedBound<T>>, ValueQuery>;
+
+	/// The block each audited segment's current challenge was opened in, until its
+	/// verifier's reveal drops a same-block one: a catch is paid only for a challenge that
+	/// preceded the reveal (a copycat of the reveal replayed nothing).
+	#[pallet::storage]
+	pub type ChallengedAt<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, TaskId, Twox64Concat, u32, BlockNumberFor<T>>;
 
 	/// Tasks whose deadline fires at a block, in pages of at most
 	/// `MaxDeadlinesPerBlock` (see [`queue`]).
@@ -350,21 +357,21 @@ pub mod pallet {
 			/// Deadline.
 			until: BlockNumberFor<T>,
 		},
-		/// The drawn profiler declined the task (unslashed); another is drawn.
+		/// A drawn profiler declined the task (unslashed); another is drawn.
 		ProfileDeclined {
 			/// The task.
 			id: TaskId,
 			/// The profiler that declined.
 			profiler: T::AccountId,
 		},
-		/// The task's distance threshold was posted.
+		/// The task's distance threshold was decided: the median of the posted ones.
 		Profiled {
 			/// The task.
 			id: TaskId,
 			/// Threshold (f32 bits).
 			threshold: u32,
-			/// Paid to the profiler out of the escrow (one segment's verification pay).
-			paid: BalanceOf<T>,
+			/// Paid out of the escrow to each profiler within `PROFILE_BAND` of it.
+			paid: Vec<(T::AccountId, BalanceOf<T>)>,
 		},
 		/// A verdict was posted.
 		VerdictPosted {
@@ -483,6 +490,15 @@ pub mod pallet {
 			/// Refunded to the owner.
 			refunded: BalanceOf<T>,
 		},
+		/// A drawn profiler posted its threshold.
+		ProfilePosted {
+			/// The task.
+			id: TaskId,
+			/// The profiler.
+			profiler: T::AccountId,
+			/// Its threshold (f32 bits).
+			threshold: u32,
+		},
 	}
 
 	/// Errors.
@@ -496,7 +512,7 @@ pub mod pallet {
 		NotSolver,
 		/// The signer is not the segment's verifier.
 		NotVerifier,
-		/// The signer is not the task's profiler.
+		/// The signer is not a drawn profiler of the task still to post.
 		NotProfiler,
 		/// The threshold is not a finite, non-negative number.
 		InvalidThreshold,
@@ -622,6 +638,10 @@ pub mod pallet {
 		/// The offer's accept deadline has passed (its lapse is handled, late, by a
 		/// backlogged deadline queue): too late to decline.
 		OfferExpired,
+		/// The profiler already posted its threshold for the task.
+		ProfileAlreadyPosted,
+		/// The segment is a revealed forced error: void and audited again, not challenged.
+		ForcedErrorRevealed,
 	}
 
 	#[pallet::hooks]
@@ -639,10 +659,10 @@ pub mod pallet {
 			assert!(T::MaxDeadlinesPerBlock::get() > 0, "a deadline page must hold a deadline");
 			// Junk challenges must never crowd out a real one, nor a full list refuse a
 			// re-audit: the bound covers the worst case.
-			let needed = T::MaxAuditSegments::get().saturating_mul(2).saturating_add(2);
+			let needed = T::MaxAuditSegments::get().saturating_mul(2).saturating_add(1 + PROFILERS);
 			assert!(
 				T::MaxEngaged::get() >= needed,
-				"MaxEngaged must hold the solver, a profiler and a verifier and a challenger \
+				"MaxEngaged must hold the solver, the profilers and a verifier and a challenger \
 				 per audited segment"
 			);
 		}

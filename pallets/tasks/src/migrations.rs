@@ -31,7 +31,8 @@ pub type PageDeadlines<T> = crate::queue::PageLists<
 	<T as frame_system::Config>::DbWeight,
 >;
 
-/// Version 1's task record, whose `excluded` held one worker.
+/// Version 1's task record, whose `excluded` held one worker (upgraded to version 3's,
+/// which the next migrations carry on).
 pub(crate) mod v1 {
 	use super::*;
 
@@ -67,10 +68,10 @@ pub(crate) mod v1 {
 	}
 
 	impl<T: Config> Task<T> {
-		/// The same task as version 2 stores it: its one excluded worker, if any, is the
-		/// first of the list.
-		pub fn upgrade(self) -> crate::Task<T> {
-			crate::Task {
+		/// The same task as versions 2 and 3 store it: its one excluded worker, if any, is
+		/// the first of the list.
+		pub fn upgrade(self) -> super::v3::Task<T> {
+			super::v3::Task {
 				owner: self.owner,
 				escrow: self.escrow,
 				solver_pay: self.solver_pay,
@@ -110,7 +111,7 @@ pub struct ExcludeMany<T>(core::marker::PhantomData<T>);
 impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ExcludeMany<T> {
 	fn on_runtime_upgrade() -> Weight {
 		let mut tasks = 0u64;
-		Tasks::<T>::translate::<v1::Task<T>, _>(|_, old| {
+		v3::Tasks::<T>::translate::<v1::Task<T>, _>(|_, old| {
 			tasks = tasks.saturating_add(1);
 			Some(old.upgrade())
 		});
@@ -119,13 +120,13 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ExcludeMany
 
 	#[cfg(feature = "try-runtime")]
 	fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
-		Ok((Tasks::<T>::iter_keys().count() as u64).encode())
+		Ok((v3::Tasks::<T>::iter_keys().count() as u64).encode())
 	}
 
 	#[cfg(feature = "try-runtime")]
 	fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
 		let before = u64::decode(&mut &state[..]).map_err(|_| "undecodable count")?;
-		ensure!(Tasks::<T>::iter().count() as u64 == before, "a task was lost");
+		ensure!(v3::Tasks::<T>::iter().count() as u64 == before, "a task was lost");
 		Ok(())
 	}
 }
@@ -215,5 +216,135 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for AuditsReche
 		let after: u64 = Audits::<T>::iter_values().map(|a| a.len() as u64).sum();
 		ensure!(after == before, "an audit was lost");
 		Ok(())
+	}
+}
+
+/// Version 3's task record, which named one profiler.
+pub(crate) mod v3 {
+	use super::*;
+
+	/// Live tasks as version 3 stored them.
+	#[frame_support::storage_alias]
+	pub type Tasks<T: Config> = StorageMap<Pallet<T>, Twox64Concat, TaskId, Task<T>>;
+
+	/// A live task as version 3 stored it: [`crate::Task`] with one profiler.
+	#[derive(Encode, Decode)]
+	pub struct Task<T: Config> {
+		pub owner: T::AccountId,
+		pub escrow: BalanceOf<T>,
+		pub solver_pay: BalanceOf<T>,
+		pub segment_pay: BalanceOf<T>,
+		pub jackpot_cut: BalanceOf<T>,
+		pub treasury_cut: BalanceOf<T>,
+		pub gas: u64,
+		pub memory_mib: u32,
+		pub checkpoints: u32,
+		pub audits: u32,
+		pub phase: Phase,
+		pub deadline: BlockNumberFor<T>,
+		pub draws: u32,
+		pub solver: Option<T::AccountId>,
+		pub excluded: BoundedVec<T::AccountId, T::MaxExcluded>,
+		pub rounds: u32,
+		pub order_randomness: Hash32,
+		pub result: Option<TaskResult<BlockNumberFor<T>, T::MaxLocationLen>>,
+		pub window_end: BlockNumberFor<T>,
+		pub engaged: BoundedVec<T::AccountId, T::MaxEngaged>,
+		pub profiler: Option<T::AccountId>,
+		pub threshold: Option<u32>,
+	}
+
+	impl<T: Config> Task<T> {
+		/// The same task as version 4 stores it: its profiler, if any, is the first of
+		/// the list, still to post (a task being profiled was funded for one profile
+		/// only, so no other is drawn for it; one that posted was already paid).
+		pub fn upgrade(self) -> crate::Task<T> {
+			let profilers = self.profiler.map(|who| Profile { who, threshold: None });
+			crate::Task {
+				owner: self.owner,
+				escrow: self.escrow,
+				solver_pay: self.solver_pay,
+				segment_pay: self.segment_pay,
+				jackpot_cut: self.jackpot_cut,
+				treasury_cut: self.treasury_cut,
+				gas: self.gas,
+				memory_mib: self.memory_mib,
+				checkpoints: self.checkpoints,
+				audits: self.audits,
+				phase: self.phase,
+				deadline: self.deadline,
+				draws: self.draws,
+				solver: self.solver,
+				excluded: self.excluded,
+				rounds: self.rounds,
+				order_randomness: self.order_randomness,
+				result: self.result,
+				window_end: self.window_end,
+				engaged: self.engaged,
+				profilers: BoundedVec::truncate_from(profilers.into_iter().collect()),
+				threshold: self.threshold,
+			}
+		}
+	}
+}
+
+/// The tasks pallet's migration from storage version 3 to 4 (runs once): every task's
+/// one profiler becomes a list of them.
+pub type V3ToV4<T> =
+	VersionedMigration<3, 4, ProfileMany<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 3 to 4's step, unversioned: rewrites every live task (one read and one write
+/// each).
+pub struct ProfileMany<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ProfileMany<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let mut tasks = 0u64;
+		Tasks::<T>::translate::<v3::Task<T>, _>(|_, old| {
+			tasks = tasks.saturating_add(1);
+			Some(old.upgrade())
+		});
+		T::DbWeight::get().reads_writes(tasks, tasks)
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+		Ok((v3::Tasks::<T>::iter_keys().count() as u64).encode())
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		let before = u64::decode(&mut &state[..]).map_err(|_| "undecodable count")?;
+		ensure!(Tasks::<T>::iter().count() as u64 == before, "a task was lost");
+		Ok(())
+	}
+}
+
+/// The tasks pallet's migration from storage version 4 to 5 (runs once): every open or
+/// won challenge counts as opened before any reveal ([`ChallengedAt`] at block zero), so
+/// a catch in flight at the upgrade is paid as it would have been.
+pub type V4ToV5<T> = VersionedMigration<
+	4,
+	5,
+	ChallengesBeforeReveals<T>,
+	Pallet<T>,
+	<T as frame_system::Config>::DbWeight,
+>;
+
+/// Version 4 to 5's step, unversioned: reads every live task's audits and writes one
+/// entry per challenged segment.
+pub struct ChallengesBeforeReveals<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ChallengesBeforeReveals<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let (mut reads, mut writes) = (0u64, 0u64);
+		for (id, audits) in Audits::<T>::iter() {
+			reads = reads.saturating_add(1);
+			for a in audits.iter().filter(|a| a.challenger.is_some() || a.refuted_by.is_some()) {
+				ChallengedAt::<T>::insert(id, a.segment, BlockNumberFor::<T>::zero());
+				writes = writes.saturating_add(1);
+			}
+		}
+		T::DbWeight::get().reads_writes(reads, writes)
 	}
 }

@@ -20,20 +20,35 @@ enum RoundEnd<AccountId> {
 }
 
 impl<T: Config> Pallet<T> {
-	/// What one training round costs at most: the solver's pay, the cuts, every audited
-	/// segment's verification and, in Threshold mode, the re-check reserve.
-	pub(crate) fn round_cost(task: &Task<T>, threshold: bool) -> BalanceOf<T> {
-		let unpaid =
-			task.solver_pay.saturating_add(task.jackpot_cut).saturating_add(task.treasury_cut);
+	/// Whether task `id` is judged in Threshold mode (by distance, not replay hash).
+	pub(crate) fn is_threshold(id: TaskId) -> bool {
+		Specs::<T>::get(id).is_some_and(|s| s.verification.mode == VerificationMode::Threshold)
+	}
+
+	/// What one training round costs at most: `unpaid` (the solver's pay and the cuts),
+	/// `audits` segments' verification at `segment_pay` and, in Threshold mode, the
+	/// re-check reserve; `None` on overflow. A submission holds it (and the profiles),
+	/// and a rejected proof starts another round only while the escrow covers one.
+	pub(crate) fn round_price(
+		audits: u32,
+		segment_pay: BalanceOf<T>,
+		unpaid: BalanceOf<T>,
+		threshold: bool,
+	) -> Option<BalanceOf<T>> {
 		let reserve = if threshold {
-			Self::recheck_reserve(task.audits, task.segment_pay, unpaid)
+			Self::recheck_reserve(audits, segment_pay, unpaid)
 		} else {
 			Zero::zero()
 		};
-		task.segment_pay
-			.saturating_mul(task.audits.into())
-			.saturating_add(unpaid)
-			.saturating_add(reserve)
+		segment_pay.checked_mul(&audits.into())?.checked_add(&unpaid)?.checked_add(&reserve)
+	}
+
+	/// [`Self::round_price`] of `task`.
+	pub(crate) fn round_cost(task: &Task<T>, threshold: bool) -> BalanceOf<T> {
+		let unpaid =
+			task.solver_pay.saturating_add(task.jackpot_cut).saturating_add(task.treasury_cut);
+		Self::round_price(task.audits, task.segment_pay, unpaid, threshold)
+			.unwrap_or_else(sp_runtime::traits::Bounded::max_value)
 	}
 
 	/// In Threshold mode each fail may be re-checked and both its verdicts paid: from the
@@ -64,9 +79,8 @@ impl<T: Config> Pallet<T> {
 		let forced_of: Vec<Option<bool>> = audits.iter().map(|a| Self::forced(id, a)).collect();
 		let mut slashed: Vec<T::AccountId> = Vec::new();
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
-		Self::judge_forced(task, &mut audits, &forced_of, &mut slashed);
-		let exact =
-			Specs::<T>::get(id).is_none_or(|s| s.verification.mode == VerificationMode::Exact);
+		Self::judge_forced(id, task, &mut audits, &forced_of, &mut slashed);
+		let exact = !Self::is_threshold(id);
 		if !exact {
 			Self::recheck_fails(id, &mut audits);
 		}
@@ -92,7 +106,7 @@ impl<T: Config> Pallet<T> {
 				Ok(false)
 			}
 			RoundEnd::Rejected { solver, reporter } => {
-				Self::reject(id, task, solver, reporter, verifiers_paid, now)
+				Self::reject(id, task, solver, reporter, verifiers_paid, !exact, now)
 			}
 			RoundEnd::NoSolver => {
 				Self::fail(id, task, FailReason::ProofRejected);
@@ -159,11 +173,13 @@ impl<T: Config> Pallet<T> {
 
 	/// The settlement pass over forced segments (revealed): a forced segment must carry a
 	/// failing verdict, else its verifier lied and is slashed; a whistleblower that caught
-	/// a forced error is paid from the jackpot (a solver contesting its own task is not).
+	/// a forced error with a challenge opened before the reveal's block is paid from the
+	/// jackpot (a solver contesting its own task is not, nor a copycat of the reveal).
 	/// Either way the verdict is void, unpaid (its verifier need not replay a forced
 	/// segment), and the segment is audited again: a forced error never fails a solver,
 	/// and nobody checked the segment.
 	fn judge_forced(
+		id: TaskId,
 		task: &Task<T>,
 		audits: &mut AuditsOf<T>,
 		forced_of: &[Option<bool>],
@@ -179,7 +195,9 @@ impl<T: Config> Pallet<T> {
 				Self::slash_untrusted(&a.verifier, slashed);
 			} else if let Some(w) = a.refuted_by.clone().filter(|w| task.solver.as_ref() != Some(w))
 			{
-				T::ForcedErrors::pay_catch(&w);
+				if ChallengedAt::<T>::contains_key(id, a.segment) {
+					T::ForcedErrors::pay_catch(&w);
+				}
 			}
 			a.verdict = None;
 			a.refuted_by = None;
@@ -301,14 +319,15 @@ impl<T: Config> Pallet<T> {
 	/// Rejects the solver's proof: slashes it, first paying back into the escrow what
 	/// this round's verification cost the owner, then offers the task to another
 	/// solver when rounds remain, another solver fits now and the escrow covers a
-	/// round; otherwise fails the task (refunding the rest). Returns whether the
-	/// task is still live.
+	/// round (`threshold`: the task is judged in Threshold mode); otherwise fails the
+	/// task (refunding the rest). Returns whether the task is still live.
 	pub(crate) fn reject(
 		id: TaskId,
 		task: &mut Task<T>,
 		solver: T::AccountId,
 		reporter: Option<T::AccountId>,
 		wasted: BalanceOf<T>,
+		threshold: bool,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
 		let outcome = T::Stake::slash_compensating(
@@ -334,8 +353,6 @@ impl<T: Config> Pallet<T> {
 		let another = T::Stake::active(Role::Solver)
 			.iter()
 			.any(|(a, c)| c.memory_mib >= task.memory_mib && *a != task.owner && *a != solver);
-		let threshold =
-			Specs::<T>::get(id).is_some_and(|s| s.verification.mode == VerificationMode::Threshold);
 		let short = task.escrow < Self::round_cost(task, threshold);
 		if task.rounds >= T::MaxRounds::get() || !another || short {
 			Self::fail(id, task, FailReason::ProofRejected);

@@ -3,7 +3,7 @@
 //!
 //! The escrow is the solver's pay (`PricePerMegagas` per megagas of the work estimate),
 //! one verification pay (`VerifyPricePerMegagas` per megagas of one segment) for each
-//! audited segment and for the profiler of a Threshold task, the jackpot and treasury
+//! audited segment and for each profiler of a Threshold task, the jackpot and treasury
 //! cuts of the solver's pay, and a Threshold task's re-check reserve.
 
 use crate::*;
@@ -30,28 +30,26 @@ impl<T: Config> Pallet<T> {
 		let jackpot_cut = T::JackpotCut::get() * solver_pay;
 		let treasury_cut = T::TreasuryCut::get() * solver_pay;
 		let threshold = spec.verification.mode == VerificationMode::Threshold;
-		let profiled = threshold && !T::ProfilePeriod::get().is_zero();
+		let profiles = if threshold && !T::ProfilePeriod::get().is_zero() { PROFILERS } else { 0 };
+		let unpaid = solver_pay
+			.checked_add(&jackpot_cut)
+			.and_then(|v| v.checked_add(&treasury_cut))
+			.ok_or(Error::<T>::EscrowOverflow)?;
 		let recheck_reserve = if threshold {
-			let unpaid = solver_pay.saturating_add(jackpot_cut).saturating_add(treasury_cut);
 			Self::recheck_reserve(audits, segment_pay, unpaid)
 		} else {
 			Zero::zero()
 		};
-		// The profiler replays one segment's worth of work.
-		let paid_segments = audits.saturating_add(u32::from(profiled));
-		let escrow = segment_pay
-			.checked_mul(&paid_segments.into())
-			.and_then(|v| v.checked_add(&solver_pay))
-			.and_then(|v| v.checked_add(&jackpot_cut))
-			.and_then(|v| v.checked_add(&treasury_cut))
-			.and_then(|v| v.checked_add(&recheck_reserve))
+		// A round, and one segment's worth of work for each profiler.
+		let escrow = Self::round_price(audits, segment_pay, unpaid, threshold)
+			.and_then(|round| round.checked_add(&segment_pay.checked_mul(&profiles.into())?))
 			.ok_or(Error::<T>::EscrowOverflow)?;
 		Ok(Quote {
 			gas: est.total,
 			memory_mib,
 			checkpoints,
 			audits,
-			profiled,
+			profiles,
 			solver_pay,
 			segment_pay,
 			jackpot_cut,
@@ -91,13 +89,13 @@ impl<T: Config> Pallet<T> {
 			result: None,
 			window_end: now,
 			engaged: BoundedVec::default(),
-			profiler: None,
+			profilers: Default::default(),
 			threshold: None,
 		};
 		Specs::<T>::insert(id, spec);
 		Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas: q.gas });
-		let alive = if q.profiled {
-			Self::draw_profiler(id, &mut task, now)?
+		let alive = if q.profiles > 0 {
+			Self::draw_profilers(id, &mut task, now)?
 		} else {
 			Self::draw_solver(id, &mut task, now)?
 		};

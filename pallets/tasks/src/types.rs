@@ -195,6 +195,22 @@ pub struct CheckpointProof {
 	pub siblings: BoundedVec<Hash32, ConstU32<MAX_PROOF_DEPTH>>,
 }
 
+/// Most profilers drawn for a Threshold task. Its threshold is the median of theirs, so
+/// that no lone profiler sets it: one that posts zero (every honest solver fails) or a
+/// huge value (every fake passes) is outvoted by the other two.
+pub const PROFILERS: u32 = 3;
+
+/// A profiler drawn for a Threshold task, and the threshold it posted.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct Profile<AccountId> {
+	/// The profiler.
+	pub who: AccountId,
+	/// Its threshold (f32 bits), once posted.
+	pub threshold: Option<u32>,
+}
+
 /// A live task.
 #[derive(
 	Encode, Decode, MaxEncodedLen, TypeInfo, CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound,
@@ -244,9 +260,9 @@ pub struct Task<T: Config> {
 	pub window_end: BlockNumberFor<T>,
 	/// Workers this task counts on (see `StakeInterface::note_engaged`).
 	pub engaged: BoundedVec<T::AccountId, T::MaxEngaged>,
-	/// The profiler drawn for a Threshold task, while profiling.
-	pub profiler: Option<T::AccountId>,
-	/// The profiled distance threshold (f32 bits), once posted.
+	/// The profilers drawn for a Threshold task and what each posted, while profiling.
+	pub profilers: BoundedVec<Profile<T::AccountId>, ConstU32<PROFILERS>>,
+	/// The profiled distance threshold (f32 bits), once decided.
 	pub threshold: Option<u32>,
 }
 
@@ -388,11 +404,11 @@ pub struct Quote<Balance> {
 	pub checkpoints: u32,
 	/// Segments audited.
 	pub audits: u32,
-	/// Whether a profiler is paid to set its threshold (Threshold mode).
-	pub profiled: bool,
+	/// Profilers paid at most to set its threshold (Threshold mode; [`PROFILERS`]).
+	pub profiles: u32,
 	/// The solver's pay.
 	pub solver_pay: Balance,
-	/// One segment's verification pay (per audit, and the profiler's).
+	/// One segment's verification pay (per audit, and each profiler's).
 	pub segment_pay: Balance,
 	/// The jackpot's cut.
 	pub jackpot_cut: Balance,
@@ -403,14 +419,15 @@ pub struct Quote<Balance> {
 	/// and both are paid, in a round that never pays the solver); usually zero.
 	pub recheck_reserve: Balance,
 	/// The escrow held at submission: all of the above, the verification pay once per
-	/// audit and for the profiler.
+	/// audit and per profile (what is not paid is refunded).
 	pub escrow: Balance,
 }
 
 sp_api::decl_runtime_apis! {
 	/// Questions workers and clients ask the tasks pallet (version 3: an audit names the
-	/// fail it re-checks; a quote shows the re-check reserve).
-	#[api_version(3)]
+	/// fail it re-checks; a quote shows the re-check reserve; version 4: a quote counts
+	/// the profiles it pays).
+	#[api_version(4)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,

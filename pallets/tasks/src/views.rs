@@ -14,7 +14,9 @@ impl<T: Config> Pallet<T> {
 			let Some(t) = Tasks::<T>::get(id) else { continue };
 			let is_solver = t.solver.as_ref() == Some(who);
 			match t.phase {
-				Phase::Profiling if t.profiler.as_ref() == Some(who) => {
+				Phase::Profiling
+					if t.profilers.iter().any(|p| p.who == *who && p.threshold.is_none()) =>
+				{
 					out.push(Duty::Profile { task: id, by: t.deadline })
 				}
 				Phase::Offered if is_solver => out.push(Duty::Accept { task: id, by: t.deadline }),
@@ -69,7 +71,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The unchallenged verdicts in challenge windows a whistleblower may check: not
-	/// its own verdicts, not on its own tasks as solver; at most [`MAX_WATCHED`].
+	/// its own verdicts, not on its own tasks as solver, not revealed forced errors (void
+	/// anyway, and no longer open to challenge); at most [`MAX_WATCHED`].
 	pub(crate) fn watch_duties(who: &T::AccountId, out: &mut Vec<Duty<BlockNumberFor<T>>>) {
 		let mut watched = 0usize;
 		for (id, t) in Tasks::<T>::iter() {
@@ -86,6 +89,7 @@ impl<T: Config> Pallet<T> {
 					&& a.challenger.is_none()
 					&& a.refuted_by.is_none()
 					&& a.verifier != *who
+					&& Self::forced(id, &a) != Some(true)
 				{
 					out.push(Duty::Watch { task: id, segment: a.segment, by: t.window_end });
 					watched += 1;

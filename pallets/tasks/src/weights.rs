@@ -56,11 +56,12 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// its forced-error flag, a pay out of escrow, an earnings note, a slash when
 /// overturned; about 3 reads and 4 writes) that first overturns refutations that waited
 /// for a reveal, reads and writes the task's replaced verifiers, and whose proof is then
-/// rejected (the solver's compensating slash, the escrow hold, releasing every worker)
+/// rejected (the solver's compensating slash, the escrow hold, releasing every worker
+/// and dropping each segment's `ChallengedAt`)
 /// and the task re-drawn over a full active list; or a draw alone.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 14 + 3 * DEADLINE_LEGS;
-const DEADLINE_WRITES: u64 = 17 + 4 * DEADLINE_LEGS;
+const DEADLINE_READS: u64 = 14 + 4 * DEADLINE_LEGS;
+const DEADLINE_WRITES: u64 = 17 + 5 * DEADLINE_LEGS;
 /// A task, its spec and audits, and two full active lists (a solver draw reads the
 /// verifiers' too).
 const DEADLINE_PROOF: u64 = 2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS;
@@ -71,11 +72,12 @@ struct Est(frame_support::weights::RuntimeDbWeight);
 impl Est {
 	// submit_task: r NextTaskId, Holds, Account, Active (solvers, and verifiers: a solver
 	// is drawn only when another could check it), Deadlines, WorkerTasks, Engagements;
-	// w those + Tasks, Specs.
+	// w those + Tasks, Specs. A Threshold task instead draws three profilers: three scans
+	// of the verifiers' list and three engagements.
 	fn submit_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(270_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
-			.saturating_add(db.reads_writes(8, 9))
+		Weight::from_parts(400_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
+			.saturating_add(db.reads_writes(12, 13))
 	}
 	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits.
 	fn cancel_task(&self) -> Weight {
@@ -114,33 +116,35 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(40_000_000, 12_000).saturating_add(db.reads_writes(3, 3))
 	}
-	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements + the
-	// arbiter's opening (allowance: 10 reads/writes); w Tasks, Audits, Deadlines, ...
+	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, the
+	// verifier's binding + the arbiter's opening (allowance: 10 reads/writes); w Tasks,
+	// Audits, Deadlines, ChallengedAt, ...
 	fn challenge(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
-			.saturating_add(db.reads_writes(16, 15))
+			.saturating_add(db.reads_writes(17, 16))
 	}
 	// on_initialize base: r/w Deadlines.
 	fn on_initialize_base(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(5_000_000, 1_000).saturating_add(db.reads_writes(1, 1))
 	}
-	// submit_profile: a transfer out of escrow plus a solver draw (as submit_task's).
+	// submit_profile, the last of a task's three: three transfers out of escrow and
+	// earnings notes, plus a solver draw (as submit_task's).
 	fn submit_profile(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(170_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
-			.saturating_add(db.reads_writes(9, 9))
+		Weight::from_parts(270_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
+			.saturating_add(db.reads_writes(15, 15))
 	}
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)
 	}
-	// reopen_window: r Tasks, Audits, each audit's binding (MaxAuditSegments), Deadlines;
-	// w Tasks, Deadlines.
+	// reopen_window: r Tasks, Audits, each audit's binding and ChallengedAt entry
+	// (MaxAuditSegments), Deadlines; w Tasks, Deadlines, ChallengedAt entries dropped.
 	fn reopen_window(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(20_000_000 + 2_000_000 * DEADLINE_LEGS, 12_000 + 200 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(3 + DEADLINE_LEGS, 2))
+		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_000 + 300 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(3 + 2 * DEADLINE_LEGS, 2 + DEADLINE_LEGS))
 	}
 }
 

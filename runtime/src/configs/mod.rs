@@ -22,4 +22,4 @@ pub use jackpot::ForcedErrorRate;
 pub use stake::JackpotAccount;
 pub use staking::{BondingDuration, SessionsPerEra};
 pub use system::{BlockLength, BlockWeights};
-pub use tasks::{ChallengePeriod, MinTrainingPeriod, TreasuryAccount};
+pub use tasks::{ChallengePeriod, MinTrainingPeriod, TreasuryAccount, DEFAULT_CHALLENGE_PERIOD};

@@ -16,6 +16,9 @@ use frame_support::{
 };
 use sp_runtime::{traits::AccountIdConversion, Perbill};
 
+/// The challenge window's length unless a chain sets [`ChallengePeriod`]: two hours.
+pub const DEFAULT_CHALLENGE_PERIOD: BlockNumber = 2 * HOURS;
+
 parameter_types! {
 	/// Receives the treasury cut of every task fee.
 	pub TreasuryAccount: AccountId = PalletId(*b"gsn/trsy").into_account_truncating();
@@ -26,7 +29,7 @@ parameter_types! {
 	/// How long a task's verdicts stay open to challenges: two hours by default, kept
 	/// under the well-known key `twox_128(":ChallengePeriod:")` so that governance (or
 	/// a development chain's sudo, see scripts/js/dev-timing.js) can shorten it.
-	pub storage ChallengePeriod: BlockNumber = 2 * HOURS;
+	pub storage ChallengePeriod: BlockNumber = DEFAULT_CHALLENGE_PERIOD;
 	/// Blocks added to every training deadline (start-up, data download): half an hour
 	/// by default, under `twox_128(":MinTrainingPeriod:")` like `ChallengePeriod`, so
 	/// that a development chain can let a dead solver's deadline pass in minutes.
@@ -74,7 +77,7 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	// its segment counts as unverified: a silent or untrusted re-auditor costs its bond
 	// and the owner gains nothing unless every re-auditor drawn is on its side.
 	type MaxReaudits = ConstU32<3>;
-	// The solver, a profiler, and a verifier and a challenger for each of 48 audited
+	// The solver, three profilers, and a verifier and a challenger for each of 48 audited
 	// segments: no draw and no challenge is ever refused for room (junk challenges cannot
 	// crowd out a real one).
 	type MaxEngaged = ConstU32<100>;

@@ -1,4 +1,4 @@
-//! The paged deadline queue under a flood, its migration, and `do_try_state` catching broken invariants.
+//! The paged deadline queue under a flood, and `do_try_state` catching broken invariants.
 
 use super::*;
 
@@ -102,106 +102,6 @@ fn the_v0_deadline_lists_migrate_to_pages() {
 		run_to(7);
 		// Every deadline was handled: each offer lapsed and the task waits.
 		assert!(Tasks::<T>::iter().all(|(_, t)| t.phase == Phase::Queued));
-	});
-}
-
-/// Version 1 kept one excluded worker per task; the migration to version 2 turns it into
-/// the first of a list, and every task still reads back whole and keeps its invariants.
-#[test]
-fn one_excluded_worker_becomes_a_list_when_storage_moves_to_version_2() {
-	use crate::migrations::v1;
-	use frame_support::traits::OnRuntimeUpgrade;
-	new_test_ext().execute_with(|| {
-		reg(11, Role::Solver);
-		let with = submitted();
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let without = NextTaskId::<T>::get() - 1;
-		let t = task(with);
-		assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(t.solver.unwrap()), with));
-		let before: Vec<_> = [with, without].iter().map(|id| task(*id)).collect();
-		assert_eq!(before[0].excluded.len(), 1);
-		assert!(before[1].excluded.is_empty());
-		for (id, t) in [with, without].into_iter().zip(before.clone()) {
-			let old = v1::Task::<T> {
-				owner: t.owner,
-				escrow: t.escrow,
-				solver_pay: t.solver_pay,
-				segment_pay: t.segment_pay,
-				jackpot_cut: t.jackpot_cut,
-				treasury_cut: t.treasury_cut,
-				gas: t.gas,
-				memory_mib: t.memory_mib,
-				checkpoints: t.checkpoints,
-				audits: t.audits,
-				phase: t.phase,
-				deadline: t.deadline,
-				draws: t.draws,
-				solver: t.solver,
-				excluded: t.excluded.first().cloned(),
-				rounds: t.rounds,
-				order_randomness: t.order_randomness,
-				result: t.result,
-				window_end: t.window_end,
-				engaged: t.engaged,
-				profiler: t.profiler,
-				threshold: t.threshold,
-			};
-			v1::Tasks::<T>::insert(id, old);
-		}
-		assert!(Tasks::<T>::try_get(with).is_err(), "version 1's bytes do not read as version 2");
-		StorageVersion::new(1).put::<TaskPallet>();
-		crate::migrations::V1ToV2::<T>::on_runtime_upgrade();
-		assert_eq!(StorageVersion::get::<TaskPallet>(), 2);
-		assert_eq!(vec![task(with), task(without)], before);
-		check();
-		// Run once: a second upgrade leaves version 2's tasks as they are.
-		crate::migrations::V1ToV2::<T>::on_runtime_upgrade();
-		assert_eq!(vec![task(with), task(without)], before);
-	});
-}
-
-/// Version 2's audits named no re-checked verifier; the migration to version 3 reads
-/// each back whole, re-checking nothing, and runs once.
-#[test]
-fn audits_gain_no_recheck_when_storage_moves_to_version_3() {
-	use crate::migrations::v2;
-	use frame_support::traits::OnRuntimeUpgrade;
-	new_test_ext().execute_with(|| {
-		let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
-		let id = verifying_with(half);
-		let a = Audits::<T>::get(id)[0].clone();
-		assert_ok!(TaskPallet::report_unavailable(
-			RuntimeOrigin::signed(a.verifier),
-			id,
-			a.segment
-		));
-		let before = Audits::<T>::get(id);
-		assert!(before.len() > 1 && before.iter().all(|a| a.rechecks.is_none()));
-		let old: Vec<v2::Audit<u64>> = before
-			.clone()
-			.into_iter()
-			.map(|a| v2::Audit {
-				segment: a.segment,
-				verifier: a.verifier,
-				verdict: a.verdict,
-				challenger: a.challenger,
-				overturned: a.overturned,
-				refuted_by: a.refuted_by,
-				reaudits: a.reaudits,
-				unavailable: a.unavailable,
-				reported_before: a.reported_before,
-			})
-			.collect();
-		v2::Audits::<T>::insert(id, BoundedVec::truncate_from(old));
-		assert!(Audits::<T>::try_get(id).is_err(), "version 2's bytes do not read as version 3");
-		StorageVersion::new(2).put::<TaskPallet>();
-		crate::migrations::V2ToV3::<T>::on_runtime_upgrade();
-		assert_eq!(StorageVersion::get::<TaskPallet>(), 3);
-		assert_eq!(Audits::<T>::get(id), before);
-		check();
-		// Run once: a second upgrade leaves version 3's audits as they are.
-		crate::migrations::V2ToV3::<T>::on_runtime_upgrade();
-		assert_eq!(Audits::<T>::get(id), before);
 	});
 }
 

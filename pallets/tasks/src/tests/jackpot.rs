@@ -28,6 +28,9 @@ fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
 		verify_all(id, false);
 		reg(13, Role::Whistleblower);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		// The reveal comes a block after the challenge (a reveal in the same block would
+		// pay nothing: see the copycat test below).
+		run_to(frame_system::Pallet::<T>::block_number() + 1);
 		reveal(a.verifier, id);
 		let vb = Stake::bond(&a.verifier, Role::Verifier);
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
@@ -46,6 +49,53 @@ fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
 		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
 		assert_eq!(Balances::free_balance(a.verifier), vfree, "a forced error is not paid");
 		assert!(pallet_gensyn_jackpot::Bindings::<T>::iter().next().is_none());
+	});
+}
+
+/// A copycat reads a verifier's reveal from the transaction pool, computes its forced
+/// segments without replaying anything, and tips a challenge into the reveal's own block
+/// ahead of it; the verifier cannot defend a forced error and concedes. The copycat earns
+/// no catch (the pot keeps it), and a challenge after the reveal is refused outright.
+#[test]
+fn a_copycat_of_a_reveal_earns_no_catch() {
+	new_test_ext().execute_with(|| {
+		let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
+		let id = verifying_with_jackpot_for(sp_runtime::Perbill::one(), half);
+		verify_all(id, false);
+		let audits = Audits::<T>::get(id);
+		assert!(audits.len() > 1, "{audits:?}");
+		let (a, b) = (audits[0].clone(), audits[1].clone());
+		reg(13, Role::Whistleblower);
+		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
+		let (copycat, pot) = (worth(13), Balances::free_balance(JACKPOT));
+		// Same block: the challenge lands first, then the reveal it copied.
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		reveal(a.verifier, id);
+		assert!(!ChallengedAt::<T>::contains_key(id, a.segment), "the reveal dropped it");
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		// Any later challenge of a revealed forced error is refused.
+		if b.verifier != a.verifier {
+			reveal(b.verifier, id);
+		}
+		let watched =
+			|d: &Duty<u64>| matches!(d, Duty::Watch { segment, .. } if *segment == b.segment);
+		assert!(!TaskPallet::duties(&13).iter().any(watched), "no longer shown to watch");
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, b.segment),
+			Error::<T>::ForcedErrorRevealed
+		);
+		let end = task(id).deadline;
+		run_to(end);
+		assert_eq!(worth(13), copycat, "the copycat gained nothing");
+		assert!(Balances::free_balance(JACKPOT) >= pot, "the pot paid no catch");
+		let caught = System::events().into_iter().any(|r| {
+			matches!(
+				r.event,
+				RuntimeEvent::JackpotPallet(pallet_gensyn_jackpot::Event::CatchPaid { .. })
+			)
+		});
+		assert!(!caught, "no catch paid");
+		check();
 	});
 }
 
@@ -348,6 +398,8 @@ fn refuted_before_reveal(rate: sp_runtime::Perbill, pass: bool) -> (TaskId, Audi
 	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 	let vb = Stake::bond(&a.verifier, Role::Verifier);
 	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+	// The reveals the tests make come a block after the challenge.
+	run_to(frame_system::Pallet::<T>::block_number() + 1);
 	(id, a, vb)
 }
 
@@ -395,21 +447,27 @@ fn an_honest_verdict_refuted_before_its_reveal_is_overturned_at_settlement() {
 	});
 }
 
+/// Every segment forced: a pass is a lie that anyone sees once the secret is revealed.
+/// A challenge copying the reveal (for the reporter's share of the wrong-verdict slash)
+/// is refused; the settlement slashes the lie anyway and audits the segment again.
 #[test]
-fn a_refuted_pass_on_a_forced_segment_is_a_wrong_verdict_at_once() {
+fn a_pass_on_a_revealed_forced_segment_is_slashed_without_a_copied_challenge() {
 	new_test_ext().execute_with(|| {
-		// Every segment forced: a pass is a lie, and refuting it is no forced-error catch.
 		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
 		let a = Audits::<T>::get(id)[0].clone();
 		verify_all(id, true);
 		reveal_all(id);
 		reg(13, Role::Whistleblower);
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		let w = Balances::total_balance(&13) + Stake::bond(&13, Role::Whistleblower);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment),
+			Error::<T>::ForcedErrorRevealed
+		);
 		let vb = Stake::bond(&a.verifier, Role::Verifier);
-		let w = Balances::free_balance(13);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
-		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
-		assert_eq!(Balances::free_balance(13), w + 15, "the reporter's share, no catch");
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 40, "the lie is slashed");
+		let after = Balances::total_balance(&13) + Stake::bond(&13, Role::Whistleblower);
+		assert_eq!(after, w, "nothing for copying the reveal");
 		let x = Audits::<T>::get(id).into_iter().find(|x| x.segment == a.segment);
 		assert!(x.is_some_and(|x| x.overturned || x.reaudits > 0));
 	});

@@ -18,6 +18,7 @@ mod attacks;
 mod disputes;
 mod invariants;
 mod jackpot;
+mod migrations;
 mod profiling;
 mod property;
 mod settlement;

@@ -1,4 +1,5 @@
-//! Profiling of Threshold tasks.
+//! Profiling of Threshold tasks: several profilers, the median of their thresholds, and
+//! pay only for profiles near it.
 
 use super::*;
 
@@ -11,9 +12,10 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 		let id = last_task();
 		let t = task(id);
 		assert_eq!(t.phase, Phase::Profiling);
-		assert_eq!(t.profiler, Some(11));
+		// The only verifier is the only profiler; the escrow holds three profiles.
+		assert_eq!(t.profilers.to_vec(), vec![Profile { who: 11, threshold: None }]);
 		assert_eq!(t.deadline, 5);
-		assert_eq!(t.escrow, t.solver_pay + 2 * t.segment_pay + t.jackpot_cut + t.treasury_cut);
+		assert_eq!(t.escrow, t.solver_pay + 4 * t.segment_pay + t.jackpot_cut + t.treasury_cut);
 		assert_eq!(TaskPallet::duties(&11), vec![Duty::Profile { task: id, by: 5 }]);
 		// Cancel is still possible while profiling (checked on a twin task below).
 		let three = f32::to_bits(3.0);
@@ -36,7 +38,9 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 		let before = Balances::free_balance(11);
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, three));
 		assert_eq!(Balances::free_balance(11), before + t.segment_pay);
-		assert!(events().contains(&Event::Profiled { id, threshold: three, paid: t.segment_pay }));
+		assert!(events().contains(&Event::ProfilePosted { id, profiler: 11, threshold: three }));
+		let paid = vec![(11, t.segment_pay)];
+		assert!(events().contains(&Event::Profiled { id, threshold: three, paid }));
 		assert_eq!(task(id).phase, Phase::Offered);
 		assert_eq!(task(id).threshold, Some(three));
 		assert_noop!(
@@ -44,31 +48,13 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 			Error::<T>::WrongPhase
 		);
 		// Train, commit, verify with a distance of 2.0: over the default 1.0, under 3.0.
-		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
-		assert_ok!(TaskPallet::submit_result(
-			RuntimeOrigin::signed(10),
-			id,
-			[0; 32],
-			merkle::root(&leaves(8)),
-			8,
-			BoundedVec::default()
-		));
-		let d = task(id).deadline;
-		run_to(d);
-		let a = Audits::<T>::get(id)[0].clone();
-		assert_ok!(TaskPallet::submit_verification(
-			RuntimeOrigin::signed(a.verifier),
-			id,
-			a.segment,
-			f32::to_bits(2.0),
-			[0; 32],
-			proof_for(8, a.segment)
-		));
-		assert!(Audits::<T>::get(id)[0].verdict.unwrap().pass);
+		assert!(verified_at(id, 2.0).pass);
 		let end = task(id).deadline;
 		run_to(end);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		// The two profiles nobody was drawn for went back with the rest.
 		assert_eq!(escrow_held(1), 0);
+		check();
 	});
 }
 
@@ -84,7 +70,7 @@ fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled()
 		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 20);
 		// 11 is excluded: nobody else, so the task waits and finally fails, refunded.
 		assert_eq!(task(id).phase, Phase::Profiling);
-		assert_eq!(task(id).profiler, None);
+		assert!(task(id).profilers.is_empty());
 		run_to(30);
 		assert!(Tasks::<T>::get(id).is_none());
 		assert_eq!(escrow_held(1), 0);
@@ -101,10 +87,9 @@ fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled()
 }
 
 /// A Threshold task whose data no profiler can use: each drawn profiler declines, free
-/// (a lapse would be slashed), is not drawn for the task again, and the next one is
-/// drawn from later randomness. Declines spend draws: with nobody left the task fails
-/// and is refunded in full, and no profiler lost anything. The decline is the drawn
-/// profiler's alone and only before its deadline.
+/// (a lapse would be slashed), and is not drawn for the task again; the others keep their
+/// deadline. With nobody left the task fails and is refunded in full, and no profiler
+/// lost anything. The decline is a drawn profiler's alone and only before its deadline.
 #[test]
 fn profilers_decline_unusable_data_unslashed_until_the_task_is_refunded() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
@@ -115,24 +100,27 @@ fn profilers_decline_unusable_data_unslashed_until_the_task_is_refunded() {
 		let id = last_task();
 		let worth = || Balances::total_balance(&11) + Balances::total_balance(&12);
 		let profilers = worth();
-		let first = task(id).profiler.unwrap();
-		let other = if first == 11 { 12 } else { 11 };
+		let drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
+		assert_eq!(drawn.len(), 2, "both verifiers profile it");
+		let deadline = task(id).deadline;
 		assert_noop!(
-			TaskPallet::decline_profile(RuntimeOrigin::signed(other), id),
+			TaskPallet::decline_profile(RuntimeOrigin::signed(13), id),
 			Error::<T>::NotProfiler
 		);
-		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(first), id));
-		assert!(events().contains(&Event::ProfileDeclined { id, profiler: first }));
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
+		assert!(events().contains(&Event::ProfileDeclined { id, profiler: 11 }));
 		let t = task(id);
-		assert_eq!((t.phase, t.profiler), (Phase::Profiling, None));
-		assert!(t.excluded.contains(&first));
-		assert_eq!(TaskPallet::duties(&first), vec![], "let go");
-		run_to(t.deadline);
-		assert_eq!(task(id).profiler, Some(other), "the next is drawn, never the decliner");
-		// Too late once its deadline has come.
-		let late = task(id).deadline;
-		run_to(late - 1);
-		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(other), id));
+		assert_eq!(t.phase, Phase::Profiling);
+		assert_eq!(t.profilers.to_vec(), vec![Profile { who: 12, threshold: None }]);
+		assert_eq!(t.deadline, deadline, "the other profiler's deadline stays");
+		assert!(t.excluded.contains(&11));
+		assert_eq!(TaskPallet::duties(&11), vec![], "let go");
+		assert_noop!(
+			TaskPallet::decline_profile(RuntimeOrigin::signed(11), id),
+			Error::<T>::NotProfiler
+		);
+		// The last one declines too: nobody fits, and the task ends.
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(12), id));
 		run_to(30);
 		assert!(Tasks::<T>::get(id).is_none(), "no profiler left: the task ended");
 		assert!(events().iter().any(
@@ -141,7 +129,7 @@ fn profilers_decline_unusable_data_unslashed_until_the_task_is_refunded() {
 		assert_eq!(Balances::free_balance(1), START, "refunded in full");
 		assert_eq!(worth(), profilers, "no profiler slashed");
 		assert_noop!(
-			TaskPallet::decline_profile(RuntimeOrigin::signed(other), id),
+			TaskPallet::decline_profile(RuntimeOrigin::signed(12), id),
 			Error::<T>::UnknownTask
 		);
 		check();
@@ -162,4 +150,141 @@ fn a_profile_cannot_be_declined_after_its_deadline() {
 			Error::<T>::OfferExpired
 		);
 	});
+}
+
+/// Submits the MNIST MLP with verifiers 11, 12 and 13 (and solver 10), all three drawn to
+/// profile it; each posts its threshold from `posts`, in that order.
+fn profiled_by(posts: [(u64, f32); 3]) -> TaskId {
+	reg(10, Role::Solver);
+	for v in [11, 12, 13] {
+		reg(v, Role::Verifier);
+	}
+	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+	let id = last_task();
+	let mut drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
+	drawn.sort();
+	assert_eq!(drawn, vec![11, 12, 13]);
+	for (who, t) in posts {
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(who), id, t.to_bits()));
+	}
+	id
+}
+
+/// Trains task `id` as solver 10 and has its drawn verifier post `distance`; returns the
+/// verdict.
+fn verified_at(id: TaskId, distance: f32) -> Verdict {
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(10),
+		id,
+		[0; 32],
+		merkle::root(&leaves(8)),
+		8,
+		BoundedVec::default()
+	));
+	run_to(task(id).deadline);
+	let a = Audits::<T>::get(id)[0].clone();
+	assert_ok!(TaskPallet::submit_verification(
+		RuntimeOrigin::signed(a.verifier),
+		id,
+		a.segment,
+		distance.to_bits(),
+		[0; 32],
+		proof_for(8, a.segment)
+	));
+	Audits::<T>::get(id)[0].verdict.expect("posted")
+}
+
+/// A profiler that posts a zero threshold so that every honest solver fails (and a
+/// partner collects reporter shares) is outvoted: the threshold is the median of three,
+/// the honest solver's segment passes and it is paid, and the liar is not paid for a
+/// profile two orders of magnitude off the median, while each honest profiler is.
+#[test]
+fn a_profiler_posting_zero_is_outvoted_and_unpaid() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let before = [11, 12, 13].map(|v| Balances::total_balance(&v));
+		let id = profiled_by([(11, 0.0), (12, 1.0), (13, 2.0)]);
+		let t = task(id);
+		assert_eq!(t.threshold, Some(1.0f32.to_bits()), "the median, not the liar's zero");
+		let paid = vec![(12, t.segment_pay), (13, t.segment_pay)];
+		assert!(events().contains(&Event::Profiled { id, threshold: 1.0f32.to_bits(), paid }));
+		let after = [11, 12, 13].map(|v| Balances::total_balance(&v));
+		assert_eq!(after[0], before[0], "the liar earned nothing");
+		assert_eq!(after[1], before[1] + t.segment_pay);
+		assert_eq!(after[2], before[2] + t.segment_pay);
+		// An honest run 0.5 away passes (the liar's zero would have failed it).
+		assert!(verified_at(id, 0.5).pass);
+		let solver = Balances::total_balance(&10);
+		run_to(task(id).deadline);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskCompleted { id: i, .. } if *i == id)));
+		assert!(Balances::total_balance(&10) > solver, "the honest solver was paid");
+		check();
+	});
+}
+
+/// A profiler that posts a huge threshold so that a fake passes is outvoted the same way:
+/// the fake's distance fails against the median and the solver's proof is rejected.
+#[test]
+fn a_profiler_posting_a_huge_threshold_is_outvoted_and_unpaid() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let before = Balances::total_balance(&13);
+		let id = profiled_by([(13, f32::MAX), (11, 1.0), (12, 3.0)]);
+		assert_eq!(task(id).threshold, Some(3.0f32.to_bits()));
+		assert_eq!(Balances::total_balance(&13), before, "the liar earned nothing");
+		assert!(!verified_at(id, 50.0).pass, "a fake 50 away fails");
+		check();
+	});
+}
+
+/// A profiler that lets its deadline pass is slashed and replaced; those that posted
+/// wait for the replacement, and the threshold is the median of three posts.
+#[test]
+fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		for v in [11, 12, 13, 14] {
+			reg(v, Role::Verifier);
+		}
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		let drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
+		assert_eq!(drawn.len(), 3);
+		let spare = [11, 12, 13, 14].into_iter().find(|v| !drawn.contains(v)).unwrap();
+		let (late, posted) = (drawn[0], &drawn[1..]);
+		for (v, t) in posted.iter().zip([2.0f32, 4.0]) {
+			assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(*v), id, t.to_bits()));
+		}
+		assert_eq!(task(id).phase, Phase::Profiling, "one still to post");
+		let bond = Stake::bond(&late, Role::Verifier);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&late, Role::Verifier), bond - 20, "the lapse is slashed");
+		let t = task(id);
+		assert_eq!(t.profilers.last(), Some(&Profile { who: spare, threshold: None }));
+		assert!(t.excluded.contains(&late));
+		assert_eq!(TaskPallet::duties(&spare), vec![Duty::Profile { task: id, by: t.deadline }]);
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(spare), id, 3.0f32.to_bits()));
+		assert_eq!(task(id).threshold, Some(3.0f32.to_bits()));
+		assert_eq!(task(id).phase, Phase::Offered);
+		check();
+	});
+}
+
+#[test]
+fn the_threshold_is_the_median_and_pay_goes_to_profiles_near_it() {
+	use crate::profiling::{median_threshold, within_band};
+	let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+	assert_eq!(median_threshold(&bits(&[3.0, 0.0, 1.0])), Some(1.0f32.to_bits()));
+	assert_eq!(median_threshold(&bits(&[f32::MAX, 2.0, 1.0])), Some(2.0f32.to_bits()));
+	// Two posts: the lower one (an honest solver may decline a threshold too low).
+	assert_eq!(median_threshold(&bits(&[5.0, 1.0])), Some(1.0f32.to_bits()));
+	assert_eq!(median_threshold(&bits(&[7.0])), Some(7.0f32.to_bits()));
+	assert_eq!(median_threshold(&[]), None);
+	let d = 1e-4f32.to_bits();
+	assert!(within_band(1e-4f32.to_bits(), d));
+	assert!(within_band(9e-3f32.to_bits(), d) && within_band(2e-6f32.to_bits(), d));
+	assert!(!within_band(2e-2f32.to_bits(), d) && !within_band(5e-7f32.to_bits(), d));
+	assert!(!within_band(0, d) && !within_band(f32::MAX.to_bits(), d));
+	assert!(within_band(0, 0), "all zero: the median is zero");
 }

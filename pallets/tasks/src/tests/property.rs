@@ -100,7 +100,9 @@ fn property_random_action_sequences_conserve_funds() {
 						if let Some(id) = pick(&mut rng) {
 							let s = task(id).solver.unwrap_or(who);
 							let _ = TaskPallet::accept_task(RuntimeOrigin::signed(s), id);
-							let p = task(id).profiler.unwrap_or(who);
+							let pending =
+								task(id).profilers.into_iter().find(|p| p.threshold.is_none());
+							let p = pending.map(|p| p.who).unwrap_or(who);
 							let t = f32::to_bits(rng.below(4) as f32);
 							let _ = TaskPallet::submit_profile(RuntimeOrigin::signed(p), id, t);
 						}

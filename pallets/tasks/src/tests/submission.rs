@@ -194,8 +194,9 @@ fn a_quote_is_what_submission_holds() {
 			);
 			assert_eq!((q.gas, q.memory_mib), (t.gas, t.memory_mib));
 			assert_eq!((q.checkpoints, q.audits), (t.checkpoints, t.audits));
-			assert_eq!(q.profiled, mode == VerificationMode::Threshold);
-			let profile = if q.profiled { q.segment_pay } else { 0 };
+			let threshold = mode == VerificationMode::Threshold;
+			assert_eq!(q.profiles, if threshold { PROFILERS } else { 0 });
+			let profile = q.segment_pay * u64::from(q.profiles);
 			assert_eq!(
 				q.escrow,
 				q.solver_pay

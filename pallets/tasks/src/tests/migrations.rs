@@ -1,0 +1,187 @@
+//! Storage migrations: each version's records read back whole in the next, once.
+
+use super::*;
+
+/// Version 1 kept one excluded worker per task; the migration to version 2 turns it into
+/// the first of a list, and every task still reads back whole and keeps its invariants.
+#[test]
+fn one_excluded_worker_becomes_a_list_when_storage_moves_to_version_2() {
+	use crate::migrations::{v1, v3};
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		reg(11, Role::Solver);
+		let with = submitted();
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let without = NextTaskId::<T>::get() - 1;
+		let t = task(with);
+		assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(t.solver.unwrap()), with));
+		let before: Vec<_> = [with, without].iter().map(|id| task(*id)).collect();
+		assert!(before.iter().all(|t| t.profilers.is_empty()));
+		assert_eq!(before[0].excluded.len(), 1);
+		assert!(before[1].excluded.is_empty());
+		for (id, t) in [with, without].into_iter().zip(before.clone()) {
+			let old = v1::Task::<T> {
+				owner: t.owner,
+				escrow: t.escrow,
+				solver_pay: t.solver_pay,
+				segment_pay: t.segment_pay,
+				jackpot_cut: t.jackpot_cut,
+				treasury_cut: t.treasury_cut,
+				gas: t.gas,
+				memory_mib: t.memory_mib,
+				checkpoints: t.checkpoints,
+				audits: t.audits,
+				phase: t.phase,
+				deadline: t.deadline,
+				draws: t.draws,
+				solver: t.solver,
+				excluded: t.excluded.first().cloned(),
+				rounds: t.rounds,
+				order_randomness: t.order_randomness,
+				result: t.result,
+				window_end: t.window_end,
+				engaged: t.engaged,
+				profiler: None,
+				threshold: t.threshold,
+			};
+			v1::Tasks::<T>::insert(id, old);
+		}
+		assert!(Tasks::<T>::try_get(with).is_err(), "version 1's bytes do not read as version 2");
+		StorageVersion::new(1).put::<TaskPallet>();
+		crate::migrations::V1ToV2::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 2);
+		let excluded = |id| v3::Tasks::<T>::get(id).map(|t| t.excluded);
+		assert_eq!(excluded(with), Some(before[0].excluded.clone()));
+		// Run once: a second upgrade leaves version 2's tasks as they are.
+		crate::migrations::V1ToV2::<T>::on_runtime_upgrade();
+		assert_eq!(excluded(with), Some(before[0].excluded.clone()));
+		// The later migrations carry them on to today's record.
+		crate::migrations::V2ToV3::<T>::on_runtime_upgrade();
+		crate::migrations::V3ToV4::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 4);
+		assert_eq!(vec![task(with), task(without)], before);
+		check();
+	});
+}
+
+/// Version 2's audits named no re-checked verifier; the migration to version 3 reads
+/// each back whole, re-checking nothing, and runs once.
+#[test]
+fn audits_gain_no_recheck_when_storage_moves_to_version_3() {
+	use crate::migrations::v2;
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
+		let id = verifying_with(half);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_ok!(TaskPallet::report_unavailable(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment
+		));
+		let before = Audits::<T>::get(id);
+		assert!(before.len() > 1 && before.iter().all(|a| a.rechecks.is_none()));
+		let old: Vec<v2::Audit<u64>> = before
+			.clone()
+			.into_iter()
+			.map(|a| v2::Audit {
+				segment: a.segment,
+				verifier: a.verifier,
+				verdict: a.verdict,
+				challenger: a.challenger,
+				overturned: a.overturned,
+				refuted_by: a.refuted_by,
+				reaudits: a.reaudits,
+				unavailable: a.unavailable,
+				reported_before: a.reported_before,
+			})
+			.collect();
+		v2::Audits::<T>::insert(id, BoundedVec::truncate_from(old));
+		assert!(Audits::<T>::try_get(id).is_err(), "version 2's bytes do not read as version 3");
+		StorageVersion::new(2).put::<TaskPallet>();
+		crate::migrations::V2ToV3::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 3);
+		assert_eq!(Audits::<T>::get(id), before);
+		check();
+		// Run once: a second upgrade leaves version 3's audits as they are.
+		crate::migrations::V2ToV3::<T>::on_runtime_upgrade();
+		assert_eq!(Audits::<T>::get(id), before);
+	});
+}
+
+/// Version 3 named one profiler per task; the migration to version 4 makes it the first
+/// of the list, still to post, and the task carries on: its profiler posts, the threshold
+/// is its own (no other profile was funded) and it is paid as before.
+#[test]
+fn a_profiler_becomes_a_list_when_storage_moves_to_version_4() {
+	use crate::migrations::v3;
+	use frame_support::traits::OnRuntimeUpgrade;
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		let t = task(id);
+		assert_eq!(t.profilers.to_vec(), vec![Profile { who: 11, threshold: None }]);
+		let old = v3::Task::<T> {
+			owner: t.owner,
+			escrow: t.escrow,
+			solver_pay: t.solver_pay,
+			segment_pay: t.segment_pay,
+			jackpot_cut: t.jackpot_cut,
+			treasury_cut: t.treasury_cut,
+			gas: t.gas,
+			memory_mib: t.memory_mib,
+			checkpoints: t.checkpoints,
+			audits: t.audits,
+			phase: t.phase,
+			deadline: t.deadline,
+			draws: t.draws,
+			solver: t.solver,
+			excluded: t.excluded.clone(),
+			rounds: t.rounds,
+			order_randomness: t.order_randomness,
+			result: t.result.clone(),
+			window_end: t.window_end,
+			engaged: t.engaged.clone(),
+			profiler: Some(11),
+			threshold: None,
+		};
+		v3::Tasks::<T>::insert(id, old);
+		assert!(Tasks::<T>::try_get(id).is_err(), "version 3's bytes do not read as version 4");
+		StorageVersion::new(3).put::<TaskPallet>();
+		crate::migrations::V3ToV4::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 4);
+		assert_eq!(task(id), t);
+		check();
+		crate::migrations::V3ToV4::<T>::on_runtime_upgrade();
+		assert_eq!(task(id), t, "run once");
+		let before = Balances::free_balance(11);
+		let three = f32::to_bits(3.0);
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, three));
+		assert_eq!(task(id).threshold, Some(three));
+		assert_eq!(Balances::free_balance(11), before + t.segment_pay);
+		check();
+	});
+}
+
+/// Version 4 kept no challenge's block; the migration to version 5 counts every open or
+/// won challenge as opened before any reveal, so a catch in flight is still paid.
+#[test]
+fn challenges_in_flight_count_as_before_any_reveal_when_storage_moves_to_version_5() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		verify_all(id, false);
+		reg(13, Role::Whistleblower);
+		let segment = Audits::<T>::get(id)[0].segment;
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, segment));
+		// As version 4 left it: no entries.
+		let _ = ChallengedAt::<T>::clear_prefix(id, u32::MAX, None);
+		StorageVersion::new(4).put::<TaskPallet>();
+		crate::migrations::V4ToV5::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 5);
+		assert_eq!(ChallengedAt::<T>::iter_prefix(id).collect::<Vec<_>>(), vec![(segment, 0)]);
+		check();
+	});
+}
