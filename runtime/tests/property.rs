@@ -113,6 +113,9 @@ impl Seen {
 					self.profiled += 1;
 					(id, 0, paid.iter().map(|(_, amount)| *amount).sum())
 				}
+				E::ProfilesPaid { id, paid } => {
+					(id, 0, paid.iter().map(|(_, amount)| *amount).sum())
+				}
 				E::VerifiersPaid { id, paid } => (id, 0, paid),
 				E::TaskCompleted {
 					id, solver_paid, jackpot_paid, treasury_paid, refunded, ..

@@ -307,9 +307,9 @@ fn a_task_whose_data_fails_its_checks_is_declined_and_nobody_slashed() {
 }
 
 /// A Threshold task names data nobody can fetch (a closed port on 127.0.0.1). Charlie,
-/// drawn to profile it, declines instead of letting his profile lapse (which is slashed)
-/// and is not drawn for it again; Alice cancels the waiting task. Charlie pays his fee
-/// and nothing else, and nothing is slashed.
+/// drawn to profile it, declines instead of letting his profile lapse (which is slashed):
+/// the task fails before anyone trains and Alice is refunded in full. Charlie pays his
+/// fee and nothing else, and nothing is slashed.
 #[test]
 fn a_task_whose_data_no_profiler_can_fetch_is_declined_unslashed() {
 	let s = setup_with(Options { roles: &["--verifier"], ..Options::default() });
@@ -324,16 +324,12 @@ fn a_task_whose_data_no_profiler_can_fetch_is_declined_unslashed() {
 		n.log().contains("verifier: submitted Profile(0)")
 	});
 	assert!(s.node.log().contains("verifier: declining to profile task 0"));
-	// A few blocks for the decline to be included before the cancel.
-	let sent = s.node.best_number().unwrap_or(0);
-	s.node.wait_until("the decline is in", Duration::from_secs(60), |n| {
-		n.best_number().is_some_and(|b| b >= sent + 3)
-	});
-	let (ok, stdout, stderr) = run_js("cancel-task.js", &["--ws", &s.ws, "--id", "0"]);
-	assert!(ok, "cancel: {stdout}\n{stderr}");
 	let (_, stdout, stderr) = follow.join().expect("the follower");
 	let outcome = tagged_json(&stdout, "OUTCOME ");
-	assert_eq!(outcome["end"], "TaskCancelled", "{outcome}\n{stdout}\n{stderr}");
+	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{stdout}\n{stderr}");
+	assert!(stdout.contains("NoThreshold"), "{stdout}");
+	let escrow = planck(&tagged_json(&stdout, "RESULT ")["escrow"]);
+	assert_eq!(planck(&outcome["data"]["refunded"]), escrow, "refunded in full: {outcome}");
 	assert!(stdout.contains("tasks.ProfileDeclined"), "Charlie did not decline:\n{stdout}");
 	assert!(!stdout.contains("tasks.Profiled"), "Charlie profiled:\n{stdout}");
 	let to = outcome["blockNumber"].as_u64().expect("block");

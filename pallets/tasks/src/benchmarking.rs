@@ -295,14 +295,17 @@ mod benchmarks {
 	fn decline_profile() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
-		let (id, profilers) = profiling::<T>(&owner)?;
-		let profiler = profilers.first().cloned().ok_or(BenchmarkError::Skip)?;
+		let (id, mut profilers) = profiling::<T>(&owner)?;
+		// The heaviest decline: the last profiler's, after the others posted (each paid).
+		let last = profilers.pop().ok_or(BenchmarkError::Skip)?;
+		for p in profilers {
+			let origin = RawOrigin::Signed(p).into();
+			TasksPallet::<T>::submit_profile(origin, id, 0.01f32.to_bits())
+				.map_err(|_| BenchmarkError::Stop("a profile was refused"))?;
+		}
 		#[extrinsic_call]
-		_(RawOrigin::Signed(profiler.clone()), id);
-		let task = Tasks::<T>::get(id);
-		assert!(task.is_some_and(
-			|t| t.profilers.iter().all(|p| p.who != profiler) && t.excluded.contains(&profiler)
-		));
+		_(RawOrigin::Signed(last), id);
+		assert!(Tasks::<T>::get(id).is_none(), "a decline fails the task");
 		Ok(())
 	}
 

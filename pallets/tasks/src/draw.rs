@@ -28,7 +28,7 @@ impl<T: Config> Pallet<T> {
 
 	/// The active workers of `role` whose claimed memory fits the task and that
 	/// `eligible` admits: never the task's owner nor a worker it excluded.
-	fn fitting(
+	pub(crate) fn fitting(
 		role: Role,
 		task: &Task<T>,
 		eligible: impl Fn(&T::AccountId) -> bool,

@@ -357,14 +357,14 @@ pub mod pallet {
 			/// Deadline.
 			until: BlockNumberFor<T>,
 		},
-		/// A drawn profiler declined the task (unslashed); another is drawn.
+		/// A drawn profiler declined the task (unslashed); the task fails.
 		ProfileDeclined {
 			/// The task.
 			id: TaskId,
 			/// The profiler that declined.
 			profiler: T::AccountId,
 		},
-		/// The task's distance threshold was decided: the median of the posted ones.
+		/// The task's distance threshold was decided: what the profiles agree on.
 		Profiled {
 			/// The task.
 			id: TaskId,
@@ -498,6 +498,13 @@ pub mod pallet {
 			profiler: T::AccountId,
 			/// Its threshold (f32 bits).
 			threshold: u32,
+		},
+		/// Profiles posted for a task that ended undecided (decline, cancel) were paid.
+		ProfilesPaid {
+			/// The task.
+			id: TaskId,
+			/// Each profiler paid, and what.
+			paid: Vec<(T::AccountId, BalanceOf<T>)>,
 		},
 	}
 
@@ -766,9 +773,9 @@ pub mod pallet {
 			Self::do_report_unavailable(who, id, segment)
 		}
 
-		/// The drawn profiler of a Threshold task posts its distance threshold (f32
-		/// bits; finite and not negative). It is paid one segment's verification pay and
-		/// the task moves on to the solver draw.
+		/// A drawn profiler of a Threshold task posts its distance threshold (f32 bits;
+		/// finite and positive). Once the profiles decide the threshold, each near it is
+		/// paid one segment's verification pay and the task moves on to the solver draw.
 		#[pallet::call_index(6)]
 		#[pallet::weight(T::WeightInfo::submit_profile())]
 		pub fn submit_profile(origin: OriginFor<T>, id: TaskId, threshold: u32) -> DispatchResult {
@@ -776,12 +783,8 @@ pub mod pallet {
 			Self::do_submit_profile(who, id, threshold)
 		}
 
-		/// The drawn profiler declines the task, unslashed, before its deadline: it is not
-		/// drawn for the task again, and the next profiler is drawn
-		/// [`Config::RandomnessDelay`] blocks later (the task fails and is refunded once
-		/// [`Config::MaxDraws`] draws found none). A profiler that cannot fetch or check
-		/// the submitter's data declines instead of letting its deadline lapse (which is
-		/// slashed).
+		/// A drawn profiler that cannot fetch or check the submitter's data declines the
+		/// task, unslashed, before its deadline (a lapse is slashed); the task fails.
 		#[pallet::call_index(9)]
 		#[pallet::weight(T::WeightInfo::decline_profile())]
 		pub fn decline_profile(origin: OriginFor<T>, id: TaskId) -> DispatchResult {

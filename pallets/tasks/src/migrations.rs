@@ -347,4 +347,19 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ChallengesB
 		}
 		T::DbWeight::get().reads_writes(reads, writes)
 	}
+
+	#[cfg(feature = "try-runtime")]
+	fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+		let challenged = Audits::<T>::iter_values()
+			.map(|a| a.iter().filter(|a| a.challenger.is_some() || a.refuted_by.is_some()).count())
+			.sum::<usize>() as u64;
+		Ok(challenged.encode())
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		let before = u64::decode(&mut &state[..]).map_err(|_| "undecodable count")?;
+		ensure!(ChallengedAt::<T>::iter().count() as u64 == before, "a challenge was missed");
+		Ok(())
+	}
 }

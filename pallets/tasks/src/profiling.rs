@@ -1,39 +1,52 @@
 //! Profiling of Threshold tasks: up to [`PROFILERS`] drawn verifiers each propose a
-//! distance threshold; verdicts are judged against their median, and each profiler whose
-//! proposal lies within [`PROFILE_BAND`] of it is paid one segment's verification pay.
+//! distance threshold; verdicts are judged against the threshold their proposals agree
+//! on ([`agreed_threshold`]), and each profiler whose proposal lies within
+//! [`PROFILE_BAND`] of it is paid one segment's verification pay.
 
 use crate::*;
 use sp_runtime::traits::UniqueSaturatedInto;
 
-/// A profile is paid when it lies within this factor of the median: honest profilers on
-/// different hardware differ by a few times, while a profiler that posts zero or a huge
-/// value to steer the threshold (or a guess instead of a replay) is not paid for it.
+/// A profile is paid when it lies within this factor of the decided threshold, and two
+/// profiles agree when they lie within it of each other: honest profilers on different
+/// hardware differ by a few times, while a profiler that posts a tiny or a huge value to
+/// steer the threshold (or a guess instead of a replay) is not paid for it.
 pub const PROFILE_BAND: f32 = 100.0;
 
-/// The threshold the posted ones (f32 bits, finite and not negative) decide: their
-/// median, the lower of the middle two when they are even in number (a threshold too
-/// low is one an honest solver sees before it accepts, and may decline; one too high
-/// would pass fakes unseen). `None` when nothing was posted.
-pub fn median_threshold(posted: &[u32]) -> Option<u32> {
+/// The threshold the posted ones (f32 bits, finite and positive) agree on, if any:
+/// - three or more: their median, so that no lone profiler sets it;
+/// - two: the higher, when they lie within [`PROFILE_BAND`] of each other (a lone
+///   liar then moves the threshold at most that far, and never below an honest
+///   profile, which would fail honest solvers); none when they do not agree;
+/// - one: it, only when `lone` (no other profiler was drawn and left); none when
+///   others lapsed, so that one profiler is never left to set the threshold alone.
+///
+/// With none agreed the task fails, refunded in full, before anyone trains.
+pub fn agreed_threshold(posted: &[u32], lone: bool) -> Option<u32> {
 	let mut sorted = posted.to_vec();
-	// For finite, non-negative f32 values the bit patterns sort as the numbers do.
+	// For finite, positive f32 values the bit patterns sort as the numbers do.
 	sorted.sort_unstable();
-	sorted.get(sorted.len().saturating_sub(1) / 2).copied()
+	match sorted[..] {
+		[] => None,
+		[only] => lone.then_some(only),
+		[low, high] => within_band(low, high).then_some(high),
+		_ => sorted.get((sorted.len() - 1) / 2).copied(),
+	}
 }
 
-/// Whether a proposed threshold lies within [`PROFILE_BAND`] of the decided one.
-pub fn within_band(proposed: u32, decided: u32) -> bool {
-	let (p, d) = (f32::from_bits(proposed), f32::from_bits(decided));
-	p <= d * PROFILE_BAND && p * PROFILE_BAND >= d
+/// Whether two thresholds (f32 bits) lie within [`PROFILE_BAND`] of each other.
+pub fn within_band(a: u32, b: u32) -> bool {
+	let (a, b) = (f32::from_bits(a), f32::from_bits(b));
+	a <= b * PROFILE_BAND && b <= a * PROFILE_BAND
 }
 
 impl<T: Config> Pallet<T> {
 	/// Draws profilers for a Threshold task among active verifiers whose memory fits
-	/// (never the owner, a profiler that let it lapse, or one already drawn) until it has
-	/// [`PROFILERS`], or as many as fit. With none drawn and none posted, waits a retry
-	/// period; with none drawn but some posted (those that lapsed cannot be replaced),
-	/// decides the threshold from those. After `MaxDraws` draws, fails the task when
-	/// nothing was posted. Returns whether the task is still live.
+	/// (never the owner, a profiler that let it lapse or declined, or one already drawn)
+	/// until it has [`PROFILERS`], or as many as fit. With none drawn and none posted,
+	/// waits a retry period; with none drawn but some posted (those that left cannot be
+	/// replaced), decides from those ([`Self::decide_threshold`]). After `MaxDraws`
+	/// draws, decides from what was posted, or fails the task when nothing was. Returns
+	/// whether the task is still live.
 	pub(crate) fn draw_profilers(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -113,22 +126,24 @@ impl<T: Config> Pallet<T> {
 		Self::draw_profilers(id, task, now)
 	}
 
-	/// Every drawn profiler posted (or those that lapsed could not be replaced): the
-	/// threshold is the median of the posted ones, each profiler within [`PROFILE_BAND`]
-	/// of it is paid one segment's verification pay (the rest of the profiling escrow is
-	/// refunded with the task), and the task moves on to the solver draw.
+	/// Every seat posted, or no more profilers can be drawn: the threshold is the one
+	/// the posts agree on ([`agreed_threshold`]; a single post counts only when no other
+	/// profiler was ever drawn and left, or the task funds one profile), each profiler
+	/// within [`PROFILE_BAND`] of it is paid one segment's verification pay (the rest of
+	/// the profiling escrow is refunded with the task), and the task moves on to the
+	/// solver draw. With no agreement the task fails (`NoThreshold`), refunded in full,
+	/// and no profiler is paid: the chain cannot tell which of them lied.
 	fn decide_threshold(
 		id: TaskId,
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
+		let lone = task.excluded.is_empty() || Self::profiles_funded(task) == 1;
 		let profiles = core::mem::take(&mut task.profilers);
 		let posted: Vec<u32> = profiles.iter().filter_map(|p| p.threshold).collect();
-		let Some(threshold) = median_threshold(&posted) else {
-			// Nobody posted: callers never get here so, but the task then waits for
-			// profilers rather than being judged by a threshold nobody measured.
-			task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()));
-			return Ok(true);
+		let Some(threshold) = agreed_threshold(&posted, lone) else {
+			Self::fail(id, task, FailReason::NoThreshold);
+			return Ok(false);
 		};
 		let pay = task.segment_pay;
 		let mut paid = Vec::new();
@@ -150,8 +165,10 @@ impl<T: Config> Pallet<T> {
 		Self::draw_solver(id, task, now)
 	}
 
-	/// `submit_profile`: a drawn profiler posts its threshold (f32 bits, finite and not
-	/// negative); once every drawn profiler has, the task's threshold is decided.
+	/// `submit_profile`: a drawn profiler posts its threshold (f32 bits, finite and
+	/// positive). Once every drawn profiler has, the threshold is decided at once when
+	/// every seat is taken or no other verifier could take an empty one; otherwise an
+	/// empty seat is filled at the deadline, from randomness no profiler knows now.
 	pub(crate) fn do_submit_profile(
 		who: T::AccountId,
 		id: TaskId,
@@ -163,11 +180,14 @@ impl<T: Config> Pallet<T> {
 			task.profilers.iter_mut().find(|p| p.who == who).ok_or(Error::<T>::NotProfiler)?;
 		ensure!(slot.threshold.is_none(), Error::<T>::ProfileAlreadyPosted);
 		let t = f32::from_bits(threshold);
-		ensure!(t.is_finite() && t >= 0.0, Error::<T>::InvalidThreshold);
+		ensure!(t.is_finite() && t > 0.0, Error::<T>::InvalidThreshold);
 		slot.threshold = Some(threshold);
 		Self::disengage(id, &mut task, &who);
 		Self::deposit_event(Event::ProfilePosted { id, profiler: who, threshold });
-		let live = if task.profilers.iter().all(|p| p.threshold.is_some()) {
+		let taken: Vec<T::AccountId> = task.profilers.iter().map(|p| p.who.clone()).collect();
+		let seated = task.profilers.len() as u32 >= Self::profiles_funded(&task)
+			|| Self::fitting(Role::Verifier, &task, |a| !taken.contains(a)).is_empty();
+		let live = if seated && task.profilers.iter().all(|p| p.threshold.is_some()) {
 			let now = frame_system::Pallet::<T>::block_number();
 			Self::decide_threshold(id, &mut task, now)?
 		} else {
@@ -179,32 +199,45 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// `decline_profile`: a drawn profiler that has not posted lets the task go before
-	/// its deadline, unslashed (its data could not be had or checked, which is the
-	/// submitter's doing). It is kept from the task's draws; another profiler is drawn
-	/// at the deadline, from randomness that did not exist at the decline, so that a
-	/// profiler cannot hand its place to a partner. When it was the last one still to
-	/// post, the deadline comes `RandomnessDelay` blocks later (the others' deadline never
-	/// moves closer).
+	/// `decline_profile`: a drawn profiler that has not posted cannot use the task's data
+	/// (the submitter's doing) and lets it go before its deadline, unslashed. The task
+	/// fails (`NoThreshold`), refunded but for the profiles already posted, which are
+	/// paid: replacing the decliner would let a submitter that serves its data to its
+	/// partner profilers only have the honest ones decline, one after another, until only
+	/// partners post.
 	pub(crate) fn do_decline_profile(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Profiling, Error::<T>::WrongPhase);
-		let at = task
-			.profilers
-			.iter()
-			.position(|p| p.who == who && p.threshold.is_none())
-			.ok_or(Error::<T>::NotProfiler)?;
+		ensure!(
+			task.profilers.iter().any(|p| p.who == who && p.threshold.is_none()),
+			Error::<T>::NotProfiler
+		);
 		let now = frame_system::Pallet::<T>::block_number();
 		ensure!(now < task.deadline, Error::<T>::OfferExpired);
-		task.profilers.remove(at);
-		if task.profilers.iter().any(|p| p.threshold.is_none()) {
-			Self::disengage(id, &mut task, &who);
-			task.exclude(who.clone());
-		} else {
-			Self::let_go(id, &mut task, &who, now);
-		}
-		Tasks::<T>::insert(id, task);
 		Self::deposit_event(Event::ProfileDeclined { id, profiler: who });
+		Self::pay_posted_profiles(id, &mut task);
+		Self::fail(id, &mut task, FailReason::NoThreshold);
 		Ok(())
+	}
+
+	/// Pays every profile posted so far one segment's verification pay, when the task
+	/// ends before its threshold is decided through no fault of theirs (a decline, or
+	/// the owner's cancel).
+	pub(crate) fn pay_posted_profiles(id: TaskId, task: &mut Task<T>) {
+		let pay = task.segment_pay;
+		let mut paid = Vec::new();
+		for p in core::mem::take(&mut task.profilers) {
+			if p.threshold.is_none() {
+				continue;
+			}
+			let amount = Self::pay(task, &p.who, pay);
+			if !amount.is_zero() {
+				T::Stake::note_earned(&p.who, Role::Verifier, amount);
+			}
+			paid.push((p.who, amount));
+		}
+		if !paid.is_empty() {
+			Self::deposit_event(Event::ProfilesPaid { id, paid });
+		}
 	}
 }

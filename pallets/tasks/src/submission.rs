@@ -105,7 +105,8 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// `cancel_task`: refunds a task no solver has accepted yet, in full.
+	/// `cancel_task`: refunds a task no solver has accepted yet, in full but for the
+	/// profiles already posted, which are paid (their work stands).
 	pub(crate) fn do_cancel_task(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.owner == who, Error::<T>::NotOwner);
@@ -113,6 +114,9 @@ impl<T: Config> Pallet<T> {
 			matches!(task.phase, Phase::Profiling | Phase::Queued | Phase::Offered),
 			Error::<T>::WrongPhase
 		);
+		if task.phase == Phase::Profiling {
+			Self::pay_posted_profiles(id, &mut task);
+		}
 		let refunded = Self::release_rest(&mut task);
 		Self::close(id, &mut task);
 		Self::deposit_event(Event::TaskCancelled { id, refunded });

@@ -83,6 +83,10 @@ pub enum FailReason {
 	/// or the segment's verdict was voided or never posted, and no verifier checked it
 	/// again. The solver is neither paid nor slashed.
 	Unverified,
+	/// Threshold mode: no threshold was decided (two proposals far apart, one left alone
+	/// after others lapsed, or a profiler could not use the data and declined). Nobody
+	/// trained; refunded but for the profiles paid.
+	NoThreshold,
 }
 
 /// A solver's committed result.

@@ -79,10 +79,11 @@ impl Est {
 		Weight::from_parts(400_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
 			.saturating_add(db.reads_writes(12, 13))
 	}
-	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits.
+	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits;
+	// while profiling, up to three posted profiles paid out of escrow first.
 	fn cancel_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(60_000_000, 6_000).saturating_add(db.reads_writes(5, 7))
+		Weight::from_parts(150_000_000, 12_000).saturating_add(db.reads_writes(14, 19))
 	}
 	// accept_task: r Tasks, Profiles, Deadlines; w Tasks, Deadlines.
 	fn accept_task(&self) -> Weight {
@@ -95,10 +96,12 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(4, 4))
 	}
-	// decline_profile: as decline_task (the profiler is let go, the next one drawn at a
-	// later deadline).
+	// decline_profile: r/w Tasks; two posted profiles paid out of escrow (Holds, Account
+	// each side, earnings) and the task failed: the rest refunded, three engagements
+	// released (WorkerTasks, Engagements), Specs, Audits and Deadlines dropped.
 	fn decline_profile(&self) -> Weight {
-		self.decline_task()
+		let db = self.0;
+		Weight::from_parts(150_000_000, 12_000).saturating_add(db.reads_writes(16, 20))
 	}
 	// submit_result: r Tasks, Deadlines; w Tasks, Deadlines.
 	fn submit_result(&self) -> Weight {

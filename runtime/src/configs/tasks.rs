@@ -57,8 +57,9 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type RetryPeriod = ConstU32<MINUTES>;
 	type ProfilePeriod = ConstU32<HOURS>;
 	type MaxDraws = ConstU32<16>;
-	/// As many as a round's draws: every worker that failed or declined stays out.
-	type MaxExcluded = ConstU32<16>;
+	/// As many as a round's draws, three profilers each: every worker that failed or
+	/// declined stays out.
+	type MaxExcluded = ConstU32<48>;
 	type MaxRounds = ConstU32<3>;
 	type BlockSeconds = ConstU32<3>;
 	type TrainingSlack = ConstU32<3>;

@@ -27,10 +27,12 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 			TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, f32::NAN.to_bits()),
 			Error::<T>::InvalidThreshold
 		);
-		assert_noop!(
-			TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, (-1.0f32).to_bits()),
-			Error::<T>::InvalidThreshold
-		);
+		for bad in [-1.0f32, 0.0, f32::INFINITY] {
+			assert_noop!(
+				TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, bad.to_bits()),
+				Error::<T>::InvalidThreshold
+			);
+		}
 		assert_noop!(
 			TaskPallet::submit_profile(RuntimeOrigin::none(), id, three),
 			sp_runtime::DispatchError::BadOrigin
@@ -86,12 +88,12 @@ fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled()
 	});
 }
 
-/// A Threshold task whose data no profiler can use: each drawn profiler declines, free
-/// (a lapse would be slashed), and is not drawn for the task again; the others keep their
-/// deadline. With nobody left the task fails and is refunded in full, and no profiler
-/// lost anything. The decline is a drawn profiler's alone and only before its deadline.
+/// A Threshold task whose data a profiler cannot use: it declines, free (a lapse would
+/// be slashed), and the task fails before anyone trains, refunded in full; no profiler
+/// lost anything. The decline is a drawn profiler's alone, only while it has not
+/// posted, and only before its deadline.
 #[test]
-fn profilers_decline_unusable_data_unslashed_until_the_task_is_refunded() {
+fn a_profiler_declining_unusable_data_fails_the_task_refunded_and_unslashed() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
 		reg(10, Role::Solver);
 		reg(11, Role::Verifier);
@@ -100,34 +102,20 @@ fn profilers_decline_unusable_data_unslashed_until_the_task_is_refunded() {
 		let id = last_task();
 		let worth = || Balances::total_balance(&11) + Balances::total_balance(&12);
 		let profilers = worth();
-		let drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
-		assert_eq!(drawn.len(), 2, "both verifiers profile it");
-		let deadline = task(id).deadline;
+		assert_eq!(task(id).profilers.len(), 2, "both verifiers profile it");
 		assert_noop!(
 			TaskPallet::decline_profile(RuntimeOrigin::signed(13), id),
 			Error::<T>::NotProfiler
 		);
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
 		assert!(events().contains(&Event::ProfileDeclined { id, profiler: 11 }));
-		let t = task(id);
-		assert_eq!(t.phase, Phase::Profiling);
-		assert_eq!(t.profilers.to_vec(), vec![Profile { who: 12, threshold: None }]);
-		assert_eq!(t.deadline, deadline, "the other profiler's deadline stays");
-		assert!(t.excluded.contains(&11));
-		assert_eq!(TaskPallet::duties(&11), vec![], "let go");
-		assert_noop!(
-			TaskPallet::decline_profile(RuntimeOrigin::signed(11), id),
-			Error::<T>::NotProfiler
-		);
-		// The last one declines too: nobody fits, and the task ends.
-		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(12), id));
-		run_to(30);
-		assert!(Tasks::<T>::get(id).is_none(), "no profiler left: the task ended");
+		assert!(Tasks::<T>::get(id).is_none(), "the task ended");
 		assert!(events().iter().any(
-			|e| matches!(e, Event::TaskFailed { id: i, reason: FailReason::NoVerifier, .. } if *i == id)
+			|e| matches!(e, Event::TaskFailed { id: i, reason: FailReason::NoThreshold, .. } if *i == id)
 		));
 		assert_eq!(Balances::free_balance(1), START, "refunded in full");
 		assert_eq!(worth(), profilers, "no profiler slashed");
+		assert_eq!(TaskPallet::duties(&12), vec![], "let go");
 		assert_noop!(
 			TaskPallet::decline_profile(RuntimeOrigin::signed(12), id),
 			Error::<T>::UnknownTask
@@ -195,15 +183,16 @@ fn verified_at(id: TaskId, distance: f32) -> Verdict {
 	Audits::<T>::get(id)[0].verdict.expect("posted")
 }
 
-/// A profiler that posts a zero threshold so that every honest solver fails (and a
-/// partner collects reporter shares) is outvoted: the threshold is the median of three,
-/// the honest solver's segment passes and it is paid, and the liar is not paid for a
-/// profile two orders of magnitude off the median, while each honest profiler is.
+/// A profiler that posts a tiny threshold so that every honest solver fails (and the
+/// owner, its partner, is compensated from the solver's slash) is outvoted: the threshold
+/// is the median of three, the honest solver's segment passes and it is paid, and the
+/// liar is not paid for a profile two orders of magnitude off the median, while each
+/// honest profiler is.
 #[test]
-fn a_profiler_posting_zero_is_outvoted_and_unpaid() {
+fn a_profiler_posting_a_tiny_threshold_is_outvoted_and_unpaid() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
 		let before = [11, 12, 13].map(|v| Balances::total_balance(&v));
-		let id = profiled_by([(11, 0.0), (12, 1.0), (13, 2.0)]);
+		let id = profiled_by([(11, 1e-30), (12, 1.0), (13, 2.0)]);
 		let t = task(id);
 		assert_eq!(t.threshold, Some(1.0f32.to_bits()), "the median, not the liar's zero");
 		let paid = vec![(12, t.segment_pay), (13, t.segment_pay)];
@@ -212,7 +201,7 @@ fn a_profiler_posting_zero_is_outvoted_and_unpaid() {
 		assert_eq!(after[0], before[0], "the liar earned nothing");
 		assert_eq!(after[1], before[1] + t.segment_pay);
 		assert_eq!(after[2], before[2] + t.segment_pay);
-		// An honest run 0.5 away passes (the liar's zero would have failed it).
+		// An honest run 0.5 away passes (the liar's threshold would have failed it).
 		assert!(verified_at(id, 0.5).pass);
 		let solver = Balances::total_balance(&10);
 		run_to(task(id).deadline);
@@ -271,20 +260,103 @@ fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 	});
 }
 
+/// A submitter serves its data to its partner profilers only (13 here), so that the
+/// honest ones cannot fetch it. Were a decliner replaced, the honest profilers would
+/// decline one after another until only partners posted, and a partner's tiny threshold
+/// would fail every honest solver. A decline ends the task instead: no threshold, no
+/// solver drawn, the owner refunded but for the profile posted (paid to its partner,
+/// out of its own escrow), and an honest profiler posting after the decline has nothing
+/// to post to.
 #[test]
-fn the_threshold_is_the_median_and_pay_goes_to_profiles_near_it() {
-	use crate::profiling::{median_threshold, within_band};
+fn a_decline_ends_the_task_so_partners_are_never_left_to_set_the_threshold() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		for v in [11, 12, 13] {
+			reg(v, Role::Verifier);
+		}
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		let pay = task(id).segment_pay;
+		let coalition = || Balances::total_balance(&1) + Balances::total_balance(&13);
+		let before = coalition();
+		let solver = Balances::total_balance(&10) + Stake::bond(&10, Role::Solver);
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(13), id, 1e-30f32.to_bits()));
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
+		assert!(Tasks::<T>::get(id).is_none(), "no threshold: the task ended");
+		assert!(events().contains(&Event::ProfilesPaid { id, paid: vec![(13, pay)] }));
+		assert_noop!(
+			TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()),
+			Error::<T>::UnknownTask
+		);
+		assert_eq!(coalition(), before, "the coalition gained nothing");
+		assert_eq!(Balances::total_balance(&10) + Stake::bond(&10, Role::Solver), solver);
+		assert!(!events().iter().any(|e| matches!(e, Event::SolverDrawn { .. })));
+		check();
+	});
+}
+
+/// The owner cancels a task while it is profiled: the profiles already posted are paid
+/// (their work stands), the rest of the escrow is refunded.
+#[test]
+fn a_cancel_while_profiling_pays_the_profiles_posted() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		reg(12, Role::Verifier);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		let pay = task(id).segment_pay;
+		let profiler = Balances::total_balance(&11);
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1.0f32.to_bits()));
+		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
+		assert_eq!(Balances::total_balance(&11), profiler + pay, "the posted profile is paid");
+		assert_eq!(Balances::free_balance(1), START - pay, "the rest refunded");
+		assert_eq!(escrow_held(1), 0);
+		check();
+	});
+}
+
+/// Two profiles (only two verifiers fit): far apart, they decide nothing and the task
+/// fails refunded; within a hundredfold, the higher is the threshold and both are paid.
+#[test]
+fn two_profiles_decide_only_when_they_agree() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		reg(12, Role::Verifier);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let far = last_task();
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), far, 1e-30f32.to_bits()));
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), far, 1.0f32.to_bits()));
+		assert!(Tasks::<T>::get(far).is_none(), "no agreement: failed at once");
+		assert_eq!(Balances::free_balance(1), START);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let near = last_task();
+		let pay = task(near).segment_pay;
+		let before = [11, 12].map(|v| Balances::total_balance(&v));
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), near, 0.5f32.to_bits()));
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), near, 2.0f32.to_bits()));
+		assert_eq!(task(near).threshold, Some(2.0f32.to_bits()), "the higher of two");
+		assert_eq!([11, 12].map(|v| Balances::total_balance(&v)), before.map(|b| b + pay));
+		check();
+	});
+}
+
+#[test]
+fn the_threshold_is_what_the_profiles_agree_on() {
+	use crate::profiling::{agreed_threshold, within_band};
 	let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-	assert_eq!(median_threshold(&bits(&[3.0, 0.0, 1.0])), Some(1.0f32.to_bits()));
-	assert_eq!(median_threshold(&bits(&[f32::MAX, 2.0, 1.0])), Some(2.0f32.to_bits()));
-	// Two posts: the lower one (an honest solver may decline a threshold too low).
-	assert_eq!(median_threshold(&bits(&[5.0, 1.0])), Some(1.0f32.to_bits()));
-	assert_eq!(median_threshold(&bits(&[7.0])), Some(7.0f32.to_bits()));
-	assert_eq!(median_threshold(&[]), None);
+	let agreed = |v: &[f32], lone| agreed_threshold(&bits(v), lone).map(f32::from_bits);
+	assert_eq!(agreed(&[3.0, 1e-30, 1.0], false), Some(1.0), "the median of three");
+	assert_eq!(agreed(&[f32::MAX, 2.0, 1.0], false), Some(2.0));
+	assert_eq!(agreed(&[5.0, 1.0], false), Some(5.0), "the higher of two that agree");
+	assert_eq!(agreed(&[500.0, 1.0], false), None, "two that do not agree");
+	assert_eq!(agreed(&[7.0], true), Some(7.0), "the only verifier that ever fitted");
+	assert_eq!(agreed(&[7.0], false), None, "one left alone by others");
+	assert_eq!(agreed(&[], true), None);
 	let d = 1e-4f32.to_bits();
 	assert!(within_band(1e-4f32.to_bits(), d));
 	assert!(within_band(9e-3f32.to_bits(), d) && within_band(2e-6f32.to_bits(), d));
 	assert!(!within_band(2e-2f32.to_bits(), d) && !within_band(5e-7f32.to_bits(), d));
-	assert!(!within_band(0, d) && !within_band(f32::MAX.to_bits(), d));
-	assert!(within_band(0, 0), "all zero: the median is zero");
+	assert!(!within_band(f32::MAX.to_bits(), d));
 }
