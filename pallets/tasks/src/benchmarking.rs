@@ -106,6 +106,20 @@ fn profiling<T: Config>(
 	Ok((id, profilers))
 }
 
+/// A Threshold task whose drawn profilers all posted but one, and that one.
+fn all_but_one_posted<T: Config>(
+	owner: &T::AccountId,
+) -> Result<(TaskId, T::AccountId), BenchmarkError> {
+	let (id, mut profilers) = profiling::<T>(owner)?;
+	let last = profilers.pop().ok_or(BenchmarkError::Skip)?;
+	for p in profilers {
+		let origin = RawOrigin::Signed(p).into();
+		TasksPallet::<T>::submit_profile(origin, id, 0.01f32.to_bits())
+			.map_err(|_| BenchmarkError::Stop("a profile was refused"))?;
+	}
+	Ok((id, last))
+}
+
 /// A task with its result committed and its verifiers drawn.
 fn verifying<T: Config>(owner: &T::AccountId) -> TaskId {
 	let (id, solver) = submitted::<T>(owner);
@@ -276,15 +290,9 @@ mod benchmarks {
 	fn submit_profile() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
-		let (id, mut profilers) = profiling::<T>(&owner)?;
 		// The last profile is the heaviest: it decides the threshold, pays every
 		// profiler and draws the solver.
-		let last = profilers.pop().ok_or(BenchmarkError::Skip)?;
-		for p in profilers {
-			let origin = RawOrigin::Signed(p).into();
-			TasksPallet::<T>::submit_profile(origin, id, 0.01f32.to_bits())
-				.map_err(|_| BenchmarkError::Stop("a profile was refused"))?;
-		}
+		let (id, last) = all_but_one_posted::<T>(&owner)?;
 		#[extrinsic_call]
 		_(RawOrigin::Signed(last), id, 0.01f32.to_bits());
 		assert_eq!(Tasks::<T>::get(id).and_then(|t| t.threshold), Some(0.01f32.to_bits()));
@@ -295,14 +303,8 @@ mod benchmarks {
 	fn decline_profile() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
-		let (id, mut profilers) = profiling::<T>(&owner)?;
 		// The heaviest decline: the last profiler's, after the others posted (each paid).
-		let last = profilers.pop().ok_or(BenchmarkError::Skip)?;
-		for p in profilers {
-			let origin = RawOrigin::Signed(p).into();
-			TasksPallet::<T>::submit_profile(origin, id, 0.01f32.to_bits())
-				.map_err(|_| BenchmarkError::Stop("a profile was refused"))?;
-		}
+		let (id, last) = all_but_one_posted::<T>(&owner)?;
 		#[extrinsic_call]
 		_(RawOrigin::Signed(last), id);
 		assert!(Tasks::<T>::get(id).is_none(), "a decline fails the task");

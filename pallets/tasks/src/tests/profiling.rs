@@ -6,10 +6,7 @@ use super::*;
 #[test]
 fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		reg(11, Role::Verifier);
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let id = last_task();
+		let id = profiled_among(&[11]);
 		let t = task(id);
 		assert_eq!(t.phase, Phase::Profiling);
 		// The only verifier is the only profiler; the escrow holds three profiles.
@@ -63,10 +60,7 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 #[test]
 fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		reg(11, Role::Verifier);
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let id = last_task();
+		let id = profiled_among(&[11]);
 		let vb = Stake::bond(&11, Role::Verifier);
 		run_to(5);
 		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 20);
@@ -95,11 +89,7 @@ fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled()
 #[test]
 fn a_profiler_declining_unusable_data_fails_the_task_refunded_and_unslashed() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		reg(11, Role::Verifier);
-		reg(12, Role::Verifier);
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let id = last_task();
+		let id = profiled_among(&[11, 12]);
 		let worth = || Balances::total_balance(&11) + Balances::total_balance(&12);
 		let profilers = worth();
 		assert_eq!(task(id).profilers.len(), 2, "both verifiers profile it");
@@ -127,10 +117,7 @@ fn a_profiler_declining_unusable_data_fails_the_task_refunded_and_unslashed() {
 #[test]
 fn a_profile_cannot_be_declined_after_its_deadline() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		reg(11, Role::Verifier);
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let id = last_task();
+		let id = profiled_among(&[11]);
 		// At its deadline the lapse is due (and slashed): a decline comes too late.
 		frame_system::Pallet::<T>::set_block_number(task(id).deadline);
 		assert_noop!(
@@ -140,15 +127,21 @@ fn a_profile_cannot_be_declined_after_its_deadline() {
 	});
 }
 
+/// Registers solver 10 and `verifiers` and submits the MNIST MLP (Threshold mode) from
+/// account 1; returns the task, drawn to be profiled.
+fn profiled_among(verifiers: &[u64]) -> TaskId {
+	reg(10, Role::Solver);
+	for v in verifiers {
+		reg(*v, Role::Verifier);
+	}
+	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+	last_task()
+}
+
 /// Submits the MNIST MLP with verifiers 11, 12 and 13 (and solver 10), all three drawn to
 /// profile it; each posts its threshold from `posts`, in that order.
 fn profiled_by(posts: [(u64, f32); 3]) -> TaskId {
-	reg(10, Role::Solver);
-	for v in [11, 12, 13] {
-		reg(v, Role::Verifier);
-	}
-	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-	let id = last_task();
+	let id = profiled_among(&[11, 12, 13]);
 	let mut drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
 	drawn.sort();
 	assert_eq!(drawn, vec![11, 12, 13]);
@@ -232,12 +225,7 @@ fn a_profiler_posting_a_huge_threshold_is_outvoted_and_unpaid() {
 #[test]
 fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		for v in [11, 12, 13, 14] {
-			reg(v, Role::Verifier);
-		}
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let id = last_task();
+		let id = profiled_among(&[11, 12, 13, 14]);
 		let drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
 		assert_eq!(drawn.len(), 3);
 		let spare = [11, 12, 13, 14].into_iter().find(|v| !drawn.contains(v)).unwrap();
@@ -270,12 +258,7 @@ fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 #[test]
 fn a_decline_ends_the_task_so_partners_are_never_left_to_set_the_threshold() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		for v in [11, 12, 13] {
-			reg(v, Role::Verifier);
-		}
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let id = last_task();
+		let id = profiled_among(&[11, 12, 13]);
 		let pay = task(id).segment_pay;
 		let coalition = || Balances::total_balance(&1) + Balances::total_balance(&13);
 		let before = coalition();
@@ -300,11 +283,7 @@ fn a_decline_ends_the_task_so_partners_are_never_left_to_set_the_threshold() {
 #[test]
 fn a_cancel_while_profiling_pays_the_profiles_posted() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		reg(11, Role::Verifier);
-		reg(12, Role::Verifier);
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let id = last_task();
+		let id = profiled_among(&[11, 12]);
 		let pay = task(id).segment_pay;
 		let profiler = Balances::total_balance(&11);
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1.0f32.to_bits()));
@@ -321,11 +300,7 @@ fn a_cancel_while_profiling_pays_the_profiles_posted() {
 #[test]
 fn two_profiles_decide_only_when_they_agree() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		reg(11, Role::Verifier);
-		reg(12, Role::Verifier);
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let far = last_task();
+		let far = profiled_among(&[11, 12]);
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), far, 1e-30f32.to_bits()));
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), far, 1.0f32.to_bits()));
 		assert!(Tasks::<T>::get(far).is_none(), "no agreement: failed at once");
