@@ -76,6 +76,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V2ToV3<Runtime>,
 	pallet_gensyn_tasks::migrations::V3ToV4<Runtime>,
 	pallet_gensyn_tasks::migrations::V4ToV5<Runtime>,
+	pallet_gensyn_tasks::migrations::V5ToV6<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 );
 
@@ -117,7 +118,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 127,
+	spec_version: 128,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,

@@ -60,7 +60,12 @@ fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {
 				.expect("verdict");
 		}
 		assert_eq!(phase(id), Some(Phase::Challenge));
-		// Charlie reveals his secret at once: a refuted verdict is then judged at once.
+		// Reveals open in the window's last third, which the chain fixes; Charlie reveals
+		// his secret as soon as they do: a refuted verdict is then judged at once.
+		let not_open = pallet_gensyn_jackpot::Error::<Runtime>::RevealNotOpen;
+		assert_eq!(Jackpot::reveal(signed(Charlie), id, secret), Err(not_open.into()));
+		let from = pallet_gensyn_tasks::RevealsFrom::<Runtime>::get(id).expect("a window");
+		common::run_to_block(from);
 		Jackpot::reveal(signed(Charlie), id, secret).expect("reveals");
 
 		// Dave challenges the wrong verdict: a game opens and holds his bond.

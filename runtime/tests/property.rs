@@ -231,6 +231,12 @@ fn act(d: &mut Draws, seen: &mut Seen) {
 		}
 		11 => {
 			if let Some(id) = id {
+				// The task's verifiers reveal once the chain opens reveals, as their
+				// workers do (the blocks run to that point first).
+				let from = pallet_gensyn_tasks::RevealsFrom::<Runtime>::get(id);
+				if let Some(wait) = from.and_then(|f| f.checked_sub(now())) {
+					seen.run(wait);
+				}
 				for a in pallet_gensyn_tasks::Audits::<Runtime>::get(id) {
 					if let Some(v) = CAST.iter().find(|c| who(**c) == a.verifier) {
 						let _ = Jackpot::reveal(signed(*v), id, secret(*v));

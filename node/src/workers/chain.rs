@@ -130,12 +130,11 @@ pub fn opened_chunk(client: &FullClient, at: H256, key: DisputeKey) -> Result<Ve
 	Ok(read::<Vec<u32>>(client, at, key)?.unwrap_or_default())
 }
 
-/// How long a task's challenge window lasts at block `at`: the runtime's
-/// `ChallengePeriod`, which a chain may set under its well-known key.
-pub fn challenge_period(client: &FullClient, at: H256) -> Result<BlockNumber, String> {
-	use gensyn_runtime::configs::{ChallengePeriod, DEFAULT_CHALLENGE_PERIOD};
-	let set = read::<BlockNumber>(client, at, ChallengePeriod::key().to_vec())?;
-	Ok(set.unwrap_or(DEFAULT_CHALLENGE_PERIOD))
+/// The whistleblower drawn to watch `task`'s training round (the only one whose
+/// challenges can earn a catch), if any.
+pub fn watcher(client: &FullClient, at: H256, task: TaskId) -> Result<Option<AccountId>, String> {
+	let key = pallet_gensyn_tasks::Watchers::<Runtime>::hashed_key_for(task);
+	read(client, at, key)
 }
 
 fn read<T: Decode>(client: &FullClient, at: H256, key: Vec<u8>) -> Result<Option<T>, String> {

@@ -40,9 +40,6 @@ const PROFILE_SEGMENTS: usize = 2;
 /// few blocks of the verify period are left (two retries' worth).
 const REPORT_MARGIN: BlockNumber = 2 * super::duties::RETRY_AFTER;
 
-/// The fewest blocks before its window ends that a verifier reveals its secret.
-const REVEAL_MARGIN: BlockNumber = 3;
-
 /// The block at which the solver's store first failed to serve each segment, by task,
 /// segment and committed checkpoint root (a task re-drawn after a rejected proof is
 /// trained again under the same id).
@@ -67,16 +64,11 @@ impl Verifier {
 		Verifier { ctx, secrets, player, account: None, unserved, report_after }
 	}
 
-	/// Whether to reveal now a secret due by `by` (the end of the task's challenge
-	/// window): only in the window's last third. A whistleblower's catch counts only for
-	/// a challenge opened before the reveal's block (after it, anyone could copy the
-	/// forced segments without replaying), so an early reveal would leave whistleblowers
-	/// no time to catch this verifier's forced errors; a reveal that shows a failing
-	/// verdict keeps the window open long enough for the solver to contest it.
-	fn reveal_due(&self, at: H256, by: BlockNumber) -> Result<bool, String> {
-		let now = chain::number(&self.ctx.client, at)?;
-		let period = chain::challenge_period(&self.ctx.client, at)?;
-		Ok(now.saturating_add((period / 3).max(REVEAL_MARGIN)) >= by)
+	/// Whether to reveal now a secret the chain accepts from block `from` (the last third
+	/// of the task's challenge window, which the chain fixes when the window opens): a
+	/// call sent at the block before lands in `from` at the earliest.
+	fn reveal_due(&self, at: H256, from: BlockNumber) -> Result<bool, String> {
+		Ok(chain::number(&self.ctx.client, at)?.saturating_add(1) >= from)
 	}
 
 	/// The secret bound to `task` for this verifier and the forced-error rate it was
@@ -108,8 +100,8 @@ impl Role for Verifier {
 	}
 
 	fn key(&self, duty: &Duty<BlockNumber>, at: H256) -> DutyKey {
-		if let Duty::Reveal { task, by } = *duty {
-			return DutyKey::Reveal(task, self.reveal_due(at, by).unwrap_or(true));
+		if let Duty::Reveal { task, from, .. } = *duty {
+			return DutyKey::Reveal(task, self.reveal_due(at, from).unwrap_or(true));
 		}
 		self.player.duty_key(duty, at, self.account.as_ref())
 	}
@@ -122,7 +114,7 @@ impl Role for Verifier {
 				}
 				Err(e) => Plan::failed(format!("cannot store a new secret: {e}")),
 			},
-			Duty::Reveal { task, by } => match self.reveal_due(at, by) {
+			Duty::Reveal { task, from, .. } => match self.reveal_due(at, from) {
 				Ok(false) => Plan::Ignore,
 				Err(e) => Plan::failed(e),
 				Ok(true) => match self.bound_secret(at, task) {

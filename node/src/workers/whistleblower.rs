@@ -78,7 +78,13 @@ impl Role for Whistleblower {
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
 		let Some(who) = self.account.clone() else { return Plan::Ignore };
 		match *duty {
-			Duty::Watch { task, segment, .. } if !self.sample.picks(task, segment) => {
+			// A task this node was drawn to watch is checked whole: only its watcher's
+			// challenges earn the catches on it.
+			Duty::Watch { task, segment, .. }
+				if !self.sample.picks(task, segment)
+					&& chain::watcher(&self.ctx.client, at, task).ok().flatten()
+						!= Some(who.clone()) =>
+			{
 				log::debug!(target: "gensyn-worker", "whistleblower: task {task} segment {segment}: not in this node's sample");
 				Plan::Ignore
 			}

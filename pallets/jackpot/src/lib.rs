@@ -64,17 +64,24 @@ impl<AccountId, Balance: Zero> ForcedErrors<AccountId, Balance> for () {
 	fn release(_: &AccountId, _: TaskId) {}
 }
 
-/// Who hears that a verifier revealed its secret (the tasks pallet: a failing verdict
-/// that the reveal shows to be no forced error must leave the solver time to contest it).
+/// Who decides when a task's secrets may be revealed and hears each reveal (the tasks
+/// pallet: reveals open at a point of the challenge window it fixes, and a failing
+/// verdict that a reveal shows to be no forced error must leave the solver time to
+/// contest it).
 pub trait OnReveal<AccountId> {
+	/// Whether the secrets bound to `task` may be revealed now.
+	fn may_reveal(task: TaskId) -> bool;
 	/// `who` revealed the secret bound to `task`.
 	fn revealed(who: &AccountId, task: TaskId);
-	/// The most [`Self::revealed`] weighs.
+	/// The most [`Self::may_reveal`] and [`Self::revealed`] weigh together.
 	fn weight() -> Weight;
 }
 
-/// Nobody listens.
+/// Nobody listens: a secret may be revealed at any time.
 impl<AccountId> OnReveal<AccountId> for () {
+	fn may_reveal(_: TaskId) -> bool {
+		true
+	}
 	fn revealed(_: &AccountId, _: TaskId) {}
 	fn weight() -> Weight {
 		Weight::zero()
@@ -206,6 +213,9 @@ pub mod pallet {
 		AlreadyRevealed,
 		/// The secret does not hash to the commitment.
 		WrongSecret,
+		/// The task's secrets may not be revealed yet: reveals open at a point of its
+		/// challenge window that the chain fixes.
+		RevealNotOpen,
 	}
 
 	#[pallet::call]
@@ -221,13 +231,14 @@ pub mod pallet {
 			Ok(())
 		}
 
-		/// Reveals the secret bound to `task`.
+		/// Reveals the secret bound to `task`, once the task's reveals are open.
 		#[pallet::call_index(1)]
 		#[pallet::weight(T::WeightInfo::reveal().saturating_add(T::OnReveal::weight()))]
 		pub fn reveal(origin: OriginFor<T>, task: TaskId, secret: Hash32) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			let mut b = Bindings::<T>::get(&who, task).ok_or(Error::<T>::NotBound)?;
 			ensure!(b.secret.is_none(), Error::<T>::AlreadyRevealed);
+			ensure!(T::OnReveal::may_reveal(task), Error::<T>::RevealNotOpen);
 			ensure!(
 				sp_crypto_hashing::blake2_256(&secret) == b.commitment,
 				Error::<T>::WrongSecret

@@ -87,7 +87,7 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Opens the challenge window.
+	/// Opens the challenge window, and fixes the block from which its verifiers reveal.
 	pub(crate) fn open_window(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -97,7 +97,30 @@ impl<T: Config> Pallet<T> {
 		task.window_end = end;
 		task.deadline = end;
 		task.phase = Phase::Challenge;
+		// Fixed by the round's first window: re-audits are never forced, so only its
+		// first verifiers' reveals matter to catches, and a later window never closes
+		// reveals that were open.
+		if !RevealsFrom::<T>::contains_key(id) {
+			RevealsFrom::<T>::insert(id, Self::reveal_point(end));
+		}
 		Ok(())
+	}
+
+	/// Where a window ending at `end` opens to reveals: its last third, and never fewer
+	/// than [`MIN_REVEAL_BLOCKS`] before `end` (when the deadline fires, before any call
+	/// of that block), so that whistleblowers have the first two thirds to replay and
+	/// challenge for a catch, and verifiers the rest to reveal (a reveal showing the
+	/// solver a failing verdict keeps the window open a whole period for it).
+	pub fn reveal_point(end: BlockNumberFor<T>) -> BlockNumberFor<T> {
+		let third = T::ChallengePeriod::get() / 3u32.into();
+		end.saturating_sub(third.max(MIN_REVEAL_BLOCKS.into()))
+	}
+
+	/// Whether the verifiers of task `id` may reveal now: from the block the chain fixed
+	/// when the round's first window opened, in whatever phase the task is since.
+	pub(crate) fn reveals_open(id: TaskId) -> bool {
+		let now = frame_system::Pallet::<T>::block_number();
+		RevealsFrom::<T>::get(id).is_some_and(|from| now >= from)
 	}
 
 	/// Whether `audit`'s verdict is a forced error: `None` until its verifier revealed

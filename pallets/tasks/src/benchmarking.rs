@@ -163,6 +163,12 @@ fn verify_all<T: Config + pallet_gensyn_jackpot::Config>(id: TaskId) {
 			p,
 		);
 	}
+	// Reveals open in the window's last third.
+	if let Some(from) = RevealsFrom::<T>::get(id) {
+		if frame_system::Pallet::<T>::block_number() < from {
+			frame_system::Pallet::<T>::set_block_number(from);
+		}
+	}
 	for a in Audits::<T>::get(id) {
 		let _ = pallet_gensyn_jackpot::Pallet::<T>::reveal(
 			RawOrigin::Signed(a.verifier.clone()).into(),

@@ -3,6 +3,16 @@
 
 use crate::*;
 
+/// The deadline queue over the pallet's storage.
+pub(crate) type Deadlines<T> = queue::PagedQueue<
+	BlockNumberFor<T>,
+	TaskId,
+	<T as Config>::MaxDeadlinesPerBlock,
+	DeadlinePages<T>,
+	DeadlineCounts<T>,
+	DeadlineBacklog<T>,
+>;
+
 impl<T: Config> Pallet<T> {
 	/// Files `id`'s deadline at block `at` (the next block at the earliest); returns
 	/// the block. Never fails: the queue is paged (see [`crate::queue`]).

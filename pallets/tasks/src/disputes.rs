@@ -6,7 +6,8 @@ use crate::*;
 
 impl<T: Config> Pallet<T> {
 	/// `challenge`: an active whistleblower challenges any verdict, the solver a failing
-	/// one; the arbiter opens the game and the task waits in `Phase::Disputed`.
+	/// one (a failing verdict, before reveals open, only the task's watcher); the arbiter
+	/// opens the game and the task waits in `Phase::Disputed`.
 	pub(crate) fn do_challenge(who: T::AccountId, id: TaskId, segment: u32) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(matches!(task.phase, Phase::Challenge | Phase::Disputed), Error::<T>::WrongPhase);
@@ -23,12 +24,27 @@ impl<T: Config> Pallet<T> {
 				|| (!is_solver && T::Stake::is_active(&who, Role::Whistleblower)));
 		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
 		ensure!(Self::forced(id, audit) != Some(true), Error::<T>::ForcedErrorRevealed);
+		// Before reveals open a failing verdict may be a forced error: only the watcher
+		// may challenge it, so that nobody (a verifier's own account) can take the
+		// watcher's catch away by challenging first.
+		let watcher = Watchers::<T>::get(id);
+		let before_reveals = !Self::reveals_open(id);
+		ensure!(
+			verdict.pass || !before_reveals || watcher.as_ref() == Some(&who),
+			Error::<T>::NotWatcher
+		);
 		T::Arbiter::open(id, segment, &who, &audit.verifier)?;
 		audit.challenger = Some(who.clone());
 		Audits::<T>::insert(id, audits);
 		Self::engage(id, &mut task, &who)?;
 		let now = frame_system::Pallet::<T>::block_number();
-		ChallengedAt::<T>::insert(id, segment, now);
+		// Only the watcher's challenge opened before any reveal could be seen may earn a
+		// catch (and a later challenger never inherits an earlier, lost one's claim).
+		if before_reveals && watcher.as_ref() == Some(&who) {
+			ChallengedAt::<T>::insert(id, segment, now);
+		} else {
+			ChallengedAt::<T>::remove(id, segment);
+		}
 		if task.phase == Phase::Challenge {
 			task.deadline = Self::schedule(id, now.saturating_add(T::DisputeTimeout::get()));
 			task.phase = Phase::Disputed;
@@ -39,12 +55,14 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Whether the solver may contest `audit` now (and is shown it): a failing verdict its
-	/// verifier's reveal proved no forced error, neither disputed nor refuted.
+	/// verifier's reveal proved no forced error, neither disputed nor refuted, once the
+	/// task's reveals are open (before, only the watcher may challenge a failing verdict).
 	pub(crate) fn contestable_by_solver(id: TaskId, audit: &Audit<T::AccountId>) -> bool {
 		audit.challenger.is_none()
 			&& audit.refuted_by.is_none()
 			&& audit.verdict.is_some_and(|v| !v.pass)
 			&& Self::forced(id, audit) == Some(false)
+			&& Self::reveals_open(id)
 	}
 
 	/// Keeps the task's challenge window open a whole challenge period from now, for a
@@ -77,28 +95,23 @@ impl<T: Config> Pallet<T> {
 	}
 }
 
-/// A reveal can show a failing verdict to be no forced error, and only then is the
-/// solver shown it to contest (before, it would race whistleblowers for forced errors).
-/// A verifier that posts a wrong fail and reveals in the window's last block would leave
-/// the solver no time: so such a reveal keeps the window open for a whole challenge
-/// period from the reveal on.
+/// Reveals open at a point of the challenge window that the chain fixes (see
+/// [`RevealsFrom`]). A reveal can show a failing verdict to be no forced error, and only
+/// then is the solver shown it to contest (before, it would race whistleblowers for
+/// forced errors). A verifier that posts a wrong fail and reveals in the window's last
+/// block would leave the solver no time: so such a reveal keeps the window open for a
+/// whole challenge period from the reveal on.
 impl<T: Config> pallet_gensyn_jackpot::OnReveal<T::AccountId> for Pallet<T> {
+	fn may_reveal(id: TaskId) -> bool {
+		Self::reveals_open(id)
+	}
+
 	fn revealed(who: &T::AccountId, id: TaskId) {
 		let Some(mut task) = Tasks::<T>::get(id) else { return };
 		if !matches!(task.phase, Phase::Challenge | Phase::Disputed) {
-			// Before the window opens the solver gets a whole one anyway (and no
-			// challenge was opened).
 			return;
 		}
 		let audits = Audits::<T>::get(id);
-		// A challenge in the reveal's own block may have been tipped ahead of it by a
-		// copycat that read the reveal from the pool: it earns no catch.
-		let now = frame_system::Pallet::<T>::block_number();
-		for a in audits.iter().filter(|a| a.verifier == *who) {
-			if ChallengedAt::<T>::get(id, a.segment) == Some(now) {
-				ChallengedAt::<T>::remove(id, a.segment);
-			}
-		}
 		let shown = audits.iter().any(|a| a.verifier == *who && Self::contestable_by_solver(id, a));
 		if shown && Self::open_for_solver(id, &mut task) {
 			Tasks::<T>::insert(id, task);

@@ -200,11 +200,46 @@ impl<T: Config> Pallet<T> {
 			Self::engage(id, task, v)?;
 			T::ForcedErrors::bind(v, id);
 		}
+		Self::draw_watcher(id, task, &verifiers, &mut rng);
 		Audits::<T>::insert(id, audits);
 		task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
 		task.phase = Phase::Verifying;
 		Self::deposit_event(Event::VerifiersDrawn { id, audits: picked });
 		Ok(true)
+	}
+
+	/// Draws the round's watcher ([`Watchers`]) among active whistleblowers whose memory
+	/// fits: never the task's owner, its solver nor one of its `verifiers`. With none,
+	/// no challenge on the round earns a catch. A round's verifiers drawn again (all were
+	/// silent) keep its watcher, unless it is one of them now: silence must not buy a
+	/// verifier another roll of the watcher.
+	fn draw_watcher(
+		id: TaskId,
+		task: &Task<T>,
+		verifiers: &[T::AccountId],
+		rng: &mut gensyn_primitives::order::SplitMix64,
+	) {
+		if Watchers::<T>::get(id).is_some_and(|w| !verifiers.contains(&w)) {
+			return;
+		}
+		let pool: Vec<T::AccountId> = T::Stake::active(Role::Whistleblower)
+			.into_iter()
+			.filter(|(a, c)| {
+				c.memory_mib >= task.memory_mib
+					&& *a != task.owner
+					&& task.solver.as_ref() != Some(a)
+					&& !verifiers.contains(a)
+			})
+			.map(|(a, _)| a)
+			.collect();
+		let i = (rng.next_u64() % (pool.len().max(1) as u64)) as usize;
+		match pool.get(i) {
+			Some(watcher) => {
+				Watchers::<T>::insert(id, watcher);
+				Self::deposit_event(Event::WatcherDrawn { id, watcher: watcher.clone() });
+			}
+			None => Watchers::<T>::remove(id),
+		}
 	}
 
 	/// Gives every segment whose verdict a dispute voided, or whose report of an

@@ -5,7 +5,8 @@ use crate::*;
 impl<T: Config> Pallet<T> {
 	/// Checks the invariants: each owner's escrow hold equals the sum of its live
 	/// tasks' escrows; every live task's deadline is in the future (or carried over) and indexed;
-	/// every engagement is counted in [`WorkerTasks`]; assigned phases have a solver.
+	/// every engagement is counted in [`WorkerTasks`]; assigned phases have a solver;
+	/// reveals open within a live task's window.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		let now = frame_system::Pallet::<T>::block_number();
@@ -39,6 +40,13 @@ impl<T: Config> Pallet<T> {
 		}
 		for id in Replaced::<T>::iter_keys() {
 			ensure!(Tasks::<T>::contains_key(id), "tasks: replaced verifiers of a dead task");
+		}
+		for id in Watchers::<T>::iter_keys() {
+			ensure!(Tasks::<T>::contains_key(id), "tasks: a watcher of a dead task");
+		}
+		for (id, from) in RevealsFrom::<T>::iter() {
+			let t = Tasks::<T>::get(id).ok_or("tasks: a reveal point of a dead task")?;
+			ensure!(from <= t.window_end, "tasks: reveals open after the window ends");
 		}
 		Ok(())
 	}

@@ -28,6 +28,7 @@ mod traits;
 mod views;
 pub mod weights;
 
+use deadlines::Deadlines;
 use training::Commitment;
 pub use traits::*;
 pub use weights::WeightInfo;
@@ -57,19 +58,10 @@ use sp_runtime::{
 
 include!("types.rs");
 
-/// The deadline queue over the pallet's storage.
-pub(crate) type Deadlines<T> = queue::PagedQueue<
-	BlockNumberFor<T>,
-	TaskId,
-	<T as Config>::MaxDeadlinesPerBlock,
-	DeadlinePages<T>,
-	DeadlineCounts<T>,
-	DeadlineBacklog<T>,
->;
-
 /// The storage layout's version (1: paged deadlines; 2: several excluded workers; 3: an
-/// audit names the verifier whose fail it re-checks).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(5);
+/// audit names the verifier whose fail it re-checks; 4: several profilers; 5: when each
+/// challenge was opened; 6: when a round's reveals open).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(6);
 
 #[frame_support::pallet]
 pub mod pallet {
@@ -249,12 +241,23 @@ pub mod pallet {
 	pub type Replaced<T: Config> =
 		StorageMap<_, Twox64Concat, TaskId, BoundedVec<T::AccountId, ReplacedBound<T>>, ValueQuery>;
 
-	/// The block each audited segment's current challenge was opened in, until its
-	/// verifier's reveal drops a same-block one: a catch is paid only for a challenge that
-	/// preceded the reveal (a copycat of the reveal replayed nothing).
+	/// The block of each segment's current challenge, kept only for the watcher's
+	/// ([`Watchers`]) before reveals opened ([`RevealsFrom`]): only it may earn a catch.
 	#[pallet::storage]
 	pub type ChallengedAt<T: Config> =
 		StorageDoubleMap<_, Twox64Concat, TaskId, Twox64Concat, u32, BlockNumberFor<T>>;
+
+	/// The block from which a training round's verifiers may reveal, fixed when its first
+	/// window opens ([`Pallet::reveal_point`]): by the chain, so that no block author can
+	/// put its challenge ahead of a reveal it saw in the pool.
+	#[pallet::storage]
+	pub type RevealsFrom<T: Config> = StorageMap<_, Twox64Concat, TaskId, BlockNumberFor<T>>;
+
+	/// The whistleblower drawn with a training round's verifiers to watch it: only its
+	/// challenges earn catches, so a verifier's own account (which knows the forced
+	/// segments without replaying) earns one only where it was drawn.
+	#[pallet::storage]
+	pub type Watchers<T: Config> = StorageMap<_, Twox64Concat, TaskId, T::AccountId>;
 
 	/// Tasks whose deadline fires at a block, in pages of at most
 	/// `MaxDeadlinesPerBlock` (see [`queue`]).
@@ -347,6 +350,14 @@ pub mod pallet {
 			id: TaskId,
 			/// `(segment, verifier)` pairs.
 			audits: Vec<(u32, T::AccountId)>,
+		},
+		/// The whistleblower whose challenges alone can earn a catch on the task's round
+		/// was drawn with its verifiers.
+		WatcherDrawn {
+			/// The task.
+			id: TaskId,
+			/// The whistleblower.
+			watcher: T::AccountId,
 		},
 		/// A profiler was drawn for a Threshold task.
 		ProfilerDrawn {
@@ -649,6 +660,10 @@ pub mod pallet {
 		ProfileAlreadyPosted,
 		/// The segment is a revealed forced error: void and audited again, not challenged.
 		ForcedErrorRevealed,
+		/// Until the task's reveals open, a failing verdict is challenged only by the
+		/// whistleblower drawn to watch the task (it may be a forced error, whose catch is
+		/// the watcher's).
+		NotWatcher,
 	}
 
 	#[pallet::hooks]
@@ -793,7 +808,8 @@ pub mod pallet {
 		}
 
 		/// Challenges the verdict on `segment`: any active whistleblower may, and the
-		/// solver may challenge a failing verdict. Opens a dispute with the arbiter.
+		/// solver may challenge a failing verdict; until the task's reveals open, a
+		/// failing verdict only its watcher may. Opens a dispute with the arbiter.
 		#[pallet::call_index(5)]
 		#[pallet::weight(T::WeightInfo::challenge())]
 		pub fn challenge(origin: OriginFor<T>, id: TaskId, segment: u32) -> DispatchResult {

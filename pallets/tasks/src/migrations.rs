@@ -363,3 +363,49 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ChallengesB
 		Ok(())
 	}
 }
+
+/// The tasks pallet's migration from storage version 5 to 6 (runs once): every task in
+/// its challenge window gets the block from which its reveals open, where a window opened
+/// now would have it ([`Pallet::reveal_point`] of its end). A verifier that revealed
+/// before the upgrade keeps its reveal; a task being audited again at the upgrade gets
+/// its point when its next window opens. Tasks drawn before the upgrade have no watcher
+/// ([`Watchers`]): a catch claimed before it is paid, none claimed after.
+pub type V5ToV6<T> =
+	VersionedMigration<5, 6, RevealPoints<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 5 to 6's step, unversioned: reads every live task and writes one entry for
+/// each in its window.
+pub struct RevealPoints<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> RevealPoints<T> {
+	fn in_window(task: &Task<T>) -> bool {
+		matches!(task.phase, Phase::Challenge | Phase::Disputed)
+	}
+}
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for RevealPoints<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let (mut reads, mut writes) = (0u64, 0u64);
+		for (id, task) in Tasks::<T>::iter() {
+			reads = reads.saturating_add(1);
+			if Self::in_window(&task) {
+				RevealsFrom::<T>::insert(id, Pallet::<T>::reveal_point(task.window_end));
+				writes = writes.saturating_add(1);
+			}
+		}
+		T::DbWeight::get().reads_writes(reads, writes)
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+		let in_window = Tasks::<T>::iter_values().filter(Self::in_window).count() as u64;
+		Ok(in_window.encode())
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		let before = u64::decode(&mut &state[..]).map_err(|_| "undecodable count")?;
+		ensure!(RevealsFrom::<T>::iter().count() as u64 == before, "a window was missed");
+		Ok(())
+	}
+}

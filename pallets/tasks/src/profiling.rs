@@ -145,18 +145,7 @@ impl<T: Config> Pallet<T> {
 			Self::fail(id, task, FailReason::NoThreshold);
 			return Ok(false);
 		};
-		let pay = task.segment_pay;
-		let mut paid = Vec::new();
-		for p in profiles {
-			if !p.threshold.is_some_and(|t| within_band(t, threshold)) {
-				continue;
-			}
-			let amount = Self::pay(task, &p.who, pay);
-			if !amount.is_zero() {
-				T::Stake::note_earned(&p.who, Role::Verifier, amount);
-			}
-			paid.push((p.who, amount));
-		}
+		let paid = Self::pay_profiles(task, profiles, |t| within_band(t, threshold));
 		task.threshold = Some(threshold);
 		// Lapsed profilers may still solve it.
 		task.excluded = Default::default();
@@ -184,10 +173,15 @@ impl<T: Config> Pallet<T> {
 		slot.threshold = Some(threshold);
 		Self::disengage(id, &mut task, &who);
 		Self::deposit_event(Event::ProfilePosted { id, profiler: who, threshold });
-		let taken: Vec<T::AccountId> = task.profilers.iter().map(|p| p.who.clone()).collect();
-		let seated = task.profilers.len() as u32 >= Self::profiles_funded(&task)
-			|| Self::fitting(Role::Verifier, &task, |a| !taken.contains(a)).is_empty();
-		let live = if seated && task.profilers.iter().all(|p| p.threshold.is_some()) {
+		// Whether an empty seat could still be filled is asked (a scan of the active
+		// verifiers) only once every drawn profiler has posted.
+		let all_posted = task.profilers.iter().all(|p| p.threshold.is_some());
+		let seated = || {
+			let taken: Vec<T::AccountId> = task.profilers.iter().map(|p| p.who.clone()).collect();
+			task.profilers.len() as u32 >= Self::profiles_funded(&task)
+				|| Self::fitting(Role::Verifier, &task, |a| !taken.contains(a)).is_empty()
+		};
+		let live = if all_posted && seated() {
 			let now = frame_system::Pallet::<T>::block_number();
 			Self::decide_threshold(id, &mut task, now)?
 		} else {
@@ -224,10 +218,24 @@ impl<T: Config> Pallet<T> {
 	/// ends before its threshold is decided through no fault of theirs (a decline, or
 	/// the owner's cancel).
 	pub(crate) fn pay_posted_profiles(id: TaskId, task: &mut Task<T>) {
+		let profiles = core::mem::take(&mut task.profilers);
+		let paid = Self::pay_profiles(task, profiles, |_| true);
+		if !paid.is_empty() {
+			Self::deposit_event(Event::ProfilesPaid { id, paid });
+		}
+	}
+
+	/// Pays each of `profiles` that posted a threshold `earns` accepts one segment's
+	/// verification pay out of the task's escrow; returns who was paid what.
+	fn pay_profiles(
+		task: &mut Task<T>,
+		profiles: BoundedVec<Profile<T::AccountId>, ConstU32<PROFILERS>>,
+		earns: impl Fn(u32) -> bool,
+	) -> Vec<(T::AccountId, BalanceOf<T>)> {
 		let pay = task.segment_pay;
 		let mut paid = Vec::new();
-		for p in core::mem::take(&mut task.profilers) {
-			if p.threshold.is_none() {
+		for p in profiles {
+			if !p.threshold.is_some_and(&earns) {
 				continue;
 			}
 			let amount = Self::pay(task, &p.who, pay);
@@ -236,8 +244,6 @@ impl<T: Config> Pallet<T> {
 			}
 			paid.push((p.who, amount));
 		}
-		if !paid.is_empty() {
-			Self::deposit_event(Event::ProfilesPaid { id, paid });
-		}
+		paid
 	}
 }

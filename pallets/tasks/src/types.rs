@@ -338,6 +338,9 @@ pub enum Duty<BlockNumber> {
 	Reveal {
 		/// The task.
 		task: TaskId,
+		/// The first block at which the chain accepts the reveal (the window's last
+		/// third): a reveal before it is refused.
+		from: BlockNumber,
 		/// Deadline: the end of the challenge window.
 		by: BlockNumber,
 	},
@@ -430,8 +433,8 @@ pub struct Quote<Balance> {
 sp_api::decl_runtime_apis! {
 	/// Questions workers and clients ask the tasks pallet (version 3: an audit names the
 	/// fail it re-checks; a quote shows the re-check reserve; version 4: a quote counts
-	/// the profiles it pays).
-	#[api_version(4)]
+	/// the profiles it pays; version 5: a reveal duty says from when the chain accepts it).
+	#[api_version(5)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,
@@ -460,3 +463,7 @@ impl<T: Config> Get<u32> for ReplacedBound<T> {
 	}
 }
 
+/// The fewest blocks before a challenge window's end in which its verifiers may reveal
+/// (a reveal dropped from the pool is sent again, and a short window's last third may be
+/// a block or two).
+pub const MIN_REVEAL_BLOCKS: u32 = 3;

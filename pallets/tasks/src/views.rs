@@ -4,6 +4,25 @@
 use crate::*;
 
 impl<T: Config> Pallet<T> {
+	/// A reveal duty for `who` on task `id` once the task's reveals have a point fixed
+	/// (its first window opened) and `who` posted a verdict whose secret it has not
+	/// revealed. Once fixed, reveals stay open in every phase: a game settled in the
+	/// window can send the task back to be audited again before every verifier revealed.
+	fn reveal_duty(
+		id: TaskId,
+		t: &Task<T>,
+		who: &T::AccountId,
+		audits: &AuditsOf<T>,
+	) -> Option<Duty<BlockNumberFor<T>>> {
+		let from = RevealsFrom::<T>::get(id)?;
+		let unrevealed = audits.iter().any(|a| {
+			a.verifier == *who
+				&& !a.awaits_verdict()
+				&& T::ForcedErrors::forced(who, id, a.segment).is_none()
+		});
+		unrevealed.then_some(Duty::Reveal { task: id, from, by: t.window_end })
+	}
+
 	/// What `who` must do now (runtime API).
 	pub fn duties(who: &T::AccountId) -> Vec<Duty<BlockNumberFor<T>>> {
 		let mut out = Vec::new();
@@ -26,7 +45,9 @@ impl<T: Config> Pallet<T> {
 					by: t.deadline,
 				}),
 				Phase::Verifying => {
-					for a in Audits::<T>::get(id) {
+					let audits = Audits::<T>::get(id);
+					out.extend(Self::reveal_duty(id, &t, who, &audits));
+					for a in audits {
 						if a.verifier == *who && a.awaits_verdict() {
 							out.push(Duty::Verify {
 								task: id,
@@ -39,12 +60,7 @@ impl<T: Config> Pallet<T> {
 				}
 				Phase::Challenge | Phase::Disputed => {
 					let audits = Audits::<T>::get(id);
-					let unrevealed = audits.iter().any(|a| {
-						a.verifier == *who && T::ForcedErrors::forced(who, id, a.segment).is_none()
-					});
-					if unrevealed {
-						out.push(Duty::Reveal { task: id, by: t.window_end });
-					}
+					out.extend(Self::reveal_duty(id, &t, who, &audits));
 					for a in audits {
 						if let Some(c) = &a.challenger {
 							if c == who || a.verifier == *who {
@@ -72,7 +88,9 @@ impl<T: Config> Pallet<T> {
 
 	/// The unchallenged verdicts in challenge windows a whistleblower may check: not
 	/// its own verdicts, not on its own tasks as solver, not revealed forced errors (void
-	/// anyway, and no longer open to challenge); at most [`MAX_WATCHED`].
+	/// anyway, and no longer open to challenge), and failing verdicts before reveals open
+	/// only on the tasks it was drawn to watch (only it may challenge them then). Every
+	/// verdict of a task it watches, and at most [`MAX_WATCHED`] of the others.
 	pub(crate) fn watch_duties(who: &T::AccountId, out: &mut Vec<Duty<BlockNumberFor<T>>>) {
 		let mut watched = 0usize;
 		for (id, t) in Tasks::<T>::iter() {
@@ -81,18 +99,23 @@ impl<T: Config> Pallet<T> {
 			{
 				continue;
 			}
+			let mine = Watchers::<T>::get(id).as_ref() == Some(who);
+			let open = Self::reveals_open(id);
 			for a in Audits::<T>::get(id) {
-				if watched >= MAX_WATCHED {
-					return;
+				if !mine && watched >= MAX_WATCHED {
+					break;
 				}
-				if a.verdict.is_some()
-					&& a.challenger.is_none()
+				let Some(v) = a.verdict else { continue };
+				if a.challenger.is_none()
 					&& a.refuted_by.is_none()
 					&& a.verifier != *who
+					&& (v.pass || open || mine)
 					&& Self::forced(id, &a) != Some(true)
 				{
 					out.push(Duty::Watch { task: id, segment: a.segment, by: t.window_end });
-					watched += 1;
+					if !mine {
+						watched += 1;
+					}
 				}
 			}
 		}

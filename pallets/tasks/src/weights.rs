@@ -63,7 +63,7 @@ const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
 const DEADLINE_READS: u64 = 14 + 4 * DEADLINE_LEGS;
 const DEADLINE_WRITES: u64 = 17 + 5 * DEADLINE_LEGS;
 /// A task, its spec and audits, and two full active lists (a solver draw reads the
-/// verifiers' too).
+/// verifiers' too, a verifier draw the whistleblowers').
 const DEADLINE_PROOF: u64 = 2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS;
 
 /// The estimates, given database weights.
@@ -120,12 +120,12 @@ impl Est {
 		Weight::from_parts(40_000_000, 12_000).saturating_add(db.reads_writes(3, 3))
 	}
 	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, the
-	// verifier's binding + the arbiter's opening (allowance: 10 reads/writes); w Tasks,
-	// Audits, Deadlines, ChallengedAt, ...
+	// verifier's binding, RevealsFrom, Watchers + the arbiter's opening (allowance: 10
+	// reads/writes); w Tasks, Audits, Deadlines, ChallengedAt, ...
 	fn challenge(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
-			.saturating_add(db.reads_writes(17, 16))
+			.saturating_add(db.reads_writes(19, 16))
 	}
 	// on_initialize base: r/w Deadlines.
 	fn on_initialize_base(&self) -> Weight {
@@ -142,12 +142,12 @@ impl Est {
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)
 	}
-	// reopen_window: r Tasks, Audits, each audit's binding and ChallengedAt entry
-	// (MaxAuditSegments), Deadlines; w Tasks, Deadlines, ChallengedAt entries dropped.
+	// reopen_window (a reveal's check and what it reopens): r RevealsFrom, Tasks,
+	// Audits, each audit's binding (MaxAuditSegments), Deadlines; w Tasks, Deadlines.
 	fn reopen_window(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_000 + 300 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(3 + 2 * DEADLINE_LEGS, 2 + DEADLINE_LEGS))
+			.saturating_add(db.reads_writes(5 + 2 * DEADLINE_LEGS, 2 + DEADLINE_LEGS))
 	}
 }
 

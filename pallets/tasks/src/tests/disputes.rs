@@ -196,6 +196,12 @@ fn the_solver_may_dispute_a_failing_verdict_and_win() {
 		let id = verifying();
 		let a = Audits::<T>::get(id)[0].clone();
 		verify_all(id, false);
+		// A failing verdict is the watcher's to challenge until reveals open.
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment),
+			Error::<T>::NotWatcher
+		);
+		run_to_reveals(id);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
 		// The voided segment goes to the other verifier, whose replay passes it.

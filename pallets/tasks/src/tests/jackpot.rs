@@ -27,10 +27,9 @@ fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
 		// Forced: the verifier posts a wrong replay, failing the segment.
 		verify_all(id, false);
 		reg(13, Role::Whistleblower);
+		// The challenge comes before the chain opens reveals (a later one would pay
+		// nothing: see the copycat tests below).
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		// The reveal comes a block after the challenge (a reveal in the same block would
-		// pay nothing: see the copycat test below).
-		run_to(frame_system::Pallet::<T>::block_number() + 1);
 		reveal(a.verifier, id);
 		let vb = Stake::bond(&a.verifier, Role::Verifier);
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
@@ -58,6 +57,109 @@ fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
 /// no catch (the pot keeps it), and a challenge after the reveal is refused outright.
 #[test]
 fn a_copycat_of_a_reveal_earns_no_catch() {
+	copycat_earns_nothing(|id, a| {
+		// Same block: the challenge lands first, then the reveal it copied.
+		run_to(RevealsFrom::<T>::get(id).expect("the window is open"));
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		reveal(a.verifier, id);
+	});
+}
+
+/// A block author sees a verifier's reveal in the pool as soon as the chain opens
+/// reveals, leaves it out of its block and puts its own challenge there instead; the
+/// reveal lands a block later. Its challenge still came after reveals opened: no catch.
+#[test]
+fn a_block_author_holding_a_reveal_back_earns_no_catch() {
+	copycat_earns_nothing(|id, a| {
+		challenge_ahead_of_a_held_back_reveal(id, a);
+	});
+}
+
+/// Reveals are the chain's to open: refused while the task is verified and in the first
+/// two thirds of its window, so that nobody can see a forced segment before
+/// whistleblowers have had their time to replay it.
+#[test]
+fn a_reveal_before_the_chain_opens_reveals_is_refused() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let a = Audits::<T>::get(id)[0].clone();
+		let early =
+			|who: u64| JackpotPallet::reveal(RuntimeOrigin::signed(who), id, [who as u8; 32]);
+		assert_noop!(early(a.verifier), pallet_gensyn_jackpot::Error::<T>::RevealNotOpen);
+		verify_all(id, false);
+		let from = RevealsFrom::<T>::get(id).expect("the window is open");
+		let end = task(id).window_end;
+		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
+		assert_eq!(from, end - (period / 3).max(MIN_REVEAL_BLOCKS.into()), "the last third");
+		assert!(from > end - period, "whistleblowers have blocks to challenge in first");
+		run_to(from - 1);
+		assert_noop!(early(a.verifier), pallet_gensyn_jackpot::Error::<T>::RevealNotOpen);
+		run_to(from);
+		assert_ok!(early(a.verifier));
+	});
+}
+
+/// The watcher stakes a cheap claim with a challenge before reveals open and loses it
+/// (concedes), then challenges the same segment again once reveals opened, ahead of a
+/// reveal held back a block. The second challenge does not inherit the first's claim.
+#[test]
+fn a_lost_early_challenge_leaves_no_claim_to_a_later_one() {
+	copycat_earns_nothing(|id, a| {
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert!(ChallengedAt::<T>::contains_key(id, a.segment), "early: a claim");
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		challenge_ahead_of_a_held_back_reveal(id, a);
+	});
+}
+
+/// A game settled after reveals opened sends the task back to be audited again before
+/// every verifier revealed: the others may still reveal (and are told to), the point
+/// stays where the first window fixed it, and nobody honest is slashed for a missed
+/// reveal.
+#[test]
+fn reveals_stay_open_when_a_game_sends_the_task_back_to_be_audited() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		let (refuted, other) = (audits[0].clone(), audits[1].clone());
+		assert_ne!(refuted.verifier, other.verifier);
+		verify_all(id, true);
+		let from = RevealsFrom::<T>::get(id).expect("the window is open");
+		reveal(refuted.verifier, id);
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, refuted.segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, refuted.segment, true));
+		assert_eq!(task(id).phase, Phase::Verifying, "audited again");
+		let told = TaskPallet::duties(&other.verifier)
+			.into_iter()
+			.any(|d| matches!(d, Duty::Reveal { task, from: f, .. } if task == id && f == from));
+		assert!(told, "still told to reveal");
+		let ob = Stake::bond(&other.verifier, Role::Verifier);
+		reveal(other.verifier, id);
+		reaudits_pass(id);
+		assert_eq!(RevealsFrom::<T>::get(id), None, "settled: forgotten");
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert_eq!(Stake::bond(&other.verifier, Role::Verifier), ob, "no missed reveal");
+		check();
+	});
+}
+
+/// Whistleblower 13 challenges `a` in the first block reveals are open, and `a`'s
+/// verifier's reveal, held back from that block, lands in the next.
+fn challenge_ahead_of_a_held_back_reveal(id: TaskId, a: &Audit<u64>) {
+	let from = RevealsFrom::<T>::get(id).expect("the window is open");
+	run_to(from);
+	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+	run_to(from + 1);
+	reveal(a.verifier, id);
+}
+
+/// Plays a copycat whistleblower 13 (the task's watcher) by `copy` (a challenge of the first forced error and
+/// its verifier's reveal, in some order) and checks that it gained nothing, that the pot
+/// paid no catch, and that a challenge of a revealed forced error is refused.
+fn copycat_earns_nothing(copy: impl FnOnce(TaskId, &Audit<u64>)) {
 	new_test_ext().execute_with(|| {
 		let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
 		let id = verifying_with_jackpot_for(sp_runtime::Perbill::one(), half);
@@ -68,10 +170,9 @@ fn a_copycat_of_a_reveal_earns_no_catch() {
 		reg(13, Role::Whistleblower);
 		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
 		let (copycat, pot) = (worth(13), Balances::free_balance(JACKPOT));
-		// Same block: the challenge lands first, then the reveal it copied.
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		reveal(a.verifier, id);
-		assert!(!ChallengedAt::<T>::contains_key(id, a.segment), "the reveal dropped it");
+		assert_eq!(Watchers::<T>::get(id), Some(13), "the copycat is the task's watcher");
+		copy(id, &a);
+		assert!(!ChallengedAt::<T>::contains_key(id, a.segment), "no claim to a catch");
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
 		// Any later challenge of a revealed forced error is refused.
 		if b.verifier != a.verifier {
@@ -86,7 +187,7 @@ fn a_copycat_of_a_reveal_earns_no_catch() {
 		);
 		let end = task(id).deadline;
 		run_to(end);
-		assert_eq!(worth(13), copycat, "the copycat gained nothing");
+		assert!(worth(13) <= copycat, "the copycat gained nothing");
 		assert!(Balances::free_balance(JACKPOT) >= pot, "the pot paid no catch");
 		let caught = System::events().into_iter().any(|r| {
 			matches!(
@@ -237,17 +338,21 @@ fn a_revealed_unforced_failing_verdict_fails_the_solver() {
 	});
 }
 
+/// A solver's challenge of a forced error on its work could only take the watcher's catch
+/// away (before reveals open only the watcher may challenge a failing verdict) or copy
+/// the reveal (refused once the forced error is revealed); the forced error never fails
+/// the solver either way.
 #[test]
-fn a_solver_that_refutes_a_forced_error_is_not_failed_and_gets_no_catch() {
+fn a_solver_may_not_challenge_a_forced_error_and_is_not_failed_by_it() {
 	new_test_ext().execute_with(|| {
 		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
 		let a = Audits::<T>::get(id)[0].clone();
 		verify_all(id, false);
-		// The solver contests the failing verdict on its own work and wins.
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		let contest = || TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment);
+		assert_noop!(contest(), Error::<T>::NotWatcher);
 		reveal_all(id);
+		assert_noop!(contest(), Error::<T>::ForcedErrorRevealed);
 		let vb = Stake::bond(&a.verifier, Role::Verifier);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
 		let (sb, free, pot) = (
 			Stake::bond(&10, Role::Solver),
 			Balances::free_balance(10),
@@ -398,8 +503,6 @@ fn refuted_before_reveal(rate: sp_runtime::Perbill, pass: bool) -> (TaskId, Audi
 	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 	let vb = Stake::bond(&a.verifier, Role::Verifier);
 	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
-	// The reveals the tests make come a block after the challenge.
-	run_to(frame_system::Pallet::<T>::block_number() + 1);
 	(id, a, vb)
 }
 
@@ -498,4 +601,82 @@ fn a_refuted_verdict_never_revealed_is_slashed_as_wrong_and_as_unrevealed() {
 		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 	});
+}
+
+/// A verifier's own whistleblower account knows its forced segments without replaying.
+/// Only the whistleblower drawn to watch the task (never its solver or verifiers, even
+/// with a whistleblower's bond) may challenge a failing verdict before reveals open, and
+/// only its challenge then earns a catch: the account can neither collect the catch on
+/// its verifier's forced error nor take it from the watcher by challenging first.
+#[test]
+fn a_verifiers_own_whistleblower_earns_no_catch_unless_drawn_to_watch() {
+	new_test_ext().execute_with(|| {
+		// The solver and both verifiers hold whistleblower bonds too.
+		let id = drawn_with_whistleblowers(&[10, 11, 12, 13, 16]);
+		let watcher = Watchers::<T>::get(id).expect("a watcher is drawn");
+		assert!([13, 16].contains(&watcher), "never the solver or a verifier: {watcher}");
+		let own = if watcher == 13 { 16 } else { 13 };
+		let audits = Audits::<T>::get(id);
+		assert!(audits.len() > 1, "{audits:?}");
+		let (a, b) = (audits[0].clone(), audits[1].clone());
+		verify_all(id, false);
+		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
+		let (own_before, watcher_before) = (worth(own), worth(watcher));
+		let pot = Balances::free_balance(JACKPOT);
+		for who in [own, 10] {
+			assert_noop!(
+				TaskPallet::challenge(RuntimeOrigin::signed(who), id, a.segment),
+				Error::<T>::NotWatcher
+			);
+		}
+		assert!(
+			!TaskPallet::duties(&own).iter().any(|d| matches!(d, Duty::Watch { .. })),
+			"not shown failing verdicts before reveals open"
+		);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(watcher), id, b.segment));
+		assert!(ChallengedAt::<T>::contains_key(id, b.segment), "the watcher's claim");
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, b.segment, true));
+		reveal_all(id);
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(own), id, a.segment),
+			Error::<T>::ForcedErrorRevealed
+		);
+		run_to(task(id).deadline);
+		assert_eq!(worth(own), own_before, "the verifier's own account gained nothing");
+		let catch = (pot - 1) / 10;
+		assert_eq!(worth(watcher), watcher_before + catch, "the watcher is paid one catch");
+		check();
+	});
+}
+
+/// The solver and the verifiers of a task are never drawn to watch it, whatever bonds
+/// they hold: with no other whistleblower, the task has no watcher.
+#[test]
+fn the_watcher_is_never_the_tasks_solver_or_verifier() {
+	new_test_ext().execute_with(|| {
+		let id = drawn_with_whistleblowers(&[10, 11, 12]);
+		assert_eq!(Watchers::<T>::get(id), None);
+	});
+}
+
+/// A task of half-audited segments with every segment forced, verifiers 11 and 12
+/// drawn and `whistleblowers` registered before the draw.
+fn drawn_with_whistleblowers(whistleblowers: &[u64]) -> TaskId {
+	with_jackpot(sp_runtime::Perbill::one());
+	let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
+	let id = submitted_with(half);
+	for who in [11, 12] {
+		reg(who, Role::Verifier);
+		commit(who);
+	}
+	for who in whistleblowers {
+		reg(*who, Role::Whistleblower);
+	}
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+	let (root, location) = (merkle::root(&leaves(8)), BoundedVec::default());
+	let signed = RuntimeOrigin::signed(10);
+	assert_ok!(TaskPallet::submit_result(signed, id, [9; 32], root, 8, location));
+	run_to(3);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	id
 }

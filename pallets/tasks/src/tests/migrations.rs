@@ -185,3 +185,22 @@ fn challenges_in_flight_count_as_before_any_reveal_when_storage_moves_to_version
 		check();
 	});
 }
+
+#[test]
+fn a_window_open_at_the_upgrade_gets_its_reveal_point_when_storage_moves_to_version_6() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let windowed = verifying();
+		verify_all(windowed, false);
+		let end = task(windowed).window_end;
+		let not_windowed = submitted_with(spec());
+		// As version 5 left them: no reveal points.
+		let _ = RevealsFrom::<T>::clear(u32::MAX, None);
+		StorageVersion::new(5).put::<TaskPallet>();
+		crate::migrations::V5ToV6::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 6);
+		assert_eq!(RevealsFrom::<T>::get(windowed), Some(TaskPallet::reveal_point(end)));
+		assert_eq!(RevealsFrom::<T>::get(not_windowed), None);
+		check();
+	});
+}

@@ -179,7 +179,8 @@ fn submitted_with(spec: TaskSpec) -> TaskId {
 	last_task()
 }
 
-/// A task through training up to its verifier draw; verifiers 11, 12 registered.
+/// A task through training up to its verifier draw; verifiers 11, 12 and whistleblower
+/// 13 registered (13 is drawn to watch it, alone among whistleblowers).
 fn committed() -> TaskId {
 	committed_with(spec())
 }
@@ -189,6 +190,7 @@ fn committed_with(spec: TaskSpec) -> TaskId {
 	let id = submitted_with(spec);
 	reg(11, Role::Verifier);
 	reg(12, Role::Verifier);
+	reg(13, Role::Whistleblower);
 	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
 	let n = task(id).checkpoints;
 	let root = merkle::root(&leaves(n));
@@ -249,7 +251,22 @@ fn commit(who: u64) {
 	));
 }
 
+/// Runs the blocks to task `id`'s reveal point, if it is still to come.
+fn run_to_reveals(id: TaskId) {
+	let from = RevealsFrom::<T>::get(id).expect("the window opened");
+	if frame_system::Pallet::<T>::block_number() < from {
+		run_to(from);
+	}
+}
+
+/// `who` reveals its secret for task `id` once the chain accepts it: the blocks run to the
+/// task's reveal point first.
 fn reveal(who: u64, id: TaskId) {
+	if let Some(from) = RevealsFrom::<T>::get(id) {
+		if frame_system::Pallet::<T>::block_number() < from {
+			run_to(from);
+		}
+	}
 	assert_ok!(JackpotPallet::reveal(RuntimeOrigin::signed(who), id, [who as u8; 32]));
 }
 
@@ -264,7 +281,8 @@ fn verifying_with_jackpot_for(rate: sp_runtime::Perbill, spec: TaskSpec) -> Task
 }
 
 /// A task of `spec` with the real jackpot at `rate`, drawn among `verifiers` (each
-/// registered and committed).
+/// registered and committed); whistleblower 13 is registered before the draw, so that it
+/// is drawn to watch the task (the only one whose challenges can earn a catch).
 fn verifying_by(rate: sp_runtime::Perbill, spec: TaskSpec, verifiers: &[u64]) -> TaskId {
 	with_jackpot(rate);
 	let id = submitted_with(spec);
@@ -272,6 +290,7 @@ fn verifying_by(rate: sp_runtime::Perbill, spec: TaskSpec, verifiers: &[u64]) ->
 		reg(*v, Role::Verifier);
 		commit(*v);
 	}
+	reg(13, Role::Whistleblower);
 	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
 	assert_ok!(TaskPallet::submit_result(
 		RuntimeOrigin::signed(10),
@@ -283,6 +302,7 @@ fn verifying_by(rate: sp_runtime::Perbill, spec: TaskSpec, verifiers: &[u64]) ->
 	));
 	run_to(3);
 	assert_eq!(task(id).phase, Phase::Verifying);
+	assert_eq!(Watchers::<T>::get(id), Some(13), "the only whistleblower watches");
 	id
 }
 

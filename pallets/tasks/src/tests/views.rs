@@ -56,6 +56,8 @@ fn a_solver_watches_failing_verdicts_on_its_own_work() {
 			}
 		});
 		let end = task(id).window_end;
+		assert!(watched().is_empty(), "the watcher's alone until reveals open");
+		run_to_reveals(id);
 		assert_eq!(watched(), vec![Duty::Watch { task: id, segment: a.segment, by: end }]);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
 		assert!(watched().is_empty(), "challenged");
@@ -64,6 +66,8 @@ fn a_solver_watches_failing_verdicts_on_its_own_work() {
 		let sb = Stake::bond(&10, Role::Solver);
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
 		assert_eq!(Stake::bond(&10, Role::Solver), sb - 15);
+		// It may contest it again, with a whole period from the ruling.
+		let end = task(id).window_end;
 		assert_eq!(watched(), vec![Duty::Watch { task: id, segment: a.segment, by: end }]);
 	});
 }
@@ -117,7 +121,8 @@ fn verifiers_are_told_to_commit_and_to_reveal_until_they_do() {
 				.filter(|d| matches!(d, Duty::Reveal { .. }))
 				.collect::<Vec<_>>()
 		};
-		assert_eq!(reveals(v), vec![Duty::Reveal { task: id, by: end }]);
+		let from = TaskPallet::reveal_point(end);
+		assert_eq!(reveals(v), vec![Duty::Reveal { task: id, from, by: end }]);
 		reveal(v, id);
 		assert!(reveals(v).is_empty(), "revealed");
 		// The view carries what verifiers need: randomness, threshold, result location.
