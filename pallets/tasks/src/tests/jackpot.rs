@@ -680,3 +680,34 @@ fn drawn_with_whistleblowers(whistleblowers: &[u64]) -> TaskId {
 	assert_eq!(task(id).phase, Phase::Verifying);
 	id
 }
+
+/// Every verifier drawn stays silent, hoping that the verifiers drawn in their place
+/// come with another watcher (one it has a deal with, or none): the round keeps its
+/// watcher, so silence buys no new roll of it.
+#[test]
+fn silent_verifiers_buy_no_new_draw_of_the_watcher() {
+	new_test_ext().execute_with(|| {
+		let id = drawn_with_whistleblowers(&[13, 16]);
+		let watcher = Watchers::<T>::get(id).expect("a watcher is drawn");
+		let drawn = |id: TaskId| {
+			events()
+				.iter()
+				.filter(|e| matches!(e, Event::WatcherDrawn { id: i, .. } if *i == id))
+				.count()
+		};
+		assert_eq!(drawn(id), 1);
+		let first: Vec<u64> = Audits::<T>::get(id).iter().map(|a| a.verifier).collect();
+		// Fresh verifiers with commitments stand by; the drawn ones post nothing.
+		for who in [14, 15] {
+			reg(who, Role::Verifier);
+			commit(who);
+		}
+		run_to(task(id).deadline);
+		assert_eq!(task(id).phase, Phase::Verifying, "verifiers drawn again");
+		let again: Vec<u64> = Audits::<T>::get(id).iter().map(|a| a.verifier).collect();
+		assert!(again.iter().all(|v| !first.contains(v)), "{first:?} then {again:?}");
+		assert_eq!(Watchers::<T>::get(id), Some(watcher), "the same watcher");
+		assert_eq!(drawn(id), 1, "never drawn again");
+		check();
+	});
+}
