@@ -33,6 +33,13 @@ async function main() {
   if (!/^\d+$/.test(blocks) || Number(blocks) < 1 || Number(blocks) > 0xffffffff) {
     throw new Error(`--challenge-period must be a whole number of blocks from 1, got '${blocks}'`);
   }
+  // Reveals open in a window's last third, and at least 3 blocks before it ends: below 9
+  // blocks the watcher has fewer than 6 blocks to replay and challenge before the reveals
+  // make every forced error public.
+  if (Number(blocks) < 9) {
+    console.error(`warning: a ${blocks}-block window leaves the watcher ${Math.max(0, Number(blocks) - 3)} `
+      + 'blocks before reveals open; forced errors will rarely be caught');
+  }
   const items = [[xxhashAsHex(':ChallengePeriod:', 128), u32Hex(Number(blocks))]];
   const training = args['min-training-period'];
   if (training !== '') {

@@ -24,15 +24,9 @@ impl<T: Config> Pallet<T> {
 				|| (!is_solver && T::Stake::is_active(&who, Role::Whistleblower)));
 		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
 		ensure!(Self::forced(id, audit) != Some(true), Error::<T>::ForcedErrorRevealed);
-		// Before reveals open a failing verdict may be a forced error: only the watcher
-		// may challenge it, so that nobody (a verifier's own account) can take the
-		// watcher's catch away by challenging first.
+		ensure!(Self::open_to(id, verdict.pass, &who), Error::<T>::NotWatcher);
 		let watcher = Watchers::<T>::get(id);
 		let before_reveals = !Self::reveals_open(id);
-		ensure!(
-			verdict.pass || !before_reveals || watcher.as_ref() == Some(&who),
-			Error::<T>::NotWatcher
-		);
 		T::Arbiter::open(id, segment, &who, &audit.verifier)?;
 		audit.challenger = Some(who.clone());
 		Audits::<T>::insert(id, audits);
@@ -52,6 +46,14 @@ impl<T: Config> Pallet<T> {
 		Tasks::<T>::insert(id, task);
 		Self::deposit_event(Event::Challenged { id, segment, challenger: who });
 		Ok(())
+	}
+
+	/// Whether `who` may challenge a verdict of task `id` that passes (`pass`) or fails,
+	/// as far as reveals go: a pass at any time; a fail, before reveals open, only the
+	/// task's watcher, since it may be a forced error and nobody (a verifier's own
+	/// account) may take the watcher's catch away by challenging it first.
+	pub(crate) fn open_to(id: TaskId, pass: bool, who: &T::AccountId) -> bool {
+		pass || Self::reveals_open(id) || Watchers::<T>::get(id).as_ref() == Some(who)
 	}
 
 	/// Whether the solver may contest `audit` now (and is shown it): a failing verdict its

@@ -3,6 +3,19 @@
 use crate::*;
 
 impl<T: Config> Pallet<T> {
+	/// The configuration's bounds fit together (the runtime's integrity test): a deadline
+	/// page holds a deadline, and junk challenges never crowd out a real one nor a full
+	/// list refuse a re-audit, since `MaxEngaged` covers the worst case.
+	pub(crate) fn check_bounds() {
+		assert!(T::MaxDeadlinesPerBlock::get() > 0, "a deadline page must hold a deadline");
+		let needed = T::MaxAuditSegments::get().saturating_mul(2).saturating_add(1 + PROFILERS);
+		assert!(
+			T::MaxEngaged::get() >= needed,
+			"MaxEngaged must hold the solver, the profilers and a verifier and a challenger \
+			 per audited segment"
+		);
+	}
+
 	/// Checks the invariants: each owner's escrow hold equals the sum of its live
 	/// tasks' escrows; every live task's deadline is in the future (or carried over) and indexed;
 	/// every engagement is counted in [`WorkerTasks`]; assigned phases have a solver;

@@ -678,15 +678,7 @@ pub mod pallet {
 		}
 
 		fn integrity_test() {
-			assert!(T::MaxDeadlinesPerBlock::get() > 0, "a deadline page must hold a deadline");
-			// Junk challenges must never crowd out a real one, nor a full list refuse a
-			// re-audit: the bound covers the worst case.
-			let needed = T::MaxAuditSegments::get().saturating_mul(2).saturating_add(1 + PROFILERS);
-			assert!(
-				T::MaxEngaged::get() >= needed,
-				"MaxEngaged must hold the solver, the profilers and a verifier and a challenger \
-				 per audited segment"
-			);
+			Self::check_bounds();
 		}
 
 		#[cfg(feature = "try-runtime")]

@@ -100,7 +100,6 @@ impl<T: Config> Pallet<T> {
 				continue;
 			}
 			let mine = Watchers::<T>::get(id).as_ref() == Some(who);
-			let open = Self::reveals_open(id);
 			for a in Audits::<T>::get(id) {
 				if !mine && watched >= MAX_WATCHED {
 					break;
@@ -109,7 +108,7 @@ impl<T: Config> Pallet<T> {
 				if a.challenger.is_none()
 					&& a.refuted_by.is_none()
 					&& a.verifier != *who
-					&& (v.pass || open || mine)
+					&& Self::open_to(id, v.pass, who)
 					&& Self::forced(id, &a) != Some(true)
 				{
 					out.push(Duty::Watch { task: id, segment: a.segment, by: t.window_end });
