@@ -73,9 +73,11 @@ fn submit(w: &mut World, in_flight: u32, target: u32) {
 	}
 }
 
-/// Notes every party the chain drew for task `id` as taking part in it.
+/// Notes every party the chain drew for task `id` as taking part in it (a solver once it
+/// accepted: a declined offer is no part in a task).
 fn note_parties(w: &mut World, id: TaskId, task: &Task) {
-	let mut parties: Vec<AccountId32> = task.solver.iter().cloned().collect();
+	let accepted = task.phase != Phase::Offered;
+	let mut parties: Vec<AccountId32> = task.solver.iter().filter(|_| accepted).cloned().collect();
 	parties.extend(pallet_gensyn_tasks::Audits::<Runtime>::get(id).into_iter().map(|a| a.verifier));
 	parties.extend(pallet_gensyn_tasks::Watchers::<Runtime>::get(id));
 	for p in parties {
@@ -137,12 +139,16 @@ fn training(w: &mut World, id: TaskId, task: &Task) {
 	}
 }
 
-/// Whether `segment` of task `id` is forced for `verifier` (as its worker, and whoever
-/// it told its secret, knows).
-fn forced(w: &World, verifier: &AccountId32, id: TaskId, segment: u32) -> bool {
+/// Whether `audit` of task `id` is forced for its verifier (as its worker, and whoever
+/// it told its secret, knows); a re-audit never is.
+fn forced(w: &World, id: TaskId, audit: &Audit<AccountId32>) -> bool {
+	let (verifier, segment) = (&audit.verifier, audit.segment);
 	let Some(b) = pallet_gensyn_jackpot::Bindings::<Runtime>::get(verifier, id) else {
 		return false;
 	};
+	if audit.reaudits > 0 {
+		return false;
+	}
 	w.secret(verifier, id)
 		.is_some_and(|s| pallet_gensyn_jackpot::is_forced(&s, id, segment, b.rate))
 }
@@ -154,7 +160,10 @@ fn faked(w: &World, id: TaskId, segment: u32) -> bool {
 
 /// Whether `audit`'s verdict is wrong about the solver's work.
 fn wrong(w: &World, id: TaskId, audit: &Audit<AccountId32>) -> bool {
-	audit.verdict.is_some_and(|v| v.pass == faked(w, id, audit.segment))
+	// A forced fail carries a made-up replay hash, which no replay reaches: wrong even
+	// on a faked segment.
+	let forced_fail = audit.verdict.is_some_and(|v| !v.pass) && forced(w, id, audit);
+	forced_fail || audit.verdict.is_some_and(|v| v.pass == faked(w, id, audit.segment))
 }
 
 /// Each drawn verifier posts its verdict once: what its replay shows (honest), what it
@@ -169,7 +178,7 @@ fn verifying(w: &mut World, id: TaskId) {
 		}
 		let strategy = w.strategy(&a.verifier);
 		let partner = solver.as_ref().map(|s| w.strategy(s)) == Some(Strategy::ColludingSolver);
-		let is_forced = forced(w, &a.verifier, id, a.segment);
+		let is_forced = forced(w, id, &a);
 		let pass = match strategy {
 			Strategy::SilentVerifier => continue,
 			_ if is_forced => false,
@@ -188,8 +197,11 @@ fn verifying(w: &mut World, id: TaskId) {
 			checkpoint_hash: leaves[end],
 			siblings: p.siblings.try_into().expect("a short proof"),
 		};
+		// A forced fail is unreplayed: its hash is made up, as a verifier's worker makes it.
 		let replay_hash = if pass {
 			leaves[end]
+		} else if is_forced {
+			merkle::blake2_256(&(id, a.segment, b"forced", &a.verifier).encode())
 		} else {
 			merkle::blake2_256(&(id, a.segment, b"replay").encode())
 		};
@@ -221,7 +233,11 @@ fn window(w: &mut World, id: TaskId, task: &Task) {
 	for (who, strategy) in whistleblowers {
 		let watching = watcher.as_ref() == Some(&who);
 		match strategy {
-			Strategy::Honest if watching => watch(w, id, task, &who, &audits),
+			Strategy::Honest if watching => watch(w, id, task, &who, &audits, None),
+			Strategy::OwnWhistleblower if watching => {
+				let partner = w.member(Strategy::PartneredVerifier);
+				watch(w, id, task, &who, &audits, partner.as_ref())
+			}
 			Strategy::OwnWhistleblower => own_partner(w, id, &who, &audits),
 			Strategy::Copycat if open => copy(w, id, &who, &audits),
 			Strategy::Spammer => spam(w, id, &who, &audits),
@@ -234,32 +250,49 @@ fn window(w: &mut World, id: TaskId, task: &Task) {
 	}
 }
 
-/// The honest watcher replays each verdict once and challenges each wrong one.
-fn watch(w: &mut World, id: TaskId, task: &Task, who: &AccountId32, audits: &[Audit<AccountId32>]) {
+/// The watcher replays each verdict once and challenges each wrong one. A verifier's
+/// own whistleblower account (`tipped`) skips its partner's verdicts: its partner tells
+/// it which are forced, and the others are honest.
+fn watch(
+	w: &mut World,
+	id: TaskId,
+	task: &Task,
+	who: &AccountId32,
+	audits: &[Audit<AccountId32>],
+	tipped: Option<&AccountId32>,
+) {
 	for a in audits {
 		if a.verdict.is_none() || !w.once(id, a.segment, &a.verifier, CHECKED) {
 			continue;
 		}
-		let cost = w.compute(task.segment_pay);
-		w.spend(who, cost);
+		if tipped != Some(&a.verifier) {
+			let cost = w.compute(task.segment_pay);
+			w.spend(who, cost);
+		}
 		if wrong(w, id, a) && a.challenger.is_none() && a.refuted_by.is_none() {
-			let call = TasksCall::challenge { id, segment: a.segment };
-			let _ = w.send(who, RuntimeCall::Tasks(call));
+			challenge(w, who, id, a.segment);
 		}
 	}
 }
 
-/// The partnered verifier's own whistleblower challenges that verifier's forced errors
-/// at once, replaying nothing (the chain refuses it unless it was drawn to watch).
+/// `who` challenges `segment` of task `id`; a challenge the chain opens makes the task
+/// one `who` takes part in (a refused one costs its fee only).
+fn challenge(w: &mut World, who: &AccountId32, id: TaskId, segment: u32) {
+	if w.send(who, RuntimeCall::Tasks(TasksCall::challenge { id, segment })).is_ok() {
+		w.touch(who, id);
+	}
+}
+
+/// The partnered verifier's own whistleblower also challenges that verifier's forced
+/// errors in rounds it does not watch, replaying nothing (the chain refuses it).
 fn own_partner(w: &mut World, id: TaskId, who: &AccountId32, audits: &[Audit<AccountId32>]) {
 	let Some(partner) = w.member(Strategy::PartneredVerifier) else { return };
 	for a in audits {
 		let ours = a.verifier == partner && a.verdict.is_some_and(|v| !v.pass);
-		if !ours || !forced(w, &partner, id, a.segment) || !w.once(id, a.segment, who, TRIED) {
+		if !ours || !forced(w, id, a) || !w.once(id, a.segment, who, TRIED) {
 			continue;
 		}
-		w.touch(who, id);
-		let _ = w.send(who, RuntimeCall::Tasks(TasksCall::challenge { id, segment: a.segment }));
+		challenge(w, who, id, a.segment);
 	}
 }
 
@@ -269,13 +302,11 @@ fn copy(w: &mut World, id: TaskId, who: &AccountId32, audits: &[Audit<AccountId3
 		let revealed = pallet_gensyn_jackpot::Bindings::<Runtime>::get(&a.verifier, id)
 			.is_some_and(|b| b.secret.is_some());
 		let fail = a.verdict.is_some_and(|v| !v.pass);
-		if !revealed || !fail || !forced(w, &a.verifier, id, a.segment) {
+		if !revealed || !fail || !forced(w, id, a) {
 			continue;
 		}
 		if w.once(id, a.segment, who, TRIED) {
-			w.touch(who, id);
-			let _ =
-				w.send(who, RuntimeCall::Tasks(TasksCall::challenge { id, segment: a.segment }));
+			challenge(w, who, id, a.segment);
 		}
 	}
 }
@@ -290,8 +321,7 @@ fn spam(w: &mut World, id: TaskId, who: &AccountId32, audits: &[Audit<AccountId3
 	else {
 		return;
 	};
-	w.touch(who, id);
-	let _ = w.send(who, RuntimeCall::Tasks(TasksCall::challenge { id, segment: a.segment }));
+	challenge(w, who, id, a.segment);
 }
 
 /// Every verifier with a verdict in the task reveals its secret once reveals open (the
@@ -320,7 +350,7 @@ fn contest(w: &mut World, id: TaskId, task: &Task, audits: &[Audit<AccountId32>]
 		let revealed = pallet_gensyn_jackpot::Bindings::<Runtime>::get(&a.verifier, id)
 			.is_some_and(|b| b.secret.is_some());
 		let contestable = fail && revealed && a.challenger.is_none() && a.refuted_by.is_none();
-		if !contestable || faked(w, id, a.segment) || forced(w, &a.verifier, id, a.segment) {
+		if !contestable || faked(w, id, a.segment) || forced(w, id, a) {
 			continue;
 		}
 		if w.once(id, a.segment, &a.verifier, CONTESTED) {

@@ -170,7 +170,7 @@ pub fn run(tasks: u32, seed: u64) -> (Vec<Line>, String) {
 /// solvers and verifiers earn.
 #[test]
 fn closed_deviations_lose_against_honest_play() {
-	let (lines, summary) = run(600, 1);
+	let (lines, summary) = run(1_000, 1);
 	let text = table::render(&lines);
 	println!("{summary}\n{text}");
 	let line = |name: &str| lines.iter().find(|l| l.name == name).expect("a line");
