@@ -1,5 +1,6 @@
 //! Benchmarks of the stake pallet (frame-benchmarking v2). Each call is measured in
-//! its worst case: the role's active list full but for the caller.
+//! its worst case: the role's active list full but for the caller, or (`register`)
+//! full, so that the caller's higher bond takes the lowest's place.
 
 use super::*;
 use crate::Pallet as Stake;
@@ -27,9 +28,9 @@ fn endpoint<T: Config>() -> BoundedVec<u8, T::MaxEndpointLen> {
 	BoundedVec::truncate_from(alloc::vec![b'a'; len])
 }
 
-/// Fills `role`'s active list with others, leaving one free slot.
-fn fill_active<T: Config>(role: Role) {
-	let n = T::MaxActivePerRole::get().saturating_sub(1);
+/// Fills `role`'s active list with others at the minimum bond, leaving `free` slots.
+fn fill_active<T: Config>(role: Role, free: u32) {
+	let n = T::MaxActivePerRole::get().saturating_sub(free);
 	for i in 0..n {
 		let who = funded::<T>("filler", i);
 		let _ = Stake::<T>::register(
@@ -43,7 +44,7 @@ fn fill_active<T: Config>(role: Role) {
 }
 
 fn registered<T: Config>(role: Role) -> T::AccountId {
-	fill_active::<T>(role);
+	fill_active::<T>(role, 1);
 	let who = funded::<T>("worker", 0);
 	let _ = Stake::<T>::register(
 		RawOrigin::Signed(who.clone()).into(),
@@ -61,9 +62,9 @@ mod benchmarks {
 
 	#[benchmark]
 	fn register() {
-		fill_active::<T>(Role::Solver);
+		fill_active::<T>(Role::Solver, 0);
 		let who = funded::<T>("worker", 0);
-		let bond = Stake::<T>::min_bond(Role::Solver);
+		let bond = Stake::<T>::min_bond(Role::Solver).saturating_add(1u32.into());
 		#[extrinsic_call]
 		_(RawOrigin::Signed(who.clone()), Role::Solver, bond, capability(), endpoint::<T>());
 		assert!(Stake::<T>::is_active(&who, Role::Solver));

@@ -8,6 +8,7 @@ pub use pallet::*;
 
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
+mod impls;
 #[cfg(test)]
 mod mock;
 #[cfg(test)]
@@ -22,7 +23,7 @@ use frame_support::{
 	pallet_prelude::*,
 	traits::{
 		fungible::{Inspect, InspectHold, Mutate, MutateHold},
-		tokens::{Fortitude, Precision, Preservation, Restriction},
+		tokens::{Fortitude, Precision, Restriction},
 	},
 };
 use scale_info::TypeInfo;
@@ -381,7 +382,8 @@ pub mod pallet {
 			/// Paid.
 			amount: BalanceOf<T>,
 		},
-		/// `who` is no longer drawn for `role` (bond below the minimum or unbonding).
+		/// `who` is no longer drawn for `role` (bond below the minimum, unbonding, or a
+		/// higher bond took its place on a full active list).
 		Deactivated {
 			/// The worker.
 			who: T::AccountId,
@@ -403,7 +405,7 @@ pub mod pallet {
 		InvalidCapability,
 		/// The proof-store endpoint is empty.
 		EmptyEndpoint,
-		/// The role's active list is full.
+		/// The role's active list is full and the bond is not above its lowest.
 		TooManyWorkers,
 		/// The role is already unbonding.
 		AlreadyUnbonding,
@@ -430,7 +432,8 @@ pub mod pallet {
 	#[pallet::call]
 	impl<T: Config> Pallet<T> {
 		/// Registers the signer for `role` with `bond` (held), publishing `capability`
-		/// and `endpoint` as its profile.
+		/// and `endpoint` as its profile. On a full active list the lowest bond gives way
+		/// to a higher one (`TooManyWorkers` when `bond` is not higher).
 		#[pallet::call_index(0)]
 		#[pallet::weight(T::WeightInfo::register())]
 		pub fn register(
@@ -581,16 +584,38 @@ pub mod pallet {
 			Ok(())
 		}
 
-		/// Puts `who` on `role`'s active list (or refreshes its capability there).
+		/// Puts `who` on `role`'s active list (or refreshes its capability there). On a full
+		/// list the lowest bond gives way to a higher one (it stays bonded, inactive, until
+		/// it outbids the lowest itself): a flood of minimum bonds must not keep a
+		/// better-bonded newcomer out. Refused when `who`'s bond is not above the lowest.
 		fn activate(who: &T::AccountId, role: Role, capability: Capability) -> DispatchResult {
-			Active::<T>::try_mutate(role, |list| {
+			let evicted = Active::<T>::try_mutate(role, |list| -> Result<_, DispatchError> {
 				if let Some(entry) = list.iter_mut().find(|(a, _)| a == who) {
 					entry.1 = capability;
-					return Ok(());
+					return Ok(None);
 				}
-				list.try_push((who.clone(), capability))
-					.map_err(|_| Error::<T>::TooManyWorkers.into())
-			})
+				let mut evicted = None;
+				if list.len() as u32 >= T::MaxActivePerRole::get() {
+					let bond = |a: &T::AccountId| Bonds::<T>::get(a, role).map(|b| b.bond);
+					let lowest = list
+						.iter()
+						.enumerate()
+						.map(|(i, (a, _))| (bond(a).unwrap_or_else(Zero::zero), i))
+						.min();
+					match lowest {
+						Some((low, i)) if bond(who).is_some_and(|mine| mine > low) => {
+							evicted = Some(list.remove(i).0);
+						}
+						_ => return Err(Error::<T>::TooManyWorkers.into()),
+					}
+				}
+				list.try_push((who.clone(), capability)).map_err(|_| Error::<T>::TooManyWorkers)?;
+				Ok(evicted)
+			})?;
+			if let Some(out) = evicted {
+				Self::deposit_event(Event::Deactivated { who: out, role });
+			}
+			Ok(())
 		}
 
 		/// Takes `who` off `role`'s active list.
@@ -643,7 +668,7 @@ pub mod pallet {
 			.unwrap_or_else(|_| Zero::zero())
 		}
 
-		fn do_slash(
+		pub(crate) fn do_slash(
 			who: &T::AccountId,
 			role: Role,
 			amount: BalanceOf<T>,
@@ -732,76 +757,6 @@ pub mod pallet {
 				}
 			}
 			Ok(())
-		}
-	}
-
-	impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
-		fn is_active(who: &T::AccountId, role: Role) -> bool {
-			Active::<T>::get(role).iter().any(|(a, _)| a == who)
-		}
-
-		fn capability(who: &T::AccountId) -> Option<Capability> {
-			Profiles::<T>::get(who).map(|p| p.capability)
-		}
-
-		fn endpoint(who: &T::AccountId) -> Vec<u8> {
-			Profiles::<T>::get(who).map(|p| p.endpoint.into_inner()).unwrap_or_default()
-		}
-
-		fn active(role: Role) -> Vec<(T::AccountId, Capability)> {
-			Active::<T>::get(role).into_inner()
-		}
-
-		fn bond(who: &T::AccountId, role: Role) -> BalanceOf<T> {
-			Bonds::<T>::get(who, role).map(|rb| rb.bond).unwrap_or_else(Zero::zero)
-		}
-
-		fn slash(
-			who: &T::AccountId,
-			role: Role,
-			amount: BalanceOf<T>,
-			reporter: Option<&T::AccountId>,
-		) -> SlashOutcome<BalanceOf<T>> {
-			Self::do_slash(who, role, amount, reporter, None)
-		}
-
-		fn slash_compensating(
-			who: &T::AccountId,
-			role: Role,
-			amount: BalanceOf<T>,
-			victim: &T::AccountId,
-			compensation: BalanceOf<T>,
-			reporter: Option<&T::AccountId>,
-		) -> SlashOutcome<BalanceOf<T>> {
-			Self::do_slash(who, role, amount, reporter, Some((victim, compensation)))
-		}
-
-		fn reward(
-			from: &T::AccountId,
-			who: &T::AccountId,
-			role: Role,
-			amount: BalanceOf<T>,
-		) -> DispatchResult {
-			T::Currency::transfer(from, who, amount, Preservation::Preserve)?;
-			Self::note_earned(who, role, amount);
-			Ok(())
-		}
-
-		fn note_earned(who: &T::AccountId, role: Role, amount: BalanceOf<T>) {
-			Bonds::<T>::mutate(who, role, |rb| {
-				if let Some(rb) = rb {
-					rb.earned = rb.earned.saturating_add(amount);
-				}
-			});
-			Self::deposit_event(Event::Rewarded { who: who.clone(), role, amount });
-		}
-
-		fn note_engaged(who: &T::AccountId, engaged: bool) {
-			Engagements::<T>::mutate_exists(who, |n| {
-				let v = n.unwrap_or(0);
-				let v = if engaged { v.saturating_add(1) } else { v.saturating_sub(1) };
-				*n = if v == 0 { None } else { Some(v) };
-			});
 		}
 	}
 }

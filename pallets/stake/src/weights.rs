@@ -45,11 +45,17 @@ pub const WEIGHED_ACTIVE: u64 = 1_024;
 /// and a 9-byte capability, a length prefix and the trie nodes above the value.
 pub const ACTIVE_LIST_PROOF: u64 = WEIGHED_ACTIVE * 41 + 3 + 1_000;
 
+/// Proof size of reading every active worker's bond (a full list's lowest bond gives
+/// way to a higher one): [`WEIGHED_ACTIVE`] `Bonds` entries of about 150 bytes each.
+pub const ACTIVE_BONDS_PROOF: u64 = WEIGHED_ACTIVE * 150;
+
 impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn register() -> Weight {
-		// r: Bonds, Holds, Account, Active x3; w: Holds, Account, Profiles, Bonds, Active x3
-		Weight::from_parts(60_000_000, 4 * ACTIVE_LIST_PROOF)
-			.saturating_add(T::DbWeight::get().reads_writes(6, 7))
+		// r: Bonds, Holds, Account, Active x3, and on a full list every active bond;
+		// w: Holds, Account, Profiles, Bonds, Active x3
+		Weight::from_parts(60_000_000 + WEIGHED_ACTIVE * 2_000, 4 * ACTIVE_LIST_PROOF)
+			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
+			.saturating_add(T::DbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 7))
 	}
 	fn update_profile() -> Weight {
 		// r: Profiles, Active x3; w: Profiles, Active x3
@@ -57,9 +63,11 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 			.saturating_add(T::DbWeight::get().reads_writes(4, 4))
 	}
 	fn bond_extra() -> Weight {
-		// r: Bonds, Holds, Account, Profiles, Active; w: Holds, Account, Bonds, Active
-		Weight::from_parts(50_000_000, 2 * ACTIVE_LIST_PROOF)
-			.saturating_add(T::DbWeight::get().reads_writes(5, 4))
+		// r: Bonds, Holds, Account, Profiles, Active, and on a full list every active
+		// bond; w: Holds, Account, Bonds, Active
+		Weight::from_parts(50_000_000 + WEIGHED_ACTIVE * 2_000, 2 * ACTIVE_LIST_PROOF)
+			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
+			.saturating_add(T::DbWeight::get().reads_writes(5 + WEIGHED_ACTIVE, 4))
 	}
 	fn unbond() -> Weight {
 		// r: Bonds, Active; w: Bonds, Active
@@ -81,16 +89,18 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 /// The same estimates with RocksDB database weights, for tests.
 impl WeightInfo for () {
 	fn register() -> Weight {
-		Weight::from_parts(60_000_000, 4 * ACTIVE_LIST_PROOF)
-			.saturating_add(RocksDbWeight::get().reads_writes(6, 7))
+		Weight::from_parts(60_000_000 + WEIGHED_ACTIVE * 2_000, 4 * ACTIVE_LIST_PROOF)
+			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
+			.saturating_add(RocksDbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 7))
 	}
 	fn update_profile() -> Weight {
 		Weight::from_parts(35_000_000, 3 * ACTIVE_LIST_PROOF)
 			.saturating_add(RocksDbWeight::get().reads_writes(4, 4))
 	}
 	fn bond_extra() -> Weight {
-		Weight::from_parts(50_000_000, 2 * ACTIVE_LIST_PROOF)
-			.saturating_add(RocksDbWeight::get().reads_writes(5, 4))
+		Weight::from_parts(50_000_000 + WEIGHED_ACTIVE * 2_000, 2 * ACTIVE_LIST_PROOF)
+			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
+			.saturating_add(RocksDbWeight::get().reads_writes(5 + WEIGHED_ACTIVE, 4))
 	}
 	fn unbond() -> Weight {
 		Weight::from_parts(30_000_000, ACTIVE_LIST_PROOF)

@@ -1,0 +1,76 @@
+//! The stake pallet as the other pallets see it: [`StakeInterface`] over its storage.
+
+use crate::{pallet::*, BalanceOf, Capability, Role, SlashOutcome, StakeInterface};
+use alloc::vec::Vec;
+use frame_support::traits::{fungible::Mutate, tokens::Preservation};
+use sp_runtime::{traits::Zero, DispatchResult, Saturating};
+
+impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
+	fn is_active(who: &T::AccountId, role: Role) -> bool {
+		Active::<T>::get(role).iter().any(|(a, _)| a == who)
+	}
+
+	fn capability(who: &T::AccountId) -> Option<Capability> {
+		Profiles::<T>::get(who).map(|p| p.capability)
+	}
+
+	fn endpoint(who: &T::AccountId) -> Vec<u8> {
+		Profiles::<T>::get(who).map(|p| p.endpoint.into_inner()).unwrap_or_default()
+	}
+
+	fn active(role: Role) -> Vec<(T::AccountId, Capability)> {
+		Active::<T>::get(role).into_inner()
+	}
+
+	fn bond(who: &T::AccountId, role: Role) -> BalanceOf<T> {
+		Bonds::<T>::get(who, role).map(|rb| rb.bond).unwrap_or_else(Zero::zero)
+	}
+
+	fn slash(
+		who: &T::AccountId,
+		role: Role,
+		amount: BalanceOf<T>,
+		reporter: Option<&T::AccountId>,
+	) -> SlashOutcome<BalanceOf<T>> {
+		Self::do_slash(who, role, amount, reporter, None)
+	}
+
+	fn slash_compensating(
+		who: &T::AccountId,
+		role: Role,
+		amount: BalanceOf<T>,
+		victim: &T::AccountId,
+		compensation: BalanceOf<T>,
+		reporter: Option<&T::AccountId>,
+	) -> SlashOutcome<BalanceOf<T>> {
+		Self::do_slash(who, role, amount, reporter, Some((victim, compensation)))
+	}
+
+	fn reward(
+		from: &T::AccountId,
+		who: &T::AccountId,
+		role: Role,
+		amount: BalanceOf<T>,
+	) -> DispatchResult {
+		T::Currency::transfer(from, who, amount, Preservation::Preserve)?;
+		Self::note_earned(who, role, amount);
+		Ok(())
+	}
+
+	fn note_earned(who: &T::AccountId, role: Role, amount: BalanceOf<T>) {
+		Bonds::<T>::mutate(who, role, |rb| {
+			if let Some(rb) = rb {
+				rb.earned = rb.earned.saturating_add(amount);
+			}
+		});
+		Self::deposit_event(Event::Rewarded { who: who.clone(), role, amount });
+	}
+
+	fn note_engaged(who: &T::AccountId, engaged: bool) {
+		Engagements::<T>::mutate_exists(who, |n| {
+			let v = n.unwrap_or(0);
+			let v = if engaged { v.saturating_add(1) } else { v.saturating_sub(1) };
+			*n = if v == 0 { None } else { Some(v) };
+		});
+	}
+}
