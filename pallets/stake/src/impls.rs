@@ -1,6 +1,6 @@
 //! The stake pallet as the other pallets see it: [`StakeInterface`] over its storage.
 
-use crate::{pallet::*, BalanceOf, Capability, Role, SlashOutcome, StakeInterface};
+use crate::{pallet::*, BalanceOf, BondStatus, Capability, Role, SlashOutcome, StakeInterface};
 use alloc::vec::Vec;
 use frame_support::traits::{fungible::Mutate, tokens::Preservation};
 use sp_runtime::{traits::Zero, DispatchResult, Saturating};
@@ -8,6 +8,12 @@ use sp_runtime::{traits::Zero, DispatchResult, Saturating};
 impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 	fn is_active(who: &T::AccountId, role: Role) -> bool {
 		Active::<T>::get(role).iter().any(|(a, _)| a == who)
+	}
+
+	fn is_bonded(who: &T::AccountId, role: Role) -> bool {
+		Bonds::<T>::get(who, role).is_some_and(|rb| {
+			rb.status == BondStatus::Bonded && rb.bond >= Pallet::<T>::min_bond(role)
+		})
 	}
 
 	fn capability(who: &T::AccountId) -> Option<Capability> {

@@ -189,6 +189,13 @@ pub struct SlashOutcome<Balance> {
 pub trait StakeInterface<AccountId, Balance> {
 	/// Whether `who` may be drawn for `role` now.
 	fn is_active(who: &AccountId, role: Role) -> bool;
+	/// Whether `who` stands bonded for `role` (not unbonding, at least the minimum),
+	/// drawn or not: what a worker may do in the role unasked, such as a whistleblower's
+	/// challenge, must not depend on a place on the active list, which a higher bond can
+	/// take from it.
+	fn is_bonded(who: &AccountId, role: Role) -> bool {
+		Self::is_active(who, role)
+	}
 	/// The capability `who` claims, if it has a profile.
 	fn capability(who: &AccountId) -> Option<Capability>;
 	/// The proof-store base URL `who` published (empty without a profile).
@@ -483,7 +490,8 @@ pub mod pallet {
 		}
 
 		/// Adds `amount` to the signer's `role` bond; reactivates a bonded role that a
-		/// slash had put below the minimum.
+		/// slash had put below the minimum, or that a higher bond pushed off a full
+		/// active list, once its bond is above the list's lowest.
 		#[pallet::call_index(2)]
 		#[pallet::weight(T::WeightInfo::bond_extra())]
 		pub fn bond_extra(
@@ -499,7 +507,12 @@ pub mod pallet {
 			Bonds::<T>::insert(&who, role, rb);
 			if rb.status == BondStatus::Bonded && rb.bond >= Self::min_bond(role) {
 				if let Some(p) = Profiles::<T>::get(&who) {
-					Self::activate(&who, role, p.capability)?;
+					// Off a full list whose lowest bond is still higher, the bond grows and
+					// the worker stays undrawn: a top-up must not need an outbid.
+					match Self::activate(&who, role, p.capability) {
+						Err(e) if e == Error::<T>::TooManyWorkers.into() => {}
+						other => other?,
+					}
 				}
 			}
 			Self::deposit_event(Event::Bonded { who, role, amount });

@@ -102,35 +102,36 @@ fn register_errors() {
 
 /// A flood of minimum bonds fills a role's active list: a newcomer whose bond is higher
 /// than the lowest takes its place (the lowest stays bonded, its funds held, and is no
-/// longer drawn) instead of being refused; an equal bond is still refused, and the one
-/// pushed out gets back in only by outbidding the lowest in turn.
+/// longer drawn, though still bonded) instead of being refused; an equal bond is still
+/// refused, and the one pushed out gets back in only by outbidding the lowest in turn (a
+/// smaller top-up is kept without bringing it back).
 #[test]
 fn a_full_active_list_gives_way_to_a_higher_bond() {
 	run(|| {
 		let issuance = Balances::total_issuance();
-		for (a, bond) in [(1, 100), (2, 100), (3, 120), (4, 100)] {
+		for (a, bond) in [(1, 100), (2, 110), (3, 120), (4, 110)] {
 			reg(a, Role::Verifier, bond);
 		}
 		assert_noop!(
 			Stake::register(RuntimeOrigin::signed(5), Role::Verifier, 100, cap(1), ep()),
 			Error::<Test>::TooManyWorkers
 		);
-		reg(5, Role::Verifier, 101);
+		reg(5, Role::Verifier, 105);
 		assert!(StakeOf::is_active(&5, Role::Verifier));
-		// The first of the lowest bonds gave way; it stays bonded and held.
+		// The lowest bond gave way; it stays bonded, held and able to act unasked.
 		assert!(!StakeOf::is_active(&1, Role::Verifier));
+		assert!(StakeOf::is_bonded(&1, Role::Verifier));
 		assert_eq!(held(1, Role::Verifier), 100);
-		assert_eq!(StakeOf::bond(&1, Role::Verifier), 100);
 		System::assert_has_event(Event::Deactivated { who: 1, role: Role::Verifier }.into());
 		assert_eq!(Active::<Test>::get(Role::Verifier).len(), 4);
-		// Bonding more than the lowest (now 100) brings it back, pushing that one out.
-		assert_noop!(
-			Stake::bond_extra(RuntimeOrigin::signed(1), Role::Verifier, 0),
-			Error::<Test>::ZeroAmount
-		);
+		// A top-up that does not pass the lowest (now 105) is kept, still undrawn.
+		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(1), Role::Verifier, 3));
+		assert_eq!(held(1, Role::Verifier), 103);
+		assert!(!StakeOf::is_active(&1, Role::Verifier));
+		// One that passes it brings the worker back and pushes that one out.
 		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(1), Role::Verifier, 5));
 		assert!(StakeOf::is_active(&1, Role::Verifier));
-		assert!(!StakeOf::is_active(&2, Role::Verifier));
+		assert!(!StakeOf::is_active(&5, Role::Verifier));
 		// Other roles' lists are untouched, and nothing was minted or burnt.
 		assert!(Active::<Test>::get(Role::Solver).is_empty());
 		assert_eq!(Balances::total_issuance(), issuance);

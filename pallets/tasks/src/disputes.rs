@@ -5,7 +5,7 @@
 use crate::*;
 
 impl<T: Config> Pallet<T> {
-	/// `challenge`: an active whistleblower challenges any verdict, the solver a failing
+	/// `challenge`: a bonded whistleblower (drawn or not) challenges any verdict, the solver a failing
 	/// one (a failing verdict, before reveals open, only the task's watcher); the arbiter
 	/// opens the game and the task waits in `Phase::Disputed`.
 	pub(crate) fn do_challenge(who: T::AccountId, id: TaskId, segment: u32) -> DispatchResult {
@@ -21,7 +21,7 @@ impl<T: Config> Pallet<T> {
 		let is_solver = task.solver.as_ref() == Some(&who);
 		let allowed = who != audit.verifier
 			&& ((is_solver && !verdict.pass)
-				|| (!is_solver && T::Stake::is_active(&who, Role::Whistleblower)));
+				|| (!is_solver && T::Stake::is_bonded(&who, Role::Whistleblower)));
 		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
 		ensure!(Self::forced(id, audit) != Some(true), Error::<T>::ForcedErrorRevealed);
 		ensure!(Self::open_to(id, verdict.pass, &who), Error::<T>::NotWatcher);

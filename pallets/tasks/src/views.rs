@@ -80,7 +80,7 @@ impl<T: Config> Pallet<T> {
 				_ => {}
 			}
 		}
-		if T::Stake::is_active(who, Role::Whistleblower) {
+		if T::Stake::is_bonded(who, Role::Whistleblower) {
 			Self::watch_duties(who, &mut out);
 		}
 		out

@@ -649,6 +649,37 @@ fn a_verifiers_own_whistleblower_earns_no_catch_unless_drawn_to_watch() {
 	});
 }
 
+/// A richer account cannot silence the watcher by pushing it off the whistleblowers'
+/// full active list: off the list it is no longer drawn, but it still challenges and
+/// is shown its duties, and its catch is paid.
+#[test]
+fn a_watcher_pushed_off_the_active_list_still_challenges_and_is_paid() {
+	new_test_ext().execute_with(|| {
+		let id = drawn_with_whistleblowers(&[13, 16]);
+		let watcher = Watchers::<T>::get(id).expect("a watcher is drawn");
+		// Higher bonds fill the list until the watcher gives way.
+		let mut fillers = [2, 3, 4, 5, 6, 7, 8, 9, 14, 15].into_iter();
+		while Stake::is_active(&watcher, Role::Whistleblower) {
+			let who = fillers.next().expect("the watcher is pushed out");
+			let endpoint = BoundedVec::truncate_from(b"http://w".to_vec());
+			let (role, origin) = (Role::Whistleblower, RuntimeOrigin::signed(who));
+			assert_ok!(Stake::register(origin, role, 300, cap(16_384), endpoint));
+		}
+		let audits = Audits::<T>::get(id);
+		verify_all(id, false);
+		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
+		let before = worth(watcher);
+		let pot = Balances::free_balance(JACKPOT);
+		assert!(TaskPallet::duties(&watcher).iter().any(|d| matches!(d, Duty::Watch { .. })));
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(watcher), id, audits[0].segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, true));
+		reveal_all(id);
+		run_to(task(id).deadline);
+		assert_eq!(worth(watcher), before + (pot - 1) / 10, "the watcher is paid one catch");
+		check();
+	});
+}
+
 /// The solver and the verifiers of a task are never drawn to watch it, whatever bonds
 /// they hold: with no other whistleblower, the task has no watcher.
 #[test]
