@@ -16,6 +16,13 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		})
 	}
 
+	fn has_room(who: &T::AccountId, role: Role) -> bool {
+		// Engagements in any role count: the tasks pallet counts them per account.
+		let engagements = Engagements::<T>::get(who).saturating_add(1);
+		let needed = Pallet::<T>::min_bond(role).saturating_mul(engagements.into());
+		Self::is_bonded(who, role) && Self::bond(who, role) >= needed
+	}
+
 	fn capability(who: &T::AccountId) -> Option<Capability> {
 		Profiles::<T>::get(who).map(|p| p.capability)
 	}

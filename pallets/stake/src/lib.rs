@@ -196,6 +196,13 @@ pub trait StakeInterface<AccountId, Balance> {
 	fn is_bonded(who: &AccountId, role: Role) -> bool {
 		Self::is_active(who, role)
 	}
+	/// Whether `who` may take one more engagement in `role`: it stands bonded and its
+	/// `role` bond covers one minimum bond of the role for every task that counts on it
+	/// (in any role), this one included. A solver's minimum bond is what a rejected
+	/// proof is slashed, so each task it holds has that slash there to take: one bond
+	/// cannot back many fakes at once and have every slash after the first come to
+	/// nothing.
+	fn has_room(who: &AccountId, role: Role) -> bool;
 	/// The capability `who` claims, if it has a profile.
 	fn capability(who: &AccountId) -> Option<Capability>;
 	/// The proof-store base URL `who` published (empty without a profile).

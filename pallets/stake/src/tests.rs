@@ -346,6 +346,28 @@ fn engagements_count_up_and_down() {
 }
 
 #[test]
+fn a_bond_covers_one_engagement_per_minimum_bond() {
+	run(|| {
+		reg(1, Role::Solver, 250);
+		reg(1, Role::Verifier, 50);
+		assert!(StakeOf::has_room(&1, Role::Solver) && StakeOf::has_room(&1, Role::Verifier));
+		// One engagement, in any role, takes one minimum bond of each role's bond.
+		StakeOf::note_engaged(&1, true);
+		assert!(StakeOf::has_room(&1, Role::Solver), "250 covers a second 100");
+		assert!(!StakeOf::has_room(&1, Role::Verifier), "50 covers one engagement only");
+		StakeOf::note_engaged(&1, true);
+		assert!(!StakeOf::has_room(&1, Role::Solver), "250 does not cover a third 100");
+		StakeOf::note_engaged(&1, false);
+		assert!(StakeOf::has_room(&1, Role::Solver));
+		// No bond in a role, or one unbonding, has no room.
+		assert!(!StakeOf::has_room(&1, Role::Whistleblower));
+		StakeOf::note_engaged(&1, false);
+		assert_ok!(Stake::unbond(RuntimeOrigin::signed(1), Role::Verifier));
+		assert!(!StakeOf::has_room(&1, Role::Verifier));
+	});
+}
+
+#[test]
 fn try_state_catches_a_broken_hold() {
 	new_test_ext().execute_with(|| {
 		reg(1, Role::Solver, 100);

@@ -4,6 +4,22 @@
 
 use crate::*;
 
+/// Candidates a pick tries, each with a fresh random index, before it finds the role's
+/// workers busy (every bond it tried backs as many tasks as it covers): bounds a draw's
+/// reads of bonds and engagement counts.
+pub const ROOM_TRIES: u32 = 8;
+
+/// What a draw among workers found.
+pub(crate) enum Drawn<AccountId> {
+	/// A worker whose bond covers one more engagement.
+	Picked(AccountId),
+	/// Workers fit, but every one tried is engaged as much as its bond covers: the task
+	/// waits for one to be free, and the draw is not spent.
+	Busy,
+	/// No worker fits.
+	Nobody,
+}
+
 /// Who could check a task's result ([`Pallet::checkers`]).
 pub(crate) enum Checkers<AccountId> {
 	/// No verifier fits the task.
@@ -61,6 +77,53 @@ impl<T: Config> Pallet<T> {
 		(i < pool.len()).then(|| pool.swap_remove(i))
 	}
 
+	/// Like [`Self::draw_one`], but only a worker whose bond covers one more engagement
+	/// ([`Self::pick_with_room`]); the first candidate tried is the one `draw_one` picks.
+	pub(crate) fn draw_with_room(
+		role: Role,
+		task: &Task<T>,
+		subject: &[u8],
+		eligible: impl Fn(&T::AccountId) -> bool,
+	) -> Drawn<T::AccountId> {
+		let mut pool = Self::fitting(role, task, eligible);
+		if pool.is_empty() {
+			return Drawn::Nobody;
+		}
+		let (x, _) = Self::random_u64(subject);
+		let mut rng = gensyn_primitives::order::SplitMix64(x);
+		let mut first = Some(x);
+		match Self::pick_with_room(role, &mut pool, || {
+			first.take().unwrap_or_else(|| rng.next_u64())
+		}) {
+			Some(a) => Drawn::Picked(a),
+			None => Drawn::Busy,
+		}
+	}
+
+	/// Takes from `pool`, at indices from `next`, up to [`ROOM_TRIES`] candidates and
+	/// returns the first whose `role` bond covers one more engagement
+	/// ([`StakeInterface::has_room`]); each one tried leaves the pool. None when none did.
+	pub(crate) fn pick_with_room(
+		role: Role,
+		pool: &mut Vec<T::AccountId>,
+		mut next: impl FnMut() -> u64,
+	) -> Option<T::AccountId> {
+		for _ in 0..ROOM_TRIES {
+			if pool.is_empty() {
+				return None;
+			}
+			let i = (next() % pool.len() as u64) as usize;
+			if i >= pool.len() {
+				return None;
+			}
+			let a = pool.swap_remove(i);
+			if T::Stake::has_room(&a, role) {
+				return Some(a);
+			}
+		}
+		None
+	}
+
 	/// Who could check the task's result: the active verifiers whose claimed memory fits
 	/// it, other than its owner.
 	pub(crate) fn checkers(task: &Task<T>) -> Checkers<T::AccountId> {
@@ -102,8 +165,8 @@ impl<T: Config> Pallet<T> {
 		}
 		task.draws = task.draws.saturating_add(1);
 		let subject = (b"gensyn/solver", id, task.draws).encode();
-		match Self::draw_one(Role::Solver, task, &subject, checkable) {
-			Some(solver) => {
+		match Self::draw_with_room(Role::Solver, task, &subject, checkable) {
+			Drawn::Picked(solver) => {
 				let until = Self::schedule(id, now.saturating_add(T::AcceptPeriod::get()));
 				Self::engage(id, task, &solver)?;
 				task.solver = Some(solver.clone());
@@ -111,7 +174,11 @@ impl<T: Config> Pallet<T> {
 				task.deadline = until;
 				Self::deposit_event(Event::SolverDrawn { id, solver, until });
 			}
-			None => {
+			drawn => {
+				if matches!(drawn, Drawn::Busy) {
+					// Solvers fit but are busy: waiting for one is not a draw spent.
+					task.draws = task.draws.saturating_sub(1);
+				}
 				task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()));
 				task.phase = Phase::Queued;
 				task.solver = None;

@@ -60,11 +60,17 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// and dropping each segment's `ChallengedAt`)
 /// and the task re-drawn over a full active list; or a draw alone.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 14 + 4 * DEADLINE_LEGS;
+const DEADLINE_READS: u64 = 14 + 4 * DEADLINE_LEGS + ROOM_READS;
+/// Reads of a solver draw: a bond and an engagement count for each candidate tried
+/// ([`crate::draw::ROOM_TRIES`]).
+const ROOM_READS: u64 = 2 * crate::draw::ROOM_TRIES as u64;
+/// Proof size of those reads: a `Bonds` entry (about 150 bytes) and an `Engagements`
+/// entry (about 60) per candidate.
+const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64;
 const DEADLINE_WRITES: u64 = 17 + 5 * DEADLINE_LEGS;
 /// A task, its spec and audits, and two full active lists (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers').
-const DEADLINE_PROOF: u64 = 2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS;
+const DEADLINE_PROOF: u64 = 2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS + ROOM_PROOF;
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);
@@ -73,11 +79,12 @@ impl Est {
 	// submit_task: r NextTaskId, Holds, Account, Active (solvers, and verifiers: a solver
 	// is drawn only when another could check it), Deadlines, WorkerTasks, Engagements;
 	// w those + Tasks, Specs. A Threshold task instead draws three profilers: three scans
-	// of the verifiers' list and three engagements.
+	// of the verifiers' list and three engagements. A solver draw reads what
+	// [`ROOM_READS`] counts.
 	fn submit_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(400_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
-			.saturating_add(db.reads_writes(12, 13))
+		Weight::from_parts(400_000_000, 2 * ACTIVE_LIST_PROOF + 12_000 + ROOM_PROOF)
+			.saturating_add(db.reads_writes(12 + ROOM_READS, 13))
 	}
 	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits;
 	// while profiling, up to three posted profiles paid out of escrow first.
@@ -136,8 +143,8 @@ impl Est {
 	// earnings notes, plus a solver draw (as submit_task's).
 	fn submit_profile(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(270_000_000, 2 * ACTIVE_LIST_PROOF + 12_000)
-			.saturating_add(db.reads_writes(15, 15))
+		Weight::from_parts(270_000_000, 2 * ACTIVE_LIST_PROOF + 12_000 + ROOM_PROOF)
+			.saturating_add(db.reads_writes(15 + ROOM_READS, 15))
 	}
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)

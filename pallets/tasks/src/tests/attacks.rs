@@ -462,3 +462,58 @@ fn a_threshold_failer_of_several_segments_gets_one_rechecker() {
 		assert!(checkers.iter().all(|v| *v == checkers[0]), "one re-checker, not {checkers:?}");
 	});
 }
+
+/// One bond behind many fakes: a solver bonded with the minimum (what one rejected proof
+/// is slashed) takes two tasks at once and fakes both, so that once the first fake is
+/// caught and slashed its bond is gone and the second fake costs it nothing. A bond covers
+/// one task per minimum bond: the second task waits, spending no draw, for a solver with
+/// room, and the faker pays a full slash for the one fake it could take.
+#[test]
+fn one_bond_cannot_back_two_fakes_at_once() {
+	new_test_ext().execute_with(|| {
+		let faker = 15;
+		let before = worth(faker);
+		assert_ok!(Stake::register(
+			RuntimeOrigin::signed(faker),
+			Role::Solver,
+			100,
+			cap(16_384),
+			BoundedVec::truncate_from(b"http://w".to_vec())
+		));
+		reg(11, Role::Verifier);
+		reg(12, Role::Verifier);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), exact()));
+		let a = last_task();
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(2), exact()));
+		let b = last_task();
+		assert_eq!(task(a).solver, Some(faker));
+		// The faker trains nothing and commits a made-up result; its audits fail it.
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(faker), a));
+		let n = task(a).checkpoints;
+		assert_ok!(TaskPallet::submit_result(
+			RuntimeOrigin::signed(faker),
+			a,
+			[9; 32],
+			merkle::root(&leaves(n)),
+			n,
+			BoundedVec::default()
+		));
+		run_to(task(a).deadline);
+		assert_eq!(task(a).phase, Phase::Verifying);
+		verify_all(a, false);
+		run_to(task(a).deadline - 1);
+		// All along, longer than its draws would last, b waited for a solver with room.
+		let t = task(b);
+		assert_eq!((t.phase, t.solver, t.draws), (Phase::Queued, None, 0), "b waits, unspent");
+		run_to(task(a).deadline);
+		assert!(events().iter().any(
+			|e| matches!(e, Event::ProofRejected { id, solver, .. } if *id == a && *solver == faker)
+		));
+		// An honest solver with room gets the waiting task; the faker never held it.
+		reg(10, Role::Solver);
+		run_to(task(b).deadline);
+		assert_eq!(task(b).solver, Some(10));
+		assert_eq!(worth(faker), before - 100, "a full slash for its one fake");
+		check();
+	});
+}

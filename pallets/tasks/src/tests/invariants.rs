@@ -14,7 +14,14 @@ fn pages(at: u64) -> Vec<usize> {
 #[test]
 fn a_flood_of_deadlines_carries_over_and_fails_no_task() {
 	new_test_ext().execute_with(|| {
-		reg(10, Role::Solver);
+		// One solver whose bond covers every task at once, so that each is offered.
+		assert_ok!(Stake::register(
+			RuntimeOrigin::signed(10),
+			Role::Solver,
+			40_000,
+			cap(16_384),
+			BoundedVec::truncate_from(b"http://w".to_vec())
+		));
 		reg(11, Role::Verifier);
 		let tasks = 200u64;
 		for i in 0..tasks {
