@@ -4,8 +4,8 @@
 # with GRANDPA; the node's solver is Bob, its verifier Charlie, its whistleblower Dave),
 # then trains a real task end to end through polkadot.js:
 #
-#   1. shortens the challenge window (sudo) and registers Bob, Charlie and Dave (bonds
-#      held);
+#   1. shortens the challenge window and the draws' wait (sudo) and registers Bob,
+#      Charlie and Dave (bonds held);
 #   2. Alice submits examples/mnist-mlp.json (real MNIST digits), escrowing its fee;
 #   3. Charlie profiles it, Bob accepts and trains it with libtorch, checkpointing every
 #      k steps into his proof store, and commits the checkpoint root;
@@ -61,7 +61,7 @@ for _ in $(seq 1 60); do
 done
 
 say "shortening the challenge window to 10 blocks (sudo)"
-js dev-timing.js --ws "$WS" --challenge-period 10
+js dev-timing.js --ws "$WS" --challenge-period 10 --randomness-delay 2
 say "registering Bob (solver), Charlie (verifier) and Dave (whistleblower); proof store http://$STORE"
 js register.js --ws "$WS" --seed //Bob --role solver --bond 100 --endpoint "http://$STORE"
 js register.js --ws "$WS" --seed //Charlie --role verifier --bond 100 --endpoint "http://$STORE"

@@ -77,6 +77,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V3ToV4<Runtime>,
 	pallet_gensyn_tasks::migrations::V4ToV5<Runtime>,
 	pallet_gensyn_tasks::migrations::V5ToV6<Runtime>,
+	pallet_gensyn_tasks::migrations::V6ToV7<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 );
 
@@ -118,7 +119,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 130,
+	spec_version: 131,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,

@@ -77,7 +77,7 @@ NODE_PID=$!
 trap 'kill $NODE_PID 2>/dev/null || true; wait $NODE_PID 2>/dev/null || true; [[ -n "${P1_KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 js() { node "$ROOT/scripts/js/$1" "${@:2}"; }
 for _ in $(seq 1 60); do
-	js dev-timing.js --ws "$WS" --challenge-period 12 >/dev/null 2>&1 && break
+	js dev-timing.js --ws "$WS" --challenge-period 12 --randomness-delay 2 >/dev/null 2>&1 && break
 	sleep 2
 done
 for who in "//Bob solver" "//Charlie verifier" "//Dave whistleblower"; do

@@ -4,12 +4,16 @@
 // sets the share of audited segments verifiers must get wrong on purpose (1% by default)
 // so that forced errors and their jackpot payouts can be watched, and optionally the
 // blocks every training deadline starts with (half an hour by default), so that a dead
-// solver's task is re-drawn in minutes. The runtime reads them from well-known storage
-// keys: `twox_128(":ChallengePeriod:")` and `twox_128(":MinTrainingPeriod:")` (u32
-// blocks), `twox_128(":ForcedErrorRate:")` (Perbill, u32 parts per billion).
+// solver's task is re-drawn in minutes, and optionally the blocks a draw waits after a
+// commitment (a minute by default; fewer blocks make a draw easier for one block author
+// to know early, which a development chain can afford). The runtime reads them from
+// well-known storage keys: `twox_128(":ChallengePeriod:")`, `twox_128(":MinTrainingPeriod:")`
+// and `twox_128(":RandomnessDelay:")` (u32 blocks), `twox_128(":ForcedErrorRate:")`
+// (Perbill, u32 parts per billion).
 //
 //   node dev-timing.js [--ws ws://127.0.0.1:9944] [--seed //Alice] [--challenge-period 10]
 //                      [--forced-error-rate PERCENT] [--min-training-period BLOCKS]
+//                      [--randomness-delay BLOCKS]
 //
 // Periods are in blocks (3 s each). The last line is `RESULT <json>`.
 import { xxhashAsHex } from '@polkadot/util-crypto';
@@ -17,7 +21,7 @@ import { connect, parseArgs, sendAndFinalize, signerFrom } from './lib.js';
 
 const OPTIONS = {
   ws: 'ws://127.0.0.1:9944', seed: '//Alice', 'challenge-period': '10', timeout: '120000',
-  'forced-error-rate': '', 'min-training-period': '',
+  'forced-error-rate': '', 'min-training-period': '', 'randomness-delay': '',
 };
 
 /// SCALE u32: four bytes, little-endian, as hex.
@@ -47,6 +51,14 @@ async function main() {
       throw new Error(`--min-training-period must be a whole number of blocks, got '${training}'`);
     }
     items.push([xxhashAsHex(':MinTrainingPeriod:', 128), u32Hex(Number(training))]);
+  }
+  const delay = args['randomness-delay'];
+  if (delay !== '') {
+    // The chain draws no earlier than two blocks after a commitment whatever is stored.
+    if (!/^\d+$/.test(delay) || Number(delay) < 2 || Number(delay) > 0xffffffff) {
+      throw new Error(`--randomness-delay must be a whole number of blocks from 2, got '${delay}'`);
+    }
+    items.push([xxhashAsHex(':RandomnessDelay:', 128), u32Hex(Number(delay))]);
   }
   const rate = args['forced-error-rate'];
   if (rate !== '') {

@@ -62,7 +62,8 @@ pub fn setup_with(o: Options) -> Setup {
 		n.finalized_number().is_some_and(|f| f >= 1)
 	});
 	let ws = node.ws_url();
-	let mut timing = vec!["--ws", ws.as_str(), "--challenge-period", "12"];
+	let mut timing =
+		vec!["--ws", ws.as_str(), "--challenge-period", "12", "--randomness-delay", "2"];
 	if let Some(p) = o.forced_percent {
 		timing.extend(["--forced-error-rate", p]);
 	}

@@ -31,10 +31,32 @@ pub(crate) enum Checkers<AccountId> {
 }
 
 impl<T: Config> Pallet<T> {
-	/// A u64 from randomness and a subject.
+	/// Folds this block's randomness into the [`Beacon`]. A block's randomness is its
+	/// author's VRF output, which the author can compute for each of its slots in advance:
+	/// a validator could commit where the block that decides its draw is its own. The
+	/// beacon a draw reads `RandomnessDelay` blocks after a commitment folds in the outputs
+	/// of every block in between, so that no single author knows it at the commitment
+	/// unless it authors all of them. A block without randomness (the chain's first)
+	/// leaves the beacon as it was: a draw waits, it never reads zeros as randomness.
+	pub(crate) fn fold_beacon(now: BlockNumberFor<T>) {
+		let (r, _) = T::Randomness::random(b"gensyn/beacon");
+		if r == T::Hash::default() {
+			return;
+		}
+		let before = Beacon::<T>::get().map(|(b, _)| b).unwrap_or_default();
+		Beacon::<T>::put((sp_crypto_hashing::blake2_256(&(before, r).encode()), now));
+	}
+
+	/// A hash of `subject` and the [`Beacon`], and the block since which it is known
+	/// (zero before the first fold).
+	pub(crate) fn random_hash(subject: &[u8]) -> ([u8; 32], BlockNumberFor<T>) {
+		let (beacon, known_since) = Beacon::<T>::get().unwrap_or_default();
+		(sp_crypto_hashing::blake2_256(&(subject, beacon).encode()), known_since)
+	}
+
+	/// A u64 from the [`Beacon`] and a subject ([`Self::random_hash`]).
 	pub(crate) fn random_u64(subject: &[u8]) -> (u64, BlockNumberFor<T>) {
-		let (r, known_since) = T::Randomness::random(subject);
-		let h = sp_crypto_hashing::blake2_256(&(subject, r).encode());
+		let (h, known_since) = Self::random_hash(subject);
 		let mut b = [0u8; 8];
 		for (d, s) in b.iter_mut().zip(h.iter()) {
 			*d = *s;

@@ -61,7 +61,7 @@ include!("types.rs");
 /// The storage layout's version (1: paged deadlines; 2: several excluded workers; 3: an
 /// audit names the verifier whose fail it re-checks; 4: several profilers; 5: when each
 /// challenge was opened; 6: when a round's reveals open).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(6);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(7);
 
 #[frame_support::pallet]
 pub mod pallet {
@@ -148,8 +148,9 @@ pub mod pallet {
 		/// Longest training deadline.
 		#[pallet::constant]
 		type MaxTrainingPeriod: Get<BlockNumberFor<Self>>;
-		/// Blocks between the result commit and the verifier draw (at least 2, so the
-		/// randomness cannot be known at the commit).
+		/// Blocks between a commitment and the draw that waits for it (the verifier draw
+		/// after a commit, the next solver after a decline; at least 2): the draw reads the
+		/// [`Beacon`] folded over them, which no single author knows at the commitment.
 		#[pallet::constant]
 		type RandomnessDelay: Get<BlockNumberFor<Self>>;
 		/// Blocks verifiers have to post verdicts.
@@ -258,6 +259,11 @@ pub mod pallet {
 	/// segments without replaying) earns one only where it was drawn.
 	#[pallet::storage]
 	pub type Watchers<T: Config> = StorageMap<_, Twox64Concat, TaskId, T::AccountId>;
+
+	/// Every block's randomness folded into one value, and the block it was last folded
+	/// at: what draws read ([`Pallet::fold_beacon`]).
+	#[pallet::storage]
+	pub type Beacon<T: Config> = StorageValue<_, ([u8; 32], BlockNumberFor<T>)>;
 
 	/// Tasks whose deadline fires at a block, in pages of at most
 	/// `MaxDeadlinesPerBlock` (see [`queue`]).
@@ -669,6 +675,7 @@ pub mod pallet {
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(now: BlockNumberFor<T>) -> Weight {
+			Self::fold_beacon(now);
 			// A page's worth of deadlines a block: a flood carries over, late but never
 			// lost.
 			let budget = queue::Budget::per_block(T::MaxDeadlinesPerBlock::get());

@@ -409,3 +409,19 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for RevealPoint
 		Ok(())
 	}
 }
+
+/// The tasks pallet's migration from storage version 6 to 7 (runs once): draws now read
+/// the [`Beacon`], which every block folds from the upgrade's block on
+/// ([`Pallet::fold_beacon`]). Nothing stored before changes meaning, so the step writes
+/// nothing; a draw due before the first fold waits a block, as draws wait for randomness.
+pub type V6ToV7<T> =
+	VersionedMigration<6, 7, StartBeacon<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 6 to 7's step, unversioned: nothing to translate.
+pub struct StartBeacon<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for StartBeacon<T> {
+	fn on_runtime_upgrade() -> Weight {
+		Weight::zero()
+	}
+}

@@ -73,6 +73,9 @@ impl pallet_gensyn_stake::Config for Test {
 thread_local! {
 	/// Mixed into the randomness, so tests can steer draws.
 	pub static SALT: RefCell<u64> = const { RefCell::new(0) };
+	/// Blocks whose randomness a test sets: what their author's VRF output would make
+	/// it (zero: a block without randomness).
+	pub static AUTHORED: RefCell<Vec<(u64, [u8; 32])>> = const { RefCell::new(Vec::new()) };
 	/// Disputes the test arbiter has open: `(task, segment, challenger, defendant)`.
 	pub static DISPUTES: RefCell<Vec<(u64, u32, u64, u64)>> = const { RefCell::new(Vec::new()) };
 	/// Whether the test arbiter refuses to open disputes.
@@ -86,13 +89,20 @@ thread_local! {
 }
 
 /// Randomness of the parent block: a hash of the subject, the block and [`SALT`],
-/// known since the previous block.
+/// known since the previous block; or a hash of the subject and what [`AUTHORED`] sets
+/// for the block (none where that is zero).
 pub struct TestRandomness;
 impl Randomness<H256, u64> for TestRandomness {
 	fn random(subject: &[u8]) -> (H256, u64) {
 		let b = System::block_number();
 		let salt = SALT.with(|s| *s.borrow());
-		(H256(sp_io::hashing::blake2_256(&(subject, b, salt).encode())), b.saturating_sub(1))
+		let authored = AUTHORED.with(|a| a.borrow().iter().find(|(at, _)| *at == b).map(|x| x.1));
+		let h = match authored {
+			Some(vrf) if vrf == [0; 32] => H256::zero(),
+			Some(vrf) => H256(sp_io::hashing::blake2_256(&(subject, vrf).encode())),
+			None => H256(sp_io::hashing::blake2_256(&(subject, b, salt).encode())),
+		};
+		(h, b.saturating_sub(1))
 	}
 }
 
@@ -255,6 +265,7 @@ impl ExtBuilder {
 	/// deposit; the chain is at block 1.
 	pub fn build(self) -> sp_io::TestExternalities {
 		SALT.with(|s| *s.borrow_mut() = self.salt);
+		AUTHORED.with(|a| a.borrow_mut().clear());
 		DISPUTES.with(|d| d.borrow_mut().clear());
 		REFUSE.with(|r| *r.borrow_mut() = false);
 		REAL_JACKPOT.with(|r| *r.borrow_mut() = self.jackpot.is_some());

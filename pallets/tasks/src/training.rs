@@ -23,7 +23,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(task.phase == Phase::Offered, Error::<T>::WrongPhase);
 		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
 		let now = frame_system::Pallet::<T>::block_number();
-		let (r, _) = T::Randomness::random(&(b"gensyn/order", id).encode());
+		let (r, _) = Self::random_hash(&(b"gensyn/order", id).encode());
 		task.order_randomness = sp_crypto_hashing::blake2_256(&(id, r).encode());
 		let speed = T::Stake::capability(&who).map(|c| c.mgas_per_sec).unwrap_or(1);
 		let due = Self::schedule(id, now.saturating_add(Self::training_period(task.gas, speed)));

@@ -134,10 +134,11 @@ impl Est {
 		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
 			.saturating_add(db.reads_writes(19, 16))
 	}
-	// on_initialize base: r/w Deadlines.
+	// on_initialize base: r/w Deadlines; the beacon's fold: r the block's randomness,
+	// r/w Beacon, one blake2 hash.
 	fn on_initialize_base(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(5_000_000, 1_000).saturating_add(db.reads_writes(1, 1))
+		Weight::from_parts(6_000_000, 1_200).saturating_add(db.reads_writes(3, 2))
 	}
 	// submit_profile, the last of a task's three: three transfers out of escrow and
 	// earnings notes, plus a solver draw (as submit_task's).

@@ -34,6 +34,13 @@ parameter_types! {
 	/// by default, under `twox_128(":MinTrainingPeriod:")` like `ChallengePeriod`, so
 	/// that a development chain can let a dead solver's deadline pass in minutes.
 	pub storage MinTrainingPeriod: BlockNumber = 30 * MINUTES;
+	/// Blocks between a commitment and the draw it waits for (a result's audits, the next
+	/// solver after a decline): the draw reads randomness folded from every block in
+	/// between, which no single author knows at the commitment unless it authors all of
+	/// them. A minute (20 blocks) by default: a validator with half the slots authors 20
+	/// in a row about once in 870 hours. Under `twox_128(":RandomnessDelay:")` like
+	/// `ChallengePeriod`, so that a development chain can draw within seconds.
+	pub storage RandomnessDelay: BlockNumber = MINUTES;
 }
 
 impl pallet_gensyn_tasks::Config for Runtime {
@@ -65,7 +72,7 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type TrainingSlack = ConstU32<3>;
 	type MinTrainingPeriod = MinTrainingPeriod;
 	type MaxTrainingPeriod = ConstU32<{ 7 * DAYS }>;
-	type RandomnessDelay = ConstU32<2>;
+	type RandomnessDelay = RandomnessDelay;
 	type VerifyPeriod = ConstU32<{ 2 * HOURS }>;
 	type ChallengePeriod = ChallengePeriod;
 	type DisputeTimeout = ConstU32<DAYS>;

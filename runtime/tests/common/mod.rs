@@ -11,7 +11,7 @@ use gensyn_runtime::{
 };
 use pallet_gensyn_stake::{Capability, DeviceKind, Role};
 use pallet_gensyn_tasks::Phase;
-use sp_consensus_babe::digests::{PreDigest, SecondaryPlainPreDigest};
+use sp_consensus_babe::digests::{PreDigest, SecondaryVRFPreDigest};
 use sp_keyring::Sr25519Keyring;
 use sp_runtime::AccountId32;
 use sp_runtime::{traits::Header as _, BuildStorage, Digest, DigestItem};
@@ -32,7 +32,9 @@ pub fn new_ext(preset: &str) -> sp_io::TestExternalities {
 }
 
 /// Produces blocks until (and including) `target`, each with a BABE pre-digest for its
-/// slot and a timestamp inherent, through `Executive` like a real import.
+/// slot (a secondary VRF claim, signed with the slot's authority's development key, so
+/// that every block carries randomness) and a timestamp inherent, through `Executive`
+/// like a real import.
 pub fn run_to_block(target: u32) {
 	let authorities = pallet_babe::Authorities::<Runtime>::get().len().max(1) as u64;
 	let mut parent = frame_system::Pallet::<Runtime>::parent_hash();
@@ -43,9 +45,11 @@ pub fn run_to_block(target: u32) {
 	while number < target {
 		number += 1;
 		let slot = u64::from(number) + 1_000;
-		let pre = PreDigest::SecondaryPlain(SecondaryPlainPreDigest {
-			authority_index: (slot % authorities) as u32,
+		let authority_index = (slot % authorities) as u32;
+		let pre = PreDigest::SecondaryVRF(SecondaryVRFPreDigest {
+			authority_index,
 			slot: slot.into(),
+			vrf_signature: vrf_claim(authority_index, slot),
 		});
 		let digest = Digest {
 			logs: vec![DigestItem::PreRuntime(sp_consensus_babe::BABE_ENGINE_ID, pre.encode())],
@@ -57,6 +61,23 @@ pub fn run_to_block(target: u32) {
 		let header = Executive::finalize_block();
 		parent = header.hash();
 	}
+}
+
+/// The VRF signature the development key of authority `index` makes for `slot` in the
+/// current epoch, as its node would.
+fn vrf_claim(index: u32, slot: u64) -> sp_core::sr25519::vrf::VrfSignature {
+	use sp_core::crypto::{ByteArray, VrfSecret};
+	let authorities = pallet_babe::Authorities::<Runtime>::get();
+	let (authority, _) = authorities.get(index as usize).expect("an authority at the index");
+	let key = Sr25519Keyring::iter()
+		.find(|k| k.public().as_slice() == authority.as_slice())
+		.expect("authorities are development keys");
+	let data = sp_consensus_babe::make_vrf_sign_data(
+		&pallet_babe::Randomness::<Runtime>::get(),
+		slot.into(),
+		pallet_babe::EpochIndex::<Runtime>::get(),
+	);
+	key.pair().vrf_sign(&data)
 }
 
 /// Blocks in one era.

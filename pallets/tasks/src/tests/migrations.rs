@@ -204,3 +204,22 @@ fn a_window_open_at_the_upgrade_gets_its_reveal_point_when_storage_moves_to_vers
 		check();
 	});
 }
+
+#[test]
+fn the_beacon_starts_folding_when_storage_moves_to_version_7() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let id = committed();
+		// As version 6 left it: no beacon.
+		Beacon::<T>::kill();
+		StorageVersion::new(6).put::<TaskPallet>();
+		crate::migrations::V6ToV7::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 7);
+		// The verifier draw due waits for the first fold, then happens.
+		let due = task(id).deadline;
+		run_to(due);
+		assert_eq!(Beacon::<T>::get().map(|(_, at)| at), Some(due));
+		assert_eq!(task(id).phase, Phase::Verifying);
+		check();
+	});
+}

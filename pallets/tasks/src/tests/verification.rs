@@ -309,3 +309,47 @@ fn partial_verdicts_leave_the_silent_segments_unverified_and_the_solver_unpaid()
 		assert_eq!(escrow_held(1), 0);
 	});
 }
+
+/// Draws nobody can steer: a solver that is also a validator knows the VRF output of
+/// each of its own future slots, so it could commit just before a block it authors and
+/// whose randomness alone decided its audits. The audit draw reads the beacon folded over
+/// every block since the commit: with the draw's block authored the same way, the
+/// outputs of the blocks between (other authors') still change which segments are
+/// audited and by whom, so the committer cannot know its audits at the commit.
+#[test]
+fn the_author_of_the_draw_block_alone_cannot_choose_the_audits() {
+	let audits_with = |others: u8| {
+		new_test_ext().execute_with(|| {
+			let id = committed();
+			let from = task(id).result.as_ref().map(|r| r.committed_at).unwrap();
+			let draw = task(id).deadline;
+			assert!(draw > from + 1, "a block lies between the commit and the draw");
+			AUTHORED.with(|a| {
+				let mut a = a.borrow_mut();
+				a.push((draw, [7; 32]));
+				a.extend((from + 1..draw).map(|b| (b, [others; 32])));
+			});
+			run_to(draw);
+			assert_eq!(task(id).phase, Phase::Verifying);
+			Audits::<T>::get(id).iter().map(|a| (a.segment, a.verifier)).collect::<Vec<_>>()
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(audits_with).collect();
+	assert!(outcomes.len() > 1, "the draw's author alone decided it: {outcomes:?}");
+}
+
+/// Blocks without randomness are not read as zeros: the audit draw waits until a block
+/// after the commit has randomness, then draws.
+#[test]
+fn an_audit_draw_waits_for_randomness_made_after_the_commit() {
+	new_test_ext().execute_with(|| {
+		let id = committed();
+		let draw = task(id).deadline;
+		AUTHORED.with(|a| a.borrow_mut().extend((2..=draw).map(|b| (b, [0; 32]))));
+		run_to(draw);
+		assert_eq!(task(id).phase, Phase::Drawing);
+		assert!(Audits::<T>::get(id).is_empty());
+		run_to(task(id).deadline);
+		assert_eq!(task(id).phase, Phase::Verifying);
+	});
+}
