@@ -12,7 +12,7 @@ use common::{check_conservation, now, register, signed, spec, who};
 use frame_support::traits::fungible::InspectHold;
 use gensyn_primitives::{merkle, Permill, VerificationMode};
 use gensyn_runtime::{
-	configs::{ChallengePeriod, MinTrainingPeriod},
+	configs::{ChallengePeriod, MinTrainingPeriod, RandomnessDelay},
 	Arbitration, Balances, Jackpot, Runtime, RuntimeEvent, RuntimeHoldReason, RuntimeOrigin, Stake,
 	Tasks, UNIT,
 };
@@ -315,6 +315,7 @@ fn setup() {
 	common::run_to_block(1);
 	ChallengePeriod::set(&20);
 	MinTrainingPeriod::set(&20);
+	RandomnessDelay::set(&6);
 	for (k, role) in [
 		(Bob, Role::Solver),
 		(Ferdie, Role::Solver),

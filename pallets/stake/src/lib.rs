@@ -512,7 +512,7 @@ pub mod pallet {
 			T::Currency::hold(&Self::hold_reason(role).into(), &who, amount)?;
 			rb.bond = rb.bond.saturating_add(amount);
 			Bonds::<T>::insert(&who, role, rb);
-			if rb.status == BondStatus::Bonded && rb.bond >= Self::min_bond(role) {
+			if <Self as StakeInterface<_, _>>::is_bonded(&who, role) {
 				if let Some(p) = Profiles::<T>::get(&who) {
 					// Off a full list whose lowest bond is still higher, the bond grows and
 					// the worker stays undrawn: a top-up must not need an outbid.

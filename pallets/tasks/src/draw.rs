@@ -3,6 +3,7 @@
 //! subject naming the task and the draw, and never picks the task's owner.
 
 use crate::*;
+use sp_runtime::traits::UniqueSaturatedInto;
 
 /// Candidates a pick tries, each with a fresh random index, before it finds the role's
 /// workers busy (every bond it tried backs as many tasks as it covers): bounds a draw's
@@ -31,27 +32,40 @@ pub(crate) enum Checkers<AccountId> {
 }
 
 impl<T: Config> Pallet<T> {
-	/// Folds this block's randomness into the [`Beacon`]. A block's randomness is its
+	/// Folds the last block's randomness into the [`Beacon`]. A block's randomness is its
 	/// author's VRF output, which the author can compute for each of its slots in advance:
 	/// a validator could commit where the block that decides its draw is its own. The
 	/// beacon a draw reads `RandomnessDelay` blocks after a commitment folds in the outputs
 	/// of every block in between, so that no single author knows it at the commitment
-	/// unless it authors all of them. A block without randomness (the chain's first)
-	/// leaves the beacon as it was: a draw waits, it never reads zeros as randomness.
+	/// unless it authors all of them. No randomness (the chain's first block), or the same
+	/// as last folded (a block without a VRF output leaves BABE's value as it was), adds
+	/// nothing: the beacon stays as it was, and a draw waiting for a new value waits on.
 	pub(crate) fn fold_beacon(now: BlockNumberFor<T>) {
 		let (r, _) = T::Randomness::random(b"gensyn/beacon");
-		if r == T::Hash::default() {
+		let raw = sp_crypto_hashing::blake2_256(r.as_ref());
+		let (before, _, last) = Beacon::<T>::get().unwrap_or_default();
+		if r == T::Hash::default() || raw == last {
 			return;
 		}
-		let before = Beacon::<T>::get().map(|(b, _)| b).unwrap_or_default();
-		Beacon::<T>::put((sp_crypto_hashing::blake2_256(&(before, r).encode()), now));
+		Beacon::<T>::put((sp_crypto_hashing::blake2_256(&(before, r).encode()), now, raw));
 	}
 
 	/// A hash of `subject` and the [`Beacon`], and the block since which it is known
 	/// (zero before the first fold).
 	pub(crate) fn random_hash(subject: &[u8]) -> ([u8; 32], BlockNumberFor<T>) {
-		let (beacon, known_since) = Beacon::<T>::get().unwrap_or_default();
+		let (beacon, known_since, _) = Beacon::<T>::get().unwrap_or_default();
 		(sp_crypto_hashing::blake2_256(&(subject, beacon).encode()), known_since)
+	}
+
+	/// The blocks an audit draw due at its first deadline moves itself by, read from the
+	/// beacon then: up to `RandomnessDelay - 2`. The author of the block before a draw
+	/// knows the draw and may withhold its block for another roll; moved by a value
+	/// nobody knew at the commit, that block is not one a committer can make its own.
+	fn jitter(id: TaskId) -> BlockNumberFor<T> {
+		let span: u64 =
+			T::RandomnessDelay::get().saturating_sub(1u32.into()).unique_saturated_into();
+		let (x, _) = Self::random_u64(&(b"gensyn/jitter", id).encode());
+		(x % span.max(1)).saturated_into()
 	}
 
 	/// A u64 from the [`Beacon`] and a subject ([`Self::random_hash`]).
@@ -218,12 +232,28 @@ impl<T: Config> Pallet<T> {
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
 		let committed_at = task.result.as_ref().map(|r| r.committed_at).unwrap_or_else(Zero::zero);
+		let first = committed_at.saturating_add(T::RandomnessDelay::get().max(2u32.into()));
+		if task.deadline == first {
+			let jitter = Self::jitter(id);
+			if !jitter.is_zero() {
+				task.deadline = Self::schedule(id, now.saturating_add(jitter));
+				return Ok(true);
+			}
+		}
 		if task.draws >= T::MaxDraws::get() {
 			Self::fail(id, task, FailReason::NoVerifier);
 			return Ok(false);
 		}
+		let (seed, known_since) =
+			Self::random_u64(&(b"gensyn/verify", id, task.draws.saturating_add(1)).encode());
+		// The beacon must have folded a block after the commit's (whose output the
+		// committer may have made): until then the draw waits, spending no draw.
+		if known_since <= committed_at.saturating_add(1u32.into()) {
+			let wait = T::RetryPeriod::get().max(1u32.into());
+			task.deadline = Self::schedule(id, now.saturating_add(wait));
+			return Ok(true);
+		}
 		task.draws = task.draws.saturating_add(1);
-		let (seed, known_since) = Self::random_u64(&(b"gensyn/verify", id, task.draws).encode());
 		let solver = task.solver.clone();
 		let mut pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
 			.into_iter()
@@ -235,7 +265,7 @@ impl<T: Config> Pallet<T> {
 			})
 			.map(|(a, _)| a)
 			.collect();
-		if known_since <= committed_at || pool.is_empty() {
+		if pool.is_empty() {
 			let wait = T::RetryPeriod::get().max(1u32.into());
 			task.deadline = Self::schedule(id, now.saturating_add(wait));
 			return Ok(true);

@@ -12,6 +12,7 @@ mod benchmarking;
 mod deadlines;
 mod disputes;
 mod draw;
+mod errors;
 mod escrow;
 mod invariants;
 pub mod migrations;
@@ -60,9 +61,10 @@ include!("types.rs");
 
 /// The storage layout's version (1: paged deadlines; 2: several excluded workers; 3: an
 /// audit names the verifier whose fail it re-checks; 4: several profilers; 5: when each
-/// challenge was opened; 6: when a round's reveals open).
+/// challenge was opened; 6: when a round's reveals open; 7: the draw beacon).
 const STORAGE_VERSION: StorageVersion = StorageVersion::new(7);
 
+#[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet]
 pub mod pallet {
 	use super::*;
@@ -260,10 +262,11 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Watchers<T: Config> = StorageMap<_, Twox64Concat, TaskId, T::AccountId>;
 
-	/// Every block's randomness folded into one value, and the block it was last folded
-	/// at: what draws read ([`Pallet::fold_beacon`]).
+	/// Every block's randomness folded into one value, the block it was last folded at,
+	/// and a hash of the randomness last folded: what draws read
+	/// ([`Pallet::fold_beacon`]).
 	#[pallet::storage]
-	pub type Beacon<T: Config> = StorageValue<_, ([u8; 32], BlockNumberFor<T>)>;
+	pub type Beacon<T: Config> = StorageValue<_, ([u8; 32], BlockNumberFor<T>, [u8; 32])>;
 
 	/// Tasks whose deadline fires at a block, in pages of at most
 	/// `MaxDeadlinesPerBlock` (see [`queue`]).
@@ -523,153 +526,6 @@ pub mod pallet {
 			/// Each profiler paid, and what.
 			paid: Vec<(T::AccountId, BalanceOf<T>)>,
 		},
-	}
-
-	/// Errors.
-	#[pallet::error]
-	pub enum Error<T> {
-		/// No such live task.
-		UnknownTask,
-		/// The signer is not the task's owner.
-		NotOwner,
-		/// The signer is not the task's solver.
-		NotSolver,
-		/// The signer is not the segment's verifier.
-		NotVerifier,
-		/// The signer is not a drawn profiler of the task still to post.
-		NotProfiler,
-		/// The threshold is not a finite, non-negative number.
-		InvalidThreshold,
-		/// The task is not in the phase this call needs.
-		WrongPhase,
-		/// The result's checkpoint count differs from what the spec implies.
-		WrongCheckpointCount,
-		/// No audit of this segment.
-		UnknownSegment,
-		/// The verdict of this segment was already posted.
-		AlreadyVerified,
-		/// The segment has no verdict to challenge.
-		NoVerdict,
-		/// The verdict is already disputed.
-		AlreadyDisputed,
-		/// The signer may not challenge this verdict.
-		NotAllowedToChallenge,
-		/// The checkpoint proof does not match the result's checkpoint root.
-		BadCheckpointProof,
-		/// No dispute is open on this segment.
-		NoDispute,
-		/// The task counts on too many workers.
-		TooManyEngaged,
-		/// The escrow overflows the balance type.
-		EscrowOverflow,
-		// One error per way a spec can be wrong (`gensyn_primitives::SpecError`).
-		/// Bad spec: The model has no layer.
-		SpecNoLayers,
-		/// Bad spec: The model has more than `MAX_LAYERS` layers.
-		SpecTooManyLayers,
-		/// Bad spec: A dimension of the input shape is zero.
-		SpecInputZero,
-		/// Bad spec: The input shape exceeds `MAX_CHANNELS` / `MAX_SPATIAL` / `MAX_ACTIVATION`.
-		SpecInputTooLarge,
-		/// Bad spec: A size of this layer is zero (features, channels, kernel or stride).
-		SpecZeroSize,
-		/// Bad spec: A size of this layer exceeds its documented bound.
-		SpecSizeOverBound,
-		/// Bad spec: A `Linear` layer gets an image; put a `Flatten` before it.
-		SpecLinearNeedsFlatInput,
-		/// Bad spec: A `Linear` layer's `in_features` differs from its input's size.
-		SpecLinearInputMismatch,
-		/// Bad spec: A `Conv2d`, `MaxPool2d` or `Flatten` layer gets a flat input.
-		SpecNeedsImageInput,
-		/// Bad spec: A `Conv2d` layer's `in_channels` differs from its input's channels.
-		SpecConvChannelMismatch,
-		/// Bad spec: A `Conv2d` layer's padding is not smaller than its kernel.
-		SpecPaddingNotBelowKernel,
-		/// Bad spec: The (padded) input of a `Conv2d` / `MaxPool2d` layer is smaller than its kernel.
-		SpecKernelLargerThanInput,
-		/// Bad spec: This layer's output per sample exceeds `MAX_ACTIVATION` elements.
-		SpecActivationTooLarge,
-		/// Bad spec: The model has more than `MAX_PARAMETERS` parameters.
-		SpecTooManyParameters,
-		/// Bad spec: The model has no `Linear` or `Conv2d` layer.
-		SpecNoTrainableLayer,
-		/// Bad spec: The last layer's output is an image, not a vector of logits.
-		SpecOutputNotFlat,
-		/// Bad spec: The last layer's output size differs from the number of classes.
-		SpecOutputClassMismatch,
-		/// Bad spec: The model's input shape differs from the data's sample shape.
-		SpecInputShapeMismatch,
-		/// Bad spec: `data.classes` is below 2.
-		SpecTooFewClasses,
-		/// Bad spec: `data.classes` exceeds `MAX_CLASSES`.
-		SpecTooManyClasses,
-		/// Bad spec: `data.samples` is zero.
-		SpecSamplesZero,
-		/// Bad spec: `data.samples` exceeds `MAX_SAMPLES`.
-		SpecTooManySamples,
-		/// Bad spec: The data URI is empty.
-		SpecUriEmpty,
-		/// Bad spec: The data URI is not UTF-8.
-		SpecUriNotUtf8,
-		/// Bad spec: The data URI is not `file://`, `http://` or `https://`.
-		SpecUnsupportedUriScheme,
-		/// Bad spec: MNIST IDX data has one channel.
-		SpecFormatNeedsOneChannel,
-		/// Bad spec: MNIST IDX labels are bytes: at most 256 classes.
-		SpecFormatTooManyClasses,
-		/// Bad spec: `epochs` is zero.
-		SpecEpochsZero,
-		/// Bad spec: `epochs` exceeds `MAX_EPOCHS`.
-		SpecTooManyEpochs,
-		/// Bad spec: `batch_size` is zero.
-		SpecBatchZero,
-		/// Bad spec: `batch_size` exceeds `MAX_BATCH`.
-		SpecBatchTooLarge,
-		/// Bad spec: The run has more than `MAX_STEPS` steps.
-		SpecTooManySteps,
-		/// Bad spec: The checkpoint interval `k` is zero.
-		SpecCheckpointIntervalZero,
-		/// Bad spec: The checkpoint interval `k` exceeds the run's total steps.
-		SpecCheckpointIntervalOverSteps,
-		/// Bad spec: The learning rate is not finite and positive.
-		SpecLrInvalid,
-		/// Bad spec: SGD momentum is not in `[0, 1)`.
-		SpecMomentumInvalid,
-		/// Bad spec: Adam `beta1` is not in `[0, 1)`.
-		SpecBeta1Invalid,
-		/// Bad spec: Adam `beta2` is not in `[0, 1)`.
-		SpecBeta2Invalid,
-		/// Bad spec: Adam `eps` is not finite and positive.
-		SpecEpsInvalid,
-		/// Bad spec: A step schedule's `every_steps` is zero.
-		SpecStepEveryZero,
-		/// Bad spec: A step schedule's `gamma` is not in `(0, 1]`.
-		SpecGammaInvalid,
-		/// Bad spec: A cosine schedule's `total_steps` is zero.
-		SpecCosineTotalZero,
-		/// Bad spec: A cosine schedule's `min_lr` is not finite and in `[0, lr]`.
-		SpecMinLrInvalid,
-		/// Bad spec: The audit fraction is zero.
-		SpecAuditFractionZero,
-		/// Bad spec: The audit fraction exceeds 1_000_000 parts per million.
-		SpecAuditFractionOverOne,
-		/// Bad spec: The work estimate overflows a `u64`.
-		SpecEstimateOverflow,
-		/// Bad spec: The arbiter could not rule on a dispute over this task (a data format
-		/// it cannot read, more samples than a game replays, or a segment too long to
-		/// replay within a move deadline).
-		SpecNotDisputable,
-		/// The offer's accept deadline has passed (its lapse is handled, late, by a
-		/// backlogged deadline queue): too late to decline.
-		OfferExpired,
-		/// The profiler already posted its threshold for the task.
-		ProfileAlreadyPosted,
-		/// The segment is a revealed forced error: void and audited again, not challenged.
-		ForcedErrorRevealed,
-		/// Until the task's reveals open, a failing verdict is challenged only by the
-		/// whistleblower drawn to watch the task (it may be a forced error, whose catch is
-		/// the watcher's).
-		NotWatcher,
 	}
 
 	#[pallet::hooks]

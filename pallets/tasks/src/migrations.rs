@@ -413,7 +413,9 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for RevealPoint
 /// The tasks pallet's migration from storage version 6 to 7 (runs once): draws now read
 /// the [`Beacon`], which every block folds from the upgrade's block on
 /// ([`Pallet::fold_beacon`]). Nothing stored before changes meaning, so the step writes
-/// nothing; a draw due before the first fold waits a block, as draws wait for randomness.
+/// nothing. A result committed shortly before the upgrade is drawn from the blocks folded
+/// since it, fewer than `RandomnessDelay` (and an audit draw first waits until a block
+/// after its commit is folded).
 pub type V6ToV7<T> =
 	VersionedMigration<6, 7, StartBeacon<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 

@@ -76,6 +76,8 @@ thread_local! {
 	/// Blocks whose randomness a test sets: what their author's VRF output would make
 	/// it (zero: a block without randomness).
 	pub static AUTHORED: RefCell<Vec<(u64, [u8; 32])>> = const { RefCell::new(Vec::new()) };
+	/// The randomness delay (2 unless a test sets it).
+	pub static DELAY: RefCell<u64> = const { RefCell::new(2) };
 	/// Disputes the test arbiter has open: `(task, segment, challenger, defendant)`.
 	pub static DISPUTES: RefCell<Vec<(u64, u32, u64, u64)>> = const { RefCell::new(Vec::new()) };
 	/// Whether the test arbiter refuses to open disputes.
@@ -124,6 +126,14 @@ impl crate::DisputeArbiter<u64> for TestArbiter {
 	}
 	fn rules_on(spec: &gensyn_primitives::TaskSpec) -> bool {
 		spec.data.samples <= MAX_DISPUTABLE_SAMPLES
+	}
+}
+
+/// Reads [`DELAY`].
+pub struct RandomnessDelay;
+impl frame_support::traits::Get<u64> for RandomnessDelay {
+	fn get() -> u64 {
+		DELAY.with(|r| *r.borrow())
 	}
 }
 
@@ -211,7 +221,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type TrainingSlack = ConstU32<2>;
 	type MinTrainingPeriod = ConstU64<10>;
 	type MaxTrainingPeriod = ConstU64<100>;
-	type RandomnessDelay = ConstU64<2>;
+	type RandomnessDelay = RandomnessDelay;
 	type VerifyPeriod = ConstU64<10>;
 	type ChallengePeriod = ConstU64<5>;
 	type DisputeTimeout = ConstU64<20>;
@@ -266,6 +276,7 @@ impl ExtBuilder {
 	pub fn build(self) -> sp_io::TestExternalities {
 		SALT.with(|s| *s.borrow_mut() = self.salt);
 		AUTHORED.with(|a| a.borrow_mut().clear());
+		DELAY.with(|d| *d.borrow_mut() = 2);
 		DISPUTES.with(|d| d.borrow_mut().clear());
 		REFUSE.with(|r| *r.borrow_mut() = false);
 		REAL_JACKPOT.with(|r| *r.borrow_mut() = self.jackpot.is_some());

@@ -97,11 +97,12 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(50_000_000, 6_000).saturating_add(db.reads_writes(3, 2))
 	}
-	// decline_task: r Tasks, WorkerTasks, Engagements, Deadlines; w Tasks, WorkerTasks,
-	// Engagements, Deadlines (the next draw is a later deadline's).
+	// decline_task: r Tasks, WorkerTasks, Engagements, Deadlines, the randomness delay
+	// (a storage parameter); w Tasks, WorkerTasks, Engagements, Deadlines (the next draw
+	// is a later deadline's).
 	fn decline_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(4, 4))
+		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(5, 4))
 	}
 	// decline_profile: r/w Tasks; two posted profiles paid out of escrow (Holds, Account
 	// each side, earnings) and the task failed: the rest refunded, three engagements
@@ -110,10 +111,10 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(150_000_000, 12_000).saturating_add(db.reads_writes(16, 20))
 	}
-	// submit_result: r Tasks, Deadlines; w Tasks, Deadlines.
+	// submit_result: r Tasks, Deadlines, the randomness delay; w Tasks, Deadlines.
 	fn submit_result(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(2, 2))
+		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(3, 2))
 	}
 	// submit_verification: r Tasks, Audits, Specs, Deadlines; w Tasks, Audits,
 	// Deadlines; a 32-level Merkle proof (33 blake2 hashes).

@@ -22,4 +22,6 @@ pub use jackpot::ForcedErrorRate;
 pub use stake::JackpotAccount;
 pub use staking::{BondingDuration, SessionsPerEra};
 pub use system::{BlockLength, BlockWeights};
-pub use tasks::{ChallengePeriod, MinTrainingPeriod, TreasuryAccount, DEFAULT_CHALLENGE_PERIOD};
+pub use tasks::{
+	ChallengePeriod, MinTrainingPeriod, RandomnessDelay, TreasuryAccount, DEFAULT_CHALLENGE_PERIOD,
+};

@@ -37,8 +37,9 @@ parameter_types! {
 	/// Blocks between a commitment and the draw it waits for (a result's audits, the next
 	/// solver after a decline): the draw reads randomness folded from every block in
 	/// between, which no single author knows at the commitment unless it authors all of
-	/// them. A minute (20 blocks) by default: a validator with half the slots authors 20
-	/// in a row about once in 870 hours. Under `twox_128(":RandomnessDelay:")` like
+	/// them. A minute (20 blocks) by default: a validator with half the slots authors a
+	/// run of 20 about once in 1,750 hours. An audit draw then moves itself by up to 18
+	/// more blocks, read from the beacon. Under `twox_128(":RandomnessDelay:")` like
 	/// `ChallengePeriod`, so that a development chain can draw within seconds.
 	pub storage RandomnessDelay: BlockNumber = MINUTES;
 }

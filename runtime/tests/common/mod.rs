@@ -36,7 +36,6 @@ pub fn new_ext(preset: &str) -> sp_io::TestExternalities {
 /// that every block carries randomness) and a timestamp inherent, through `Executive`
 /// like a real import.
 pub fn run_to_block(target: u32) {
-	let authorities = pallet_babe::Authorities::<Runtime>::get().len().max(1) as u64;
 	let mut parent = frame_system::Pallet::<Runtime>::parent_hash();
 	let mut number = frame_system::Pallet::<Runtime>::block_number();
 	if number > 0 {
@@ -45,11 +44,12 @@ pub fn run_to_block(target: u32) {
 	while number < target {
 		number += 1;
 		let slot = u64::from(number) + 1_000;
-		let authority_index = (slot % authorities) as u32;
+		let (authorities, randomness, epoch) = epoch_of(number, slot);
+		let authority_index = (slot % authorities.len().max(1) as u64) as u32;
 		let pre = PreDigest::SecondaryVRF(SecondaryVRFPreDigest {
 			authority_index,
 			slot: slot.into(),
-			vrf_signature: vrf_claim(authority_index, slot),
+			vrf_signature: vrf_claim(&authorities, authority_index, slot, &randomness, epoch),
 		});
 		let digest = Digest {
 			logs: vec![DigestItem::PreRuntime(sp_consensus_babe::BABE_ENGINE_ID, pre.encode())],
@@ -63,20 +63,44 @@ pub fn run_to_block(target: u32) {
 	}
 }
 
-/// The VRF signature the development key of authority `index` makes for `slot` in the
-/// current epoch, as its node would.
-fn vrf_claim(index: u32, slot: u64) -> sp_core::sr25519::vrf::VrfSignature {
+/// BABE's authorities, randomness and epoch index for block `number` at `slot`: the next
+/// epoch's when the block starts one (as BABE enacts it while importing the block).
+fn epoch_of(number: u32, slot: u64) -> (Vec<sp_consensus_babe::AuthorityId>, [u8; 32], u64) {
+	let start = u64::from(pallet_babe::Pallet::<Runtime>::current_epoch_start());
+	let duration = <Runtime as pallet_babe::Config>::EpochDuration::get();
+	let keys = |list: Vec<(sp_consensus_babe::AuthorityId, u64)>| {
+		list.into_iter().map(|(a, _)| a).collect::<Vec<_>>()
+	};
+	if number > 1 && slot >= start + duration {
+		(
+			keys(pallet_babe::NextAuthorities::<Runtime>::get().into_inner()),
+			pallet_babe::NextRandomness::<Runtime>::get(),
+			pallet_babe::EpochIndex::<Runtime>::get() + 1,
+		)
+	} else {
+		(
+			keys(pallet_babe::Authorities::<Runtime>::get().into_inner()),
+			pallet_babe::Randomness::<Runtime>::get(),
+			pallet_babe::EpochIndex::<Runtime>::get(),
+		)
+	}
+}
+
+/// The VRF signature the development key of authority `index` of `authorities` makes for
+/// `slot` in epoch `epoch` of `randomness`, as its node would.
+fn vrf_claim(
+	authorities: &[sp_consensus_babe::AuthorityId],
+	index: u32,
+	slot: u64,
+	randomness: &[u8; 32],
+	epoch: u64,
+) -> sp_core::sr25519::vrf::VrfSignature {
 	use sp_core::crypto::{ByteArray, VrfSecret};
-	let authorities = pallet_babe::Authorities::<Runtime>::get();
-	let (authority, _) = authorities.get(index as usize).expect("an authority at the index");
+	let authority = authorities.get(index as usize).expect("an authority at the index");
 	let key = Sr25519Keyring::iter()
 		.find(|k| k.public().as_slice() == authority.as_slice())
 		.expect("authorities are development keys");
-	let data = sp_consensus_babe::make_vrf_sign_data(
-		&pallet_babe::Randomness::<Runtime>::get(),
-		slot.into(),
-		pallet_babe::EpochIndex::<Runtime>::get(),
-	);
+	let data = sp_consensus_babe::make_vrf_sign_data(randomness, slot.into(), epoch);
 	key.pair().vrf_sign(&data)
 }
 

@@ -218,7 +218,7 @@ fn the_beacon_starts_folding_when_storage_moves_to_version_7() {
 		// The verifier draw due waits for the first fold, then happens.
 		let due = task(id).deadline;
 		run_to(due);
-		assert_eq!(Beacon::<T>::get().map(|(_, at)| at), Some(due));
+		assert_eq!(Beacon::<T>::get().map(|(_, at, _)| at), Some(due));
 		assert_eq!(task(id).phase, Phase::Verifying);
 		check();
 	});

@@ -326,7 +326,7 @@ fn the_author_of_the_draw_block_alone_cannot_choose_the_audits() {
 			assert!(draw > from + 1, "a block lies between the commit and the draw");
 			AUTHORED.with(|a| {
 				let mut a = a.borrow_mut();
-				a.push((draw, [7; 32]));
+				a.push((draw, [100; 32]));
 				a.extend((from + 1..draw).map(|b| (b, [others; 32])));
 			});
 			run_to(draw);
@@ -349,6 +349,51 @@ fn an_audit_draw_waits_for_randomness_made_after_the_commit() {
 		run_to(draw);
 		assert_eq!(task(id).phase, Phase::Drawing);
 		assert!(Audits::<T>::get(id).is_empty());
+		run_to(task(id).deadline);
+		assert_eq!(task(id).phase, Phase::Verifying);
+	});
+}
+
+/// The author of the block before a draw knows the draw and could withhold its block for
+/// another roll, so a solver that is also a validator would commit where that block is
+/// its own. An audit draw moves itself at its first deadline by a number of blocks read
+/// from the beacon then: with every block up to that deadline fixed (the most a committer
+/// could know), the blocks after it, other authors', still decide the audits.
+#[test]
+fn no_block_a_committer_can_line_up_decides_its_audits() {
+	let audits_with = |later: u8| {
+		new_test_ext().execute_with(|| {
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			let id = committed();
+			let first = task(id).deadline;
+			AUTHORED.with(|a| {
+				let mut a = a.borrow_mut();
+				a.extend((2..=first).map(|b| (b, [b as u8; 32])));
+				a.extend((first + 1..first + 10).map(|b| (b, [later ^ b as u8; 32])));
+			});
+			run_to(first);
+			assert_eq!(task(id).phase, Phase::Drawing, "the draw moved past its deadline");
+			run_to(first + 8);
+			assert_eq!(task(id).phase, Phase::Verifying);
+			Audits::<T>::get(id).iter().map(|a| (a.segment, a.verifier)).collect::<Vec<_>>()
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(audits_with).collect();
+	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+}
+
+/// A block without a VRF output leaves BABE's last value in place: read again, it adds
+/// nothing anyone did not know, so it is not folded and the audit draw waits for a block
+/// that brings new randomness.
+#[test]
+fn repeated_randomness_is_not_new_and_the_audit_draw_waits() {
+	new_test_ext().execute_with(|| {
+		let id = committed();
+		let draw = task(id).deadline;
+		AUTHORED.with(|a| a.borrow_mut().extend((2..=draw + 2).map(|b| (b, [5; 32]))));
+		run_to(draw);
+		assert_eq!(task(id).phase, Phase::Drawing);
+		assert_eq!(Beacon::<T>::get().map(|(_, at, _)| at), Some(2), "folded once");
 		run_to(task(id).deadline);
 		assert_eq!(task(id).phase, Phase::Verifying);
 	});
