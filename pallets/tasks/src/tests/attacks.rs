@@ -473,13 +473,7 @@ fn one_bond_cannot_back_two_fakes_at_once() {
 	new_test_ext().execute_with(|| {
 		let faker = 15;
 		let before = worth(faker);
-		assert_ok!(Stake::register(
-			RuntimeOrigin::signed(faker),
-			Role::Solver,
-			100,
-			cap(16_384),
-			BoundedVec::truncate_from(b"http://w".to_vec())
-		));
+		reg_bonded(faker, Role::Solver, 100);
 		reg(11, Role::Verifier);
 		reg(12, Role::Verifier);
 		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), exact()));

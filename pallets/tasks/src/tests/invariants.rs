@@ -15,13 +15,7 @@ fn pages(at: u64) -> Vec<usize> {
 fn a_flood_of_deadlines_carries_over_and_fails_no_task() {
 	new_test_ext().execute_with(|| {
 		// One solver whose bond covers every task at once, so that each is offered.
-		assert_ok!(Stake::register(
-			RuntimeOrigin::signed(10),
-			Role::Solver,
-			40_000,
-			cap(16_384),
-			BoundedVec::truncate_from(b"http://w".to_vec())
-		));
+		reg_bonded(10, Role::Solver, 40_000);
 		reg(11, Role::Verifier);
 		let tasks = 200u64;
 		for i in 0..tasks {

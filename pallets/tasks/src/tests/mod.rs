@@ -75,6 +75,11 @@ fn reg(who: u64, role: Role) {
 		Role::Verifier => 500,
 		Role::Whistleblower => 200,
 	};
+	reg_bonded(who, role, bond);
+}
+
+/// Registers `who` in `role` with `bond` and 16 GiB.
+fn reg_bonded(who: u64, role: Role, bond: u64) {
 	assert_ok!(Stake::register(
 		RuntimeOrigin::signed(who),
 		role,
