@@ -151,5 +151,8 @@ mod errors {
 		/// whistleblower drawn to watch the task (it may be a forced error, whose catch is
 		/// the watcher's).
 		NotWatcher,
+		/// A drawn profiler has yet to post or lapse: the task can be cancelled once it
+		/// has (its profile is then paid).
+		ProfilersAtWork,
 	}
 }

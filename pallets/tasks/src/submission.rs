@@ -60,7 +60,7 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// `submit_task`: validates and prices `spec` ([`Self::quote`]), holds the escrow and
-	/// draws a profiler (Threshold mode) or a solver.
+	/// draws a solver, or (Threshold mode) schedules the profilers' draw.
 	pub(crate) fn do_submit_task(owner: T::AccountId, spec: TaskSpec) -> DispatchResult {
 		let q = Self::quote(&spec)?;
 		let escrow = q.escrow;
@@ -95,7 +95,14 @@ impl<T: Config> Pallet<T> {
 		Specs::<T>::insert(id, spec);
 		Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas: q.gas });
 		let alive = if q.profiles > 0 {
-			Self::draw_profilers(id, &mut task, now)?
+			// Profilers are drawn `RandomnessDelay` blocks later, from randomness the
+			// submitter does not know now: drawn at once, from a beacon it knows, a
+			// submitter could cancel and resubmit until its partners held the seats that
+			// decide the threshold.
+			let delay = T::RandomnessDelay::get().max(2u32.into());
+			task.phase = Phase::Profiling;
+			task.deadline = Self::schedule(id, now.saturating_add(delay));
+			true
 		} else {
 			Self::draw_solver(id, &mut task, now)?
 		};
@@ -106,7 +113,9 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// `cancel_task`: refunds a task no solver has accepted yet, in full but for the
-	/// profiles already posted, which are paid (their work stands).
+	/// profiles already posted, which are paid (their work stands). Not while a drawn
+	/// profiler has yet to post or lapse: cancelling then would let a submitter undo a
+	/// draw that gave its partners too few seats, for nothing.
 	pub(crate) fn do_cancel_task(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.owner == who, Error::<T>::NotOwner);
@@ -114,6 +123,7 @@ impl<T: Config> Pallet<T> {
 			matches!(task.phase, Phase::Profiling | Phase::Queued | Phase::Offered),
 			Error::<T>::WrongPhase
 		);
+		ensure!(task.profilers.iter().all(|p| p.threshold.is_some()), Error::<T>::ProfilersAtWork);
 		if task.phase == Phase::Profiling {
 			Self::pay_posted_profiles(id, &mut task);
 		}

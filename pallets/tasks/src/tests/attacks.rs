@@ -511,3 +511,38 @@ fn one_bond_cannot_back_two_fakes_at_once() {
 		check();
 	});
 }
+
+/// A submitter re-rolls its profilers: it submits a Threshold task and, unless its partner
+/// verifiers hold two of the three seats (two set the threshold), cancels and submits
+/// again, for fees. Profilers are drawn `RandomnessDelay` blocks after the submission,
+/// from randomness it does not know when it submits, and a cancel waits until every
+/// drawn profiler has posted or lapsed, each posted profile paid: every re-roll costs it
+/// the honest profilers' pay.
+#[test]
+fn a_submitter_cannot_reroll_its_profilers_for_free() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		for v in [11, 12, 13, 14] {
+			reg(v, Role::Verifier);
+		}
+		let before = worth(1);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		assert!(task(id).profilers.is_empty(), "nothing drawn to look at yet");
+		run_to(task(id).deadline);
+		let drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
+		assert_eq!(drawn.len(), 3);
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::signed(1), id),
+			Error::<T>::ProfilersAtWork
+		);
+		// The profilers (honest, say) post; only then may the submitter cancel.
+		let pay = task(id).segment_pay;
+		for p in drawn {
+			assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(p), id, 1.0f32.to_bits()));
+		}
+		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
+		assert_eq!(worth(1), before - 3 * pay, "the re-roll cost it three profiles");
+		check();
+	});
+}

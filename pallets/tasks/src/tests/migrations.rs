@@ -121,6 +121,7 @@ fn a_profiler_becomes_a_list_when_storage_moves_to_version_4() {
 		reg(11, Role::Verifier);
 		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
 		let id = last_task();
+		run_to(task(id).deadline);
 		let t = task(id);
 		assert_eq!(t.profilers.to_vec(), vec![Profile { who: 11, threshold: None }]);
 		let old = v3::Task::<T> {

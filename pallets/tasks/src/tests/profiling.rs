@@ -11,9 +11,9 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 		assert_eq!(t.phase, Phase::Profiling);
 		// The only verifier is the only profiler; the escrow holds three profiles.
 		assert_eq!(t.profilers.to_vec(), vec![Profile { who: 11, threshold: None }]);
-		assert_eq!(t.deadline, 5);
+		assert_eq!(t.deadline, 7);
 		assert_eq!(t.escrow, t.solver_pay + 4 * t.segment_pay + t.jackpot_cut + t.treasury_cut);
-		assert_eq!(TaskPallet::duties(&11), vec![Duty::Profile { task: id, by: 5 }]);
+		assert_eq!(TaskPallet::duties(&11), vec![Duty::Profile { task: id, by: 7 }]);
 		// Cancel is still possible while profiling (checked on a twin task below).
 		let three = f32::to_bits(3.0);
 		assert_noop!(
@@ -62,16 +62,17 @@ fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled()
 	ExtBuilder::default().profile(4).build().execute_with(|| {
 		let id = profiled_among(&[11]);
 		let vb = Stake::bond(&11, Role::Verifier);
-		run_to(5);
+		run_to(7);
 		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 20);
 		// 11 is excluded: nobody else, so the task waits and finally fails, refunded.
 		assert_eq!(task(id).phase, Phase::Profiling);
 		assert!(task(id).profilers.is_empty());
-		run_to(30);
+		run_to(32);
 		assert!(Tasks::<T>::get(id).is_none());
 		assert_eq!(escrow_held(1), 0);
 		assert_eq!(Balances::free_balance(1), START);
-		// A second task is cancelled while profiling: full refund.
+		// A second task is cancelled while profiling, before its profilers are drawn:
+		// full refund.
 		reg(12, Role::Verifier);
 		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
 		let id2 = last_task();
@@ -128,14 +129,18 @@ fn a_profile_cannot_be_declined_after_its_deadline() {
 }
 
 /// Registers solver 10 and `verifiers` and submits the MNIST MLP (Threshold mode) from
-/// account 1; returns the task, drawn to be profiled.
+/// account 1; returns the task once its profilers are drawn (`RandomnessDelay`, two
+/// blocks, after the submission: block 3).
 fn profiled_among(verifiers: &[u64]) -> TaskId {
 	reg(10, Role::Solver);
 	for v in verifiers {
 		reg(*v, Role::Verifier);
 	}
 	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-	last_task()
+	let id = last_task();
+	assert!(task(id).profilers.is_empty(), "none drawn at the submission");
+	run_to(task(id).deadline);
+	id
 }
 
 /// Submits the MNIST MLP with verifiers 11, 12 and 13 (and solver 10), all three drawn to
@@ -285,18 +290,27 @@ fn a_decline_ends_the_task_so_partners_are_never_left_to_set_the_threshold() {
 	});
 }
 
-/// The owner cancels a task while it is profiled: the profiles already posted are paid
-/// (their work stands), the rest of the escrow is refunded.
+/// The owner cancels a task while it is profiled: not while a drawn profiler is still at
+/// work (a submitter could otherwise undo every draw that seated too few of its partners,
+/// for nothing), and then the profiles already posted are paid (their work stands), the
+/// rest of the escrow is refunded.
 #[test]
-fn a_cancel_while_profiling_pays_the_profiles_posted() {
+fn a_cancel_waits_for_the_drawn_profilers_and_pays_their_profiles() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
 		let id = profiled_among(&[11, 12]);
 		let pay = task(id).segment_pay;
 		let profiler = Balances::total_balance(&11);
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1.0f32.to_bits()));
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::signed(1), id),
+			Error::<T>::ProfilersAtWork
+		);
+		// Once 12 has posted too, the threshold is decided and both profiles paid; the
+		// task, offered to its solver, can be cancelled.
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()));
 		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
 		assert_eq!(Balances::total_balance(&11), profiler + pay, "the posted profile is paid");
-		assert_eq!(Balances::free_balance(1), START - pay, "the rest refunded");
+		assert_eq!(Balances::free_balance(1), START - 2 * pay, "the rest refunded");
 		assert_eq!(escrow_held(1), 0);
 		check();
 	});
@@ -314,6 +328,7 @@ fn two_profiles_decide_only_when_they_agree() {
 		assert_eq!(Balances::free_balance(1), START);
 		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
 		let near = last_task();
+		run_to(task(near).deadline);
 		let pay = task(near).segment_pay;
 		let before = [11, 12].map(|v| Balances::total_balance(&v));
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), near, 0.5f32.to_bits()));
