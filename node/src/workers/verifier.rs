@@ -195,7 +195,7 @@ fn profile_task(
 	{
 		Ok(data) => Arc::new(data),
 		// The submitter's data cannot be had or read: a lapsed profile is slashed, and a
-		// decline is free (the next profiler is drawn).
+		// decline is free (the task then fails, refunded, before anyone trains).
 		Err(e) => {
 			let why = super::submitters_data(e);
 			log::warn!(target: "gensyn-worker", "verifier: declining to profile task {id}: {why}");

@@ -96,6 +96,10 @@ fn profiling<T: Config>(
 	spec.verification.mode = VerificationMode::Threshold;
 	let _ = TasksPallet::<T>::submit_task(RawOrigin::Signed(owner.clone()).into(), spec);
 	let id = NextTaskId::<T>::get().saturating_sub(1);
+	// Profilers are drawn at the task's first deadline.
+	let at = Tasks::<T>::get(id).map(|t| t.deadline).unwrap_or_default();
+	frame_system::Pallet::<T>::set_block_number(at);
+	TasksPallet::<T>::on_initialize(at);
 	let profilers: Vec<T::AccountId> = Tasks::<T>::get(id)
 		.map(|t| t.profilers.iter().map(|p| p.who.clone()).collect())
 		.unwrap_or_default();

@@ -66,7 +66,8 @@ mod errors {
 		SpecConvChannelMismatch,
 		/// Bad spec: A `Conv2d` layer's padding is not smaller than its kernel.
 		SpecPaddingNotBelowKernel,
-		/// Bad spec: The (padded) input of a `Conv2d` / `MaxPool2d` layer is smaller than its kernel.
+		/// Bad spec: The (padded) input of a `Conv2d` / `MaxPool2d` layer is smaller than
+		/// its kernel.
 		SpecKernelLargerThanInput,
 		/// Bad spec: This layer's output per sample exceeds `MAX_ACTIVATION` elements.
 		SpecActivationTooLarge,
@@ -151,8 +152,9 @@ mod errors {
 		/// whistleblower drawn to watch the task (it may be a forced error, whose catch is
 		/// the watcher's).
 		NotWatcher,
-		/// A drawn profiler has yet to post or lapse: the task can be cancelled once it
-		/// has (its profile is then paid).
+		/// A drawn profiler has yet to post or lapse, or the profilers are drawn in the
+		/// next block: the task can be cancelled once each has posted or lapsed (a posted
+		/// profile is then paid).
 		ProfilersAtWork,
 	}
 }

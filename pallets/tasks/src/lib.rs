@@ -151,8 +151,9 @@ pub mod pallet {
 		#[pallet::constant]
 		type MaxTrainingPeriod: Get<BlockNumberFor<Self>>;
 		/// Blocks between a commitment and the draw that waits for it (the verifier draw
-		/// after a commit, the next solver after a decline; at least 2): the draw reads the
-		/// [`Beacon`] folded over them, which no single author knows at the commitment.
+		/// after a commit, the profilers after a submission, the next solver after a
+		/// decline; at least 2): the draw reads the [`Beacon`] folded over them, which no
+		/// single author knows at the commitment.
 		#[pallet::constant]
 		type RandomnessDelay: Get<BlockNumberFor<Self>>;
 		/// Blocks verifiers have to post verdicts.
@@ -561,7 +562,8 @@ pub mod pallet {
 			Self::do_submit_task(owner, spec)
 		}
 
-		/// Cancels a task no solver has accepted yet; the escrow is refunded in full.
+		/// Cancels a task no solver has accepted yet; the escrow is refunded but for the
+		/// profiles posted (never while a drawn profiler is at work).
 		#[pallet::call_index(1)]
 		#[pallet::weight(T::WeightInfo::cancel_task())]
 		pub fn cancel_task(origin: OriginFor<T>, id: TaskId) -> DispatchResult {
@@ -626,7 +628,8 @@ pub mod pallet {
 		/// A drawn verifier reports that the solver's proof store does not serve what
 		/// `segment` needs (the journal, or the checkpoints as committed), or that the
 		/// task's committed data cannot be replayed (its chunk root or content is not what
-		/// the spec says, which a solver checks before it accepts), instead of a verdict. The audit counts as done, unpaid and unslashed. At settlement the
+		/// the spec says, which a solver checks before it accepts), instead of a verdict.
+		/// The audit counts as done, unpaid and unslashed. At settlement the
 		/// segment goes to a new verifier, as a voided verdict does; when the new verifier
 		/// reports it unavailable too, two verifiers drawn independently could not fetch
 		/// the solver's proof and it is rejected. A report no verifier checks again within

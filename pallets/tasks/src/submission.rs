@@ -114,8 +114,9 @@ impl<T: Config> Pallet<T> {
 
 	/// `cancel_task`: refunds a task no solver has accepted yet, in full but for the
 	/// profiles already posted, which are paid (their work stands). Not while a drawn
-	/// profiler has yet to post or lapse: cancelling then would let a submitter undo a
-	/// draw that gave its partners too few seats, for nothing.
+	/// profiler has yet to post or lapse, nor in the block before the profilers' draw:
+	/// cancelling then would let a submitter undo, for nothing, a draw that gave its
+	/// partners too few seats.
 	pub(crate) fn do_cancel_task(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.owner == who, Error::<T>::NotOwner);
@@ -123,7 +124,16 @@ impl<T: Config> Pallet<T> {
 			matches!(task.phase, Phase::Profiling | Phase::Queued | Phase::Offered),
 			Error::<T>::WrongPhase
 		);
-		ensure!(task.profilers.iter().all(|p| p.threshold.is_some()), Error::<T>::ProfilersAtWork);
+		if task.phase == Phase::Profiling {
+			// The author of the block before a profiler draw knows the draw: no cancel
+			// there either, unless no verifier could be drawn at all.
+			let now = frame_system::Pallet::<T>::block_number();
+			let draw_next = task.profilers.is_empty()
+				&& now.saturating_add(1u32.into()) >= task.deadline
+				&& !Self::fitting(Role::Verifier, &task, |_| true).is_empty();
+			let at_work = task.profilers.iter().any(|p| p.threshold.is_none());
+			ensure!(!draw_next && !at_work, Error::<T>::ProfilersAtWork);
+		}
 		if task.phase == Phase::Profiling {
 			Self::pay_posted_profiles(id, &mut task);
 		}

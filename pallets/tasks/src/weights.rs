@@ -78,19 +78,20 @@ struct Est(frame_support::weights::RuntimeDbWeight);
 impl Est {
 	// submit_task: r NextTaskId, Holds, Account, Active (solvers, and verifiers: a solver
 	// is drawn only when another could check it), Deadlines, WorkerTasks, Engagements;
-	// w those + Tasks, Specs. A Threshold task instead draws three profilers: three scans
-	// of the verifiers' list and three engagements. A solver draw reads what
-	// [`ROOM_READS`] counts.
+	// w those + Tasks, Specs. A Threshold task draws its profilers at a later deadline.
+	// A solver draw reads what [`ROOM_READS`] counts.
 	fn submit_task(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(400_000_000, 2 * ACTIVE_LIST_PROOF + 12_000 + ROOM_PROOF)
 			.saturating_add(db.reads_writes(12 + ROOM_READS, 13))
 	}
 	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits;
-	// while profiling, up to three posted profiles paid out of escrow first.
+	// while profiling, up to three posted profiles paid out of escrow first, and the
+	// verifiers' list read (whether a profiler draw could be due next block).
 	fn cancel_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(150_000_000, 12_000).saturating_add(db.reads_writes(14, 19))
+		Weight::from_parts(150_000_000, 12_000 + ACTIVE_LIST_PROOF)
+			.saturating_add(db.reads_writes(14, 19))
 	}
 	// accept_task: r Tasks, Profiles, Deadlines; w Tasks, Deadlines.
 	fn accept_task(&self) -> Weight {

@@ -529,6 +529,12 @@ fn a_submitter_cannot_reroll_its_profilers_for_free() {
 		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
 		let id = last_task();
 		assert!(task(id).profilers.is_empty(), "nothing drawn to look at yet");
+		// The author of the block before the draw knows it: no cancel in that block.
+		run_to(task(id).deadline - 1);
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::signed(1), id),
+			Error::<T>::ProfilersAtWork
+		);
 		run_to(task(id).deadline);
 		let drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
 		assert_eq!(drawn.len(), 3);
