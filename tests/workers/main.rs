@@ -308,8 +308,9 @@ fn a_task_whose_data_fails_its_checks_is_declined_and_nobody_slashed() {
 
 /// A Threshold task names data nobody can fetch (a closed port on 127.0.0.1). Charlie,
 /// drawn to profile it, declines instead of letting his profile lapse (which is slashed):
-/// the task fails before anyone trains and Alice is refunded in full. Charlie pays his
-/// fee and nothing else, and nothing is slashed.
+/// the task fails before anyone trains and Alice is refunded but for the declined seat's
+/// pay, which goes to the jackpot pot. Charlie pays his fee and nothing else, and
+/// nothing is slashed.
 #[test]
 fn a_task_whose_data_no_profiler_can_fetch_is_declined_unslashed() {
 	let s = setup_with(Options { roles: &["--verifier"], ..Options::default() });
@@ -329,11 +330,22 @@ fn a_task_whose_data_no_profiler_can_fetch_is_declined_unslashed() {
 	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{stdout}\n{stderr}");
 	assert!(stdout.contains("NoThreshold"), "{stdout}");
 	let escrow = planck(&tagged_json(&stdout, "RESULT ")["escrow"]);
-	assert_eq!(planck(&outcome["data"]["refunded"]), escrow, "refunded in full: {outcome}");
-	assert!(stdout.contains("tasks.ProfileDeclined"), "Charlie did not decline:\n{stdout}");
+	let declined: Value = stdout
+		.lines()
+		.find_map(|l| l.split_once("tasks.ProfileDeclined "))
+		.map(|(_, j)| serde_json::from_str(j.trim()).expect("an event's JSON"))
+		.unwrap_or_else(|| panic!("Charlie did not decline:\n{stdout}"));
+	let forfeited = planck(&declined["forfeited"]);
+	assert!(forfeited > 0, "the seat's pay goes to the pot: {declined}");
+	let refunded = planck(&outcome["data"]["refunded"]);
+	assert_eq!(refunded, escrow - forfeited, "refunded but the seat's pay: {outcome}");
 	assert!(!stdout.contains("tasks.Profiled"), "Charlie profiled:\n{stdout}");
 	let to = outcome["blockNumber"].as_u64().expect("block");
 	let ledger = ledger(&s, to, "//Alice,//Charlie");
+	let (alice, alice_fees) = account(&ledger, 0);
+	// Alice authors every block: she is paid the fees, hers included.
+	let fees = planck(&ledger["feesTotal"]);
+	assert_eq!(alice, fees - alice_fees - forfeited, "Alice lost the seat's pay: {ledger}");
 	let (charlie, charlie_fees) = account(&ledger, 1);
 	assert!(charlie_fees > 0 && charlie == -charlie_fees, "Charlie lost only fees: {ledger}");
 	assert_eq!(ledger["issuanceFrom"], ledger["issuanceTo"], "nothing slashed: {ledger}");

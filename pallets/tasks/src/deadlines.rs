@@ -67,6 +67,8 @@ impl<T: Config> Pallet<T> {
 			Phase::Training => Self::solver_lapsed(id, task, T::MissedResultSlash::get(), now),
 			Phase::Drawing => Self::draw_verifiers(id, task, now),
 			Phase::Verifying => Self::verify_period_ended(id, task, now),
+			// Before the window's end, only a game's end files a deadline: a re-audit.
+			Phase::Challenge if now < task.window_end => Self::reaudit_after_game(id, task, now),
 			Phase::Challenge => Self::settle(id, task, now),
 			Phase::Disputed => Self::dispute_timed_out(id, task, now),
 		}

@@ -76,12 +76,33 @@ impl<T: Config> Pallet<T> {
 		if task.window_end >= until {
 			return false;
 		}
-		task.window_end = until;
-		if task.phase == Phase::Challenge {
+		// A deadline before the window's end is a re-audit due (after a game): kept.
+		if task.phase == Phase::Challenge && task.deadline >= task.window_end {
 			task.deadline = Self::schedule(id, until);
 		}
+		task.window_end = until;
 		Self::deposit_event(Event::WindowExtended { id, until });
 		true
+	}
+
+	/// The deadline a game's end set for the re-audit of the verdicts it voided, before
+	/// the challenge window ends: the new verifiers are drawn now and post within a
+	/// verify period, and the window then opens again for every verdict. With none to
+	/// draw, the task waits for the window's end (where settlement tries again).
+	pub(crate) fn reaudit_after_game(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		let mut audits = Audits::<T>::get(id);
+		if Self::reaudit(id, task, &mut audits)? {
+			Audits::<T>::insert(id, audits);
+			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
+			task.phase = Phase::Verifying;
+		} else {
+			task.deadline = Self::schedule(id, task.window_end);
+		}
+		Ok(true)
 	}
 
 	/// A game refuted `audit`'s replay root and the verdict was not a forced error: its
@@ -186,16 +207,17 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 		Self::disengage(id, &mut task, &challenger);
 		if !open {
 			let now = frame_system::Pallet::<T>::block_number();
-			if Self::reaudit(id, &mut task, &mut audits)? {
-				// The new verifiers post within a verify period; the window then
-				// opens again for every verdict.
-				task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
-				task.phase = Phase::Verifying;
+			// A voided verdict's segment is audited again `RandomnessDelay` blocks from
+			// now ([`Self::reaudit_after_game`]): drawn now, from a beacon the parties
+			// know, a party could end the game (concede) in the block whose beacon
+			// draws its partner to re-audit.
+			let at = if audits.iter().any(Self::due_reaudit) {
+				now.saturating_add(Self::randomness_delay())
 			} else {
-				let at = task.window_end.max(now.saturating_add(1u32.into()));
-				task.deadline = Self::schedule(id, at);
-				task.phase = Phase::Challenge;
-			}
+				task.window_end.max(now.saturating_add(1u32.into()))
+			};
+			task.deadline = Self::schedule(id, at);
+			task.phase = Phase::Challenge;
 		}
 		Audits::<T>::insert(id, audits);
 		Tasks::<T>::insert(id, task);

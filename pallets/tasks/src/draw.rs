@@ -50,6 +50,13 @@ impl<T: Config> Pallet<T> {
 		Beacon::<T>::put((sp_crypto_hashing::blake2_256(&(before, r).encode()), now, raw));
 	}
 
+	/// Blocks from a commitment to the draw it waits for ([`Config::RandomnessDelay`], at
+	/// least 2: the commitment's own block, whose randomness its sender may know, is
+	/// folded at the next one, and the draw needs one more).
+	pub(crate) fn randomness_delay() -> BlockNumberFor<T> {
+		T::RandomnessDelay::get().max(2u32.into())
+	}
+
 	/// A hash of `subject` and the [`Beacon`], and the block since which it is known
 	/// (zero before the first fold).
 	pub(crate) fn random_hash(subject: &[u8]) -> ([u8; 32], BlockNumberFor<T>) {
@@ -63,7 +70,7 @@ impl<T: Config> Pallet<T> {
 	/// nobody knew at the commit, that block is not one a committer can make its own.
 	fn jitter(id: TaskId) -> BlockNumberFor<T> {
 		let span: u64 =
-			T::RandomnessDelay::get().saturating_sub(1u32.into()).unique_saturated_into();
+			Self::randomness_delay().saturating_sub(1u32.into()).unique_saturated_into();
 		let (x, _) = Self::random_u64(&(b"gensyn/jitter", id).encode());
 		(x % span.max(1)).saturated_into()
 	}
@@ -232,7 +239,7 @@ impl<T: Config> Pallet<T> {
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
 		let committed_at = task.result.as_ref().map(|r| r.committed_at).unwrap_or_else(Zero::zero);
-		let first = committed_at.saturating_add(T::RandomnessDelay::get().max(2u32.into()));
+		let first = committed_at.saturating_add(Self::randomness_delay());
 		if task.deadline == first {
 			let jitter = Self::jitter(id);
 			if !jitter.is_zero() {
@@ -361,6 +368,16 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
+	/// Whether `a` is to be audited again: its verdict was voided, or its report of an
+	/// unavailable store stands unchecked, and it has re-audits left (a report on a
+	/// re-audit of a report is the second one: final).
+	pub(crate) fn due_reaudit(a: &Audit<T::AccountId>) -> bool {
+		let second_report = a.unavailable && a.reported_before;
+		a.reaudits < T::MaxReaudits::get()
+			&& !second_report
+			&& (a.unavailable || (a.overturned && a.verdict.is_none()))
+	}
+
 	/// Gives every segment whose verdict a dispute voided, or whose report of an
 	/// unavailable store stands unchecked, while it has re-audits left
 	/// ([`Config::MaxReaudits`]), to a new verifier: an active one with a standing
@@ -378,13 +395,7 @@ impl<T: Config> Pallet<T> {
 		let voided: Vec<usize> = audits
 			.iter()
 			.enumerate()
-			.filter(|(_, a)| {
-				// A report on a re-audit of a report is the second one: final.
-				let second_report = a.unavailable && a.reported_before;
-				a.reaudits < T::MaxReaudits::get()
-					&& !second_report
-					&& (a.unavailable || (a.overturned && a.verdict.is_none()))
-			})
+			.filter(|(_, a)| Self::due_reaudit(a))
 			.map(|(i, _)| i)
 			.collect();
 		if voided.is_empty() {

@@ -80,7 +80,7 @@ impl<T: Config> Pallet<T> {
 	) {
 		Self::disengage(id, task, who);
 		task.exclude(who.clone());
-		let delay = T::RandomnessDelay::get().max(2u32.into());
+		let delay = Self::randomness_delay();
 		task.deadline = Self::schedule(id, now.saturating_add(delay));
 	}
 

@@ -378,12 +378,15 @@ pub mod pallet {
 			/// Deadline.
 			until: BlockNumberFor<T>,
 		},
-		/// A drawn profiler declined the task (unslashed); the task fails.
+		/// A drawn profiler declined the task (unslashed); its seat stays empty and the
+		/// seat's pay goes out of the escrow to the jackpot pot.
 		ProfileDeclined {
 			/// The task.
 			id: TaskId,
 			/// The profiler that declined.
 			profiler: T::AccountId,
+			/// Paid out of the escrow to the jackpot pot.
+			forfeited: BalanceOf<T>,
 		},
 		/// The task's distance threshold was decided: what the profiles agree on.
 		Profiled {
@@ -657,7 +660,8 @@ pub mod pallet {
 		}
 
 		/// A drawn profiler that cannot fetch or check the submitter's data declines the
-		/// task, unslashed, before its deadline (a lapse is slashed); the task fails.
+		/// task, unslashed, before its deadline (a lapse is slashed); the other profilers'
+		/// profiles decide the threshold, and with none left the task fails.
 		#[pallet::call_index(9)]
 		#[pallet::weight(T::WeightInfo::decline_profile())]
 		pub fn decline_profile(origin: OriginFor<T>, id: TaskId) -> DispatchResult {

@@ -131,17 +131,29 @@ impl<T: Config> Pallet<T> {
 	/// profiler was ever drawn and left, or the task funds one profile), each profiler
 	/// within [`PROFILE_BAND`] of it is paid one segment's verification pay (the rest of
 	/// the profiling escrow is refunded with the task), and the task moves on to the
-	/// solver draw. With no agreement the task fails (`NoThreshold`), refunded in full,
-	/// and no profiler is paid: the chain cannot tell which of them lied.
+	/// solver draw. With no agreement the task fails (`NoThreshold`), refunded: when
+	/// posts disagree no profiler is paid (the chain cannot tell which of them lied); a
+	/// single post left alone is paid.
 	fn decide_threshold(
 		id: TaskId,
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
-		let lone = task.excluded.is_empty() || Self::profiles_funded(task) == 1;
+		// A decline spends the draws and pays its seat out of the escrow, which lowers
+		// what the escrow funds: a task left funding one profile by declines is no task
+		// that only ever funded one.
+		let declined = task.draws >= T::MaxDraws::get();
+		let lone = task.excluded.is_empty() || (Self::profiles_funded(task) == 1 && !declined);
 		let profiles = core::mem::take(&mut task.profilers);
 		let posted: Vec<u32> = profiles.iter().filter_map(|p| p.threshold).collect();
 		let Some(threshold) = agreed_threshold(&posted, lone) else {
+			if posted.len() == 1 {
+				// Left alone by others that lapsed or declined, nothing contradicts it:
+				// its work is paid (else a submitter whose partner declines, and whose
+				// data one honest profiler lacks, would undo the draw for free).
+				task.profilers = profiles;
+				Self::pay_posted_profiles(id, task);
+			}
 			Self::fail(id, task, FailReason::NoThreshold);
 			return Ok(false);
 		};
@@ -156,7 +168,8 @@ impl<T: Config> Pallet<T> {
 
 	/// `submit_profile`: a drawn profiler posts its threshold (f32 bits, finite and
 	/// positive). Once every drawn profiler has, the threshold is decided at once when
-	/// every seat is taken or no other verifier could take an empty one; otherwise an
+	/// every seat is taken, none may be filled again (a decline spent the draws) or no
+	/// other verifier could take an empty one; otherwise an
 	/// empty seat is filled at the deadline, from randomness no profiler knows now.
 	pub(crate) fn do_submit_profile(
 		who: T::AccountId,
@@ -179,6 +192,7 @@ impl<T: Config> Pallet<T> {
 		let seated = || {
 			let taken: Vec<T::AccountId> = task.profilers.iter().map(|p| p.who.clone()).collect();
 			task.profilers.len() as u32 >= Self::profiles_funded(&task)
+				|| task.draws >= T::MaxDraws::get()
 				|| Self::fitting(Role::Verifier, &task, |a| !taken.contains(a)).is_empty()
 		};
 		let live = if all_posted && seated() {
@@ -194,11 +208,15 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// `decline_profile`: a drawn profiler that has not posted cannot use the task's data
-	/// (the submitter's doing) and lets it go before its deadline, unslashed. The task
-	/// fails (`NoThreshold`), refunded but for the profiles already posted, which are
-	/// paid: replacing the decliner would let a submitter that serves its data to its
-	/// partner profilers only have the honest ones decline, one after another, until only
-	/// partners post.
+	/// (the submitter's doing) and lets it go before its deadline, unslashed. Its seat
+	/// stays empty and no seat is filled again (the task's draws are spent): replacing
+	/// decliners would let a submitter that serves its data to its partner profilers only
+	/// have the honest ones decline, one after another, until only partners post. The
+	/// threshold is decided from the others' profiles (one alone decides nothing, but is
+	/// paid), so a decline never ends a task that its other profilers can profile, and
+	/// the declined seat's pay goes to the jackpot pot: a partner seated among them
+	/// cannot undo the draw for free. With every seat declined the task fails
+	/// (`NoThreshold`), refunded but for the declined seats' pay.
 	pub(crate) fn do_decline_profile(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Profiling, Error::<T>::WrongPhase);
@@ -208,15 +226,32 @@ impl<T: Config> Pallet<T> {
 		);
 		let now = frame_system::Pallet::<T>::block_number();
 		ensure!(now < task.deadline, Error::<T>::OfferExpired);
-		Self::deposit_event(Event::ProfileDeclined { id, profiler: who });
-		Self::pay_posted_profiles(id, &mut task);
-		Self::fail(id, &mut task, FailReason::NoThreshold);
+		task.profilers.retain(|p| p.who != who);
+		Self::disengage(id, &mut task, &who);
+		task.exclude(who.clone());
+		task.draws = T::MaxDraws::get();
+		// The seat's funding goes to the jackpot pot, never to the decliner: the data is
+		// the submitter's doing, and declines must not undo a draw for free.
+		let seat = task.segment_pay.min(task.escrow.saturating_sub(Self::round_cost(&task, true)));
+		let forfeited = Self::pay(&mut task, &T::JackpotAccount::get(), seat);
+		Self::deposit_event(Event::ProfileDeclined { id, profiler: who, forfeited });
+		let live = if task.profilers.is_empty() {
+			Self::fail(id, &mut task, FailReason::NoThreshold);
+			false
+		} else if task.profilers.iter().all(|p| p.threshold.is_some()) {
+			Self::decide_threshold(id, &mut task, now)?
+		} else {
+			true
+		};
+		if live {
+			Tasks::<T>::insert(id, task);
+		}
 		Ok(())
 	}
 
 	/// Pays every profile posted so far one segment's verification pay, when the task
-	/// ends before its threshold is decided through no fault of theirs (a decline, or
-	/// the owner's cancel).
+	/// ends before its threshold is decided through no fault of theirs (the owner's
+	/// cancel).
 	pub(crate) fn pay_posted_profiles(id: TaskId, task: &mut Task<T>) {
 		let profiles = core::mem::take(&mut task.profilers);
 		let paid = Self::pay_profiles(task, profiles, |_| true);

@@ -99,7 +99,7 @@ impl<T: Config> Pallet<T> {
 			// submitter does not know now: drawn at once, from a beacon it knows, a
 			// submitter could cancel and resubmit until its partners held the seats that
 			// decide the threshold.
-			let delay = T::RandomnessDelay::get().max(2u32.into());
+			let delay = Self::randomness_delay();
 			task.phase = Phase::Profiling;
 			task.deadline = Self::schedule(id, now.saturating_add(delay));
 			true

@@ -68,7 +68,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
 		ensure!(checkpoints == task.checkpoints, Error::<T>::WrongCheckpointCount);
 		let now = frame_system::Pallet::<T>::block_number();
-		let delay = T::RandomnessDelay::get().max(2u32.into());
+		let delay = Self::randomness_delay();
 		task.deadline = Self::schedule(id, now.saturating_add(delay));
 		task.phase = Phase::Drawing;
 		task.draws = 0;

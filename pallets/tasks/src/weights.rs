@@ -105,12 +105,12 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(5, 4))
 	}
-	// decline_profile: r/w Tasks; two posted profiles paid out of escrow (Holds, Account
-	// each side, earnings) and the task failed: the rest refunded, three engagements
-	// released (WorkerTasks, Engagements), Specs, Audits and Deadlines dropped.
+	// decline_profile, the last of a task's three after the others posted: the
+	// decliner let go (WorkerTasks, Engagements), the seat's pay moved to the pot (Holds,
+	// two Accounts), then the threshold decided as by the last submit_profile (transfers
+	// out of escrow, earnings notes, a solver draw).
 	fn decline_profile(&self) -> Weight {
-		let db = self.0;
-		Weight::from_parts(150_000_000, 12_000).saturating_add(db.reads_writes(16, 20))
+		self.submit_profile().saturating_add(self.0.reads_writes(5, 5))
 	}
 	// submit_result: r Tasks, Deadlines, the randomness delay; w Tasks, Deadlines.
 	fn submit_result(&self) -> Weight {

@@ -31,7 +31,7 @@ fn a_conceded_game_over_an_honest_pass_never_fails_the_solver() {
 		pass(id, a.verifier, a.segment);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 		// The verifier concedes: the arbiter reports the challenger won.
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		pass(id, other, a.segment);
 		run_to(task(id).deadline);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
@@ -115,7 +115,7 @@ fn a_late_reveal_never_leaves_the_solver_without_time_to_contest() {
 		assert!(TaskPallet::duties(&10).iter().any(contest), "the solver is told to check it");
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
 		// The solver's honest work wins the game.
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		let again = Audits::<T>::get(id)[0].clone();
 		assert_ne!(again.verifier, a.verifier, "audited again");
 		reaudits_pass(id);
@@ -167,13 +167,13 @@ fn a_shielding_challenge_never_leaves_the_solver_without_time_to_contest() {
 		let end = task(id).window_end;
 		run_to(end + 2);
 		// The shield falls past the window's end: the challenger lost.
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		rule(id, a.segment, false);
 		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
 		assert_eq!(task(id).window_end, end + 2 + period, "a whole period from the ruling");
 		run_to(end + 3);
 		assert_eq!(task(id).phase, Phase::Challenge, "not settled");
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		let again = Audits::<T>::get(id)[0].clone();
 		assert_ne!(again.verifier, a.verifier, "audited again");
 		reaudits_pass(id);
@@ -250,7 +250,7 @@ fn a_reveal_during_a_dispute_still_leaves_the_solver_time_to_contest() {
 		assert_eq!(task(id).phase, Phase::Challenge, "the timeout did not settle the task");
 		assert_eq!(task(id).deadline, timeout - 2 + period, "it settles when the window ends");
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, liar.segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, liar.segment, true));
+		rule(id, liar.segment, true);
 		reaudits_pass(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert!(worth(liar.verifier) < attacker, "the late revealer loses");
@@ -551,4 +551,36 @@ fn a_submitter_cannot_reroll_its_profilers_for_free() {
 		assert_eq!(worth(1), before - 3 * pay, "the re-roll cost it three profiles");
 		check();
 	});
+}
+
+/// A verifier and its own whistleblower account end their game (a concession) in the
+/// block whose beacon draws their partner to audit the voided segment again: a party
+/// knows the beacon when it moves. The re-audit is drawn `RandomnessDelay` blocks after
+/// the ruling: with every block up to the ruling's fixed (all a party could know), the
+/// blocks after it, other authors', decide the re-auditor.
+#[test]
+fn no_party_to_a_game_chooses_who_audits_its_segment_again() {
+	let reauditor_with = |later: u8| {
+		new_test_ext().execute_with(|| {
+			let id = verifying();
+			for v in 14..=18 {
+				reg(v, Role::Verifier);
+			}
+			reg(13, Role::Whistleblower);
+			verify_all(id, true);
+			let a = Audits::<T>::get(id)[0].clone();
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+			let ruled = System::block_number();
+			AUTHORED
+				.with(|x| x.borrow_mut().extend((ruled + 1..ruled + 10).map(|b| (b, [later; 32]))));
+			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+			if task(id).phase == Phase::Challenge {
+				run_to(task(id).deadline);
+			}
+			assert_eq!(task(id).phase, Phase::Verifying, "audited again");
+			Audits::<T>::get(id).iter().find(|x| x.segment == a.segment).map(|x| x.verifier)
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(reauditor_with).collect();
+	assert!(outcomes.len() > 1, "the ruling's block alone decided the re-auditor: {outcomes:?}");
 }

@@ -134,7 +134,7 @@ fn a_voided_segment_is_audited_again_by_another_verifier() {
 		// Overturned again: no verifier is left to draw (11 and 12 were both taken off), so
 		// the segment stays void.
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		let a = Audits::<T>::get(id)[0].clone();
 		assert_eq!((a.verifier, a.verdict, a.overturned), (other, None, true));
 		assert_eq!(task(id).phase, Phase::Challenge);
@@ -182,7 +182,7 @@ fn a_losing_challenger_is_slashed_and_the_task_settles() {
 			<TaskPallet as DisputeOutcome>::resolve(77, 0, false),
 			Error::<T>::UnknownTask
 		);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		rule(id, a.segment, false);
 		assert_eq!(Stake::bond(&13, Role::Whistleblower), 200 - 15);
 		let end = task(id).deadline;
 		run_to(end);
@@ -203,7 +203,7 @@ fn the_solver_may_dispute_a_failing_verdict_and_win() {
 		);
 		run_to_reveals(id);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		// The voided segment goes to the other verifier, whose replay passes it.
 		assert_eq!(task(id).phase, Phase::Verifying);
 		let r = Audits::<T>::get(id)[0].clone();

@@ -32,7 +32,7 @@ fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 		reveal(a.verifier, id);
 		let vb = Stake::bond(&a.verifier, Role::Verifier);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb, "forced: not slashed");
 		let w = Balances::free_balance(13);
 		let sb = Stake::bond(&10, Role::Solver);
@@ -107,7 +107,7 @@ fn a_lost_early_challenge_leaves_no_claim_to_a_later_one() {
 	copycat_earns_nothing(|id, a| {
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 		assert!(ChallengedAt::<T>::contains_key(id, a.segment), "early: a claim");
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		rule(id, a.segment, false);
 		challenge_ahead_of_a_held_back_reveal(id, a);
 	});
 }
@@ -130,7 +130,7 @@ fn reveals_stay_open_when_a_game_sends_the_task_back_to_be_audited() {
 		reveal(refuted.verifier, id);
 		reg(13, Role::Whistleblower);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, refuted.segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, refuted.segment, true));
+		rule(id, refuted.segment, true);
 		assert_eq!(task(id).phase, Phase::Verifying, "audited again");
 		let told = TaskPallet::duties(&other.verifier)
 			.into_iter()
@@ -173,7 +173,7 @@ fn copycat_earns_nothing(copy: impl FnOnce(TaskId, &Audit<u64>)) {
 		assert_eq!(Watchers::<T>::get(id), Some(13), "the copycat is the task's watcher");
 		copy(id, &a);
 		assert!(!ChallengedAt::<T>::contains_key(id, a.segment), "no claim to a catch");
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		// Any later challenge of a revealed forced error is refused.
 		if b.verifier != a.verifier {
 			reveal(b.verifier, id);
@@ -388,7 +388,7 @@ fn a_reaudit_pool_that_runs_out_leaves_the_rest_unaudited_and_never_redraws_a_re
 			audits.iter().map(|a| Stake::bond(&a.verifier, Role::Verifier)).collect();
 		for a in &audits {
 			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+			rule(id, a.segment, true);
 		}
 		reveal_all(id);
 		let (w, sb, issuance) = (
@@ -465,7 +465,7 @@ fn an_exact_verifier_refuted_on_one_of_its_two_audits_is_slashed_once_and_paid_f
 		reg(13, Role::Whistleblower);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[0].segment));
 		let (vb, w) = (Stake::bond(&11, Role::Verifier), Balances::free_balance(13));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, true));
+		rule(id, audits[0].segment, true);
 		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 30);
 		assert_eq!(Balances::free_balance(13), w + 15);
 		let refuted = Audits::<T>::get(id)[0].clone();
@@ -502,7 +502,7 @@ fn refuted_before_reveal(rate: sp_runtime::Perbill, pass: bool) -> (TaskId, Audi
 	reg(13, Role::Whistleblower);
 	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 	let vb = Stake::bond(&a.verifier, Role::Verifier);
-	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+	rule(id, a.segment, true);
 	(id, a, vb)
 }
 
@@ -635,7 +635,7 @@ fn a_verifiers_own_whistleblower_earns_no_catch_unless_drawn_to_watch() {
 		);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(watcher), id, b.segment));
 		assert!(ChallengedAt::<T>::contains_key(id, b.segment), "the watcher's claim");
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, b.segment, true));
+		rule(id, b.segment, true);
 		reveal_all(id);
 		assert_noop!(
 			TaskPallet::challenge(RuntimeOrigin::signed(own), id, a.segment),
@@ -672,7 +672,7 @@ fn a_watcher_pushed_off_the_active_list_still_challenges_and_is_paid() {
 		let pot = Balances::free_balance(JACKPOT);
 		assert!(TaskPallet::duties(&watcher).iter().any(|d| matches!(d, Duty::Watch { .. })));
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(watcher), id, audits[0].segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, true));
+		rule(id, audits[0].segment, true);
 		reveal_all(id);
 		run_to(task(id).deadline);
 		assert_eq!(worth(watcher), before + (pot - 1) / 10, "the watcher is paid one catch");

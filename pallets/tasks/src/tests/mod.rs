@@ -338,7 +338,7 @@ fn overturned_pass(mode: VerificationMode, spare: bool) -> (TaskId, u64) {
 	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 	let vb = Stake::bond(&a.verifier, Role::Verifier);
 	let w = Balances::free_balance(13);
-	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+	rule(id, a.segment, true);
 	assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30);
 	assert_eq!(Balances::free_balance(13), w + 15);
 	assert_noop!(
@@ -346,6 +346,21 @@ fn overturned_pass(mode: VerificationMode, spare: bool) -> (TaskId, u64) {
 		Error::<T>::WrongPhase
 	);
 	(id, a.verifier)
+}
+
+/// The arbiter rules on the game over `segment` of task `id`. Where the ruling voids a
+/// verdict, its segment is audited again `RandomnessDelay` blocks later, from randomness
+/// neither party knew when the game ended (nothing is drawn in the ruling's block): runs
+/// to that draw.
+fn rule(id: TaskId, segment: u32, challenger_won: bool) {
+	let drawn = || events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count();
+	let before = drawn();
+	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, segment, challenger_won));
+	assert_eq!(drawn(), before, "no re-audit is drawn in the ruling's block");
+	let t = task(id);
+	if t.phase == Phase::Challenge && Audits::<T>::get(id).iter().any(TaskPallet::due_reaudit) {
+		run_to(t.deadline);
+	}
 }
 
 /// The segments of task `id` given to new verifiers (its phase is Verifying again) are

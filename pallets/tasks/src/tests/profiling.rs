@@ -83,14 +83,18 @@ fn a_lapsed_profile_is_slashed_and_redrawn_then_the_task_fails_or_is_cancelled()
 	});
 }
 
-/// A Threshold task whose data a profiler cannot use: it declines, free (a lapse would
-/// be slashed), and the task fails before anyone trains, refunded in full; no profiler
-/// lost anything. The decline is a drawn profiler's alone, only while it has not
-/// posted, and only before its deadline.
+/// A Threshold task whose data its profilers cannot use: each declines, free (a lapse
+/// would be slashed). The first decline leaves the other profiler at work; once every
+/// seat has declined the task fails before anyone trains, refunded but for the declined
+/// seats' pay (to the jackpot pot: the data is the submitter's doing), and no profiler
+/// lost anything. The decline is a drawn profiler's alone, only while it has
+/// not posted, and only before its deadline.
 #[test]
-fn a_profiler_declining_unusable_data_fails_the_task_refunded_and_unslashed() {
+fn profilers_declining_unusable_data_fail_the_task_refunded_and_unslashed() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
 		let id = profiled_among(&[11, 12]);
+		let pay = task(id).segment_pay;
+		let pot = Balances::free_balance(JACKPOT);
 		let worth = || Balances::total_balance(&11) + Balances::total_balance(&12);
 		let profilers = worth();
 		assert_eq!(task(id).profilers.len(), 2, "both verifiers profile it");
@@ -99,13 +103,22 @@ fn a_profiler_declining_unusable_data_fails_the_task_refunded_and_unslashed() {
 			Error::<T>::NotProfiler
 		);
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
-		assert!(events().contains(&Event::ProfileDeclined { id, profiler: 11 }));
-		assert!(Tasks::<T>::get(id).is_none(), "the task ended");
+		let forfeited = pay;
+		assert!(events().contains(&Event::ProfileDeclined { id, profiler: 11, forfeited }));
+		assert_eq!(task(id).profilers.to_vec(), vec![Profile { who: 12, threshold: None }]);
+		assert_eq!(TaskPallet::duties(&11), vec![], "the decliner is let go");
+		assert_noop!(
+			TaskPallet::decline_profile(RuntimeOrigin::signed(11), id),
+			Error::<T>::NotProfiler
+		);
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(12), id));
+		assert!(Tasks::<T>::get(id).is_none(), "every seat declined: the task ended");
 		assert!(events().iter().any(
 			|e| matches!(e, Event::TaskFailed { id: i, reason: FailReason::NoThreshold, .. } if *i == id)
 		));
-		assert_eq!(Balances::free_balance(1), START, "refunded in full");
-		assert_eq!(worth(), profilers, "no profiler slashed");
+		assert_eq!(Balances::free_balance(1), START - 2 * pay, "refunded but the seats' pay");
+		assert_eq!(Balances::free_balance(JACKPOT), pot + 2 * pay, "which went to the pot");
+		assert_eq!(worth(), profilers, "no profiler slashed nor paid");
 		assert_eq!(TaskPallet::duties(&12), vec![], "let go");
 		assert_noop!(
 			TaskPallet::decline_profile(RuntimeOrigin::signed(12), id),
@@ -263,29 +276,75 @@ fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 /// A submitter serves its data to its partner profilers only (13 here), so that the
 /// honest ones cannot fetch it. Were a decliner replaced, the honest profilers would
 /// decline one after another until only partners posted, and a partner's tiny threshold
-/// would fail every honest solver. A decline ends the task instead: no threshold, no
-/// solver drawn, the owner refunded but for the profile posted (paid to its partner,
-/// out of its own escrow), and an honest profiler posting after the decline has nothing
-/// to post to.
+/// would fail every honest solver. A decliner's seat is never filled again (14, free to
+/// profile, is not drawn): the partner's tiny profile and the honest one left disagree,
+/// so nothing is decided, nobody is paid and no solver is drawn; the owner is refunded
+/// but for the declined seat's pay.
 #[test]
-fn a_decline_ends_the_task_so_partners_are_never_left_to_set_the_threshold() {
+fn a_decliners_seat_is_never_refilled_so_partners_cannot_set_the_threshold() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
 		let id = profiled_among(&[11, 12, 13]);
 		let pay = task(id).segment_pay;
+		reg(14, Role::Verifier);
 		let coalition = || Balances::total_balance(&1) + Balances::total_balance(&13);
 		let before = coalition();
 		let solver = Balances::total_balance(&10) + Stake::bond(&10, Role::Solver);
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(13), id, 1e-30f32.to_bits()));
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
+		assert!(Tasks::<T>::get(id).is_some(), "12 still profiles it");
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()));
 		assert!(Tasks::<T>::get(id).is_none(), "no threshold: the task ended");
-		assert!(events().contains(&Event::ProfilesPaid { id, paid: vec![(13, pay)] }));
-		assert_noop!(
-			TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()),
-			Error::<T>::UnknownTask
-		);
-		assert_eq!(coalition(), before, "the coalition gained nothing");
+		assert!(!events().iter().any(|e| matches!(e, Event::ProfilerDrawn { profiler: 14, .. })));
+		assert!(!events().iter().any(|e| matches!(e, Event::Profiled { .. })));
+		assert_eq!(coalition(), before - pay, "the coalition lost the declined seat's pay");
 		assert_eq!(Balances::total_balance(&10) + Stake::bond(&10, Role::Solver), solver);
 		assert!(!events().iter().any(|e| matches!(e, Event::SolverDrawn { .. })));
+		check();
+	});
+}
+
+/// The owner's partner (11) is seated among its task's three profilers. Were a decline
+/// to end the task, the partner would decline at once and the owner resubmit, for
+/// fees, until its partners held two seats and set the threshold. The decline ends
+/// nothing: the honest profilers' profiles decide the threshold and are paid, and the
+/// owner that then cancels to draw again pays for both.
+#[test]
+fn a_partner_profiler_cannot_undo_the_draw_by_declining() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		let pay = task(id).segment_pay;
+		let coalition = || Balances::total_balance(&1) + Balances::total_balance(&11);
+		let before = coalition();
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
+		assert!(Tasks::<T>::get(id).is_some(), "the decline did not end the task");
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()));
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(13), id, 2.0f32.to_bits()));
+		assert_eq!(task(id).threshold, Some(2.0f32.to_bits()), "the honest profiles decide");
+		assert_eq!(task(id).phase, Phase::Offered);
+		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
+		assert_eq!(coalition(), before - 3 * pay, "a re-roll costs the owner every seat");
+		check();
+	});
+}
+
+/// The same partner (11) declines where the owner serves its data to one honest
+/// profiler only (12 posts, 13 cannot fetch it and declines): the post left alone
+/// decides nothing, so the task fails, but nothing contradicts that post and it is
+/// paid, and each declined seat's pay goes to the pot: the re-roll is not free.
+#[test]
+fn a_partner_declining_beside_a_starved_profiler_still_pays_for_the_reroll() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		let pay = task(id).segment_pay;
+		let coalition = || Balances::total_balance(&1) + Balances::total_balance(&11);
+		let before = coalition();
+		let honest = [12, 13].map(|v| Balances::total_balance(&v));
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()));
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(13), id));
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
+		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
+		assert_eq!([12, 13].map(|v| Balances::total_balance(&v)), [honest[0] + pay, honest[1]]);
+		assert_eq!(coalition(), before - 3 * pay, "the re-roll cost the owner every seat");
 		check();
 	});
 }

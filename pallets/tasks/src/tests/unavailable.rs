@@ -420,7 +420,7 @@ fn a_reaudit_verdict_that_does_not_hold_leaves_the_report_unchecked() {
 		reg(13, Role::Whistleblower);
 		verify_all(id, true);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		let a = Audits::<T>::get(id)[0].clone();
 		assert_eq!((a.verdict, a.overturned), (None, true));
 		run_to(task(id).deadline);
@@ -454,7 +454,7 @@ fn a_report_outlives_a_refuted_reaudit_so_the_next_report_rejects_the_proof() {
 		reg(14, Role::Verifier);
 		verify_all(id, true);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		rule(id, a.segment, true);
 		let a = Audits::<T>::get(id)[0].clone();
 		assert_eq!((a.verifier, a.reaudits, a.reported_before), (14, 2, true));
 		assert_ok!(TaskPallet::report_unavailable(RuntimeOrigin::signed(14), id, a.segment));
@@ -495,9 +495,9 @@ fn a_report_whose_reaudit_a_game_voided_survives_a_later_verifying_deadline() {
 		reg(16, Role::Whistleblower);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, s1.segment));
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(16), id, s0.segment));
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, s1.segment, true));
+		rule(id, s1.segment, true);
 		reg(15, Role::Verifier);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, s0.segment, true));
+		rule(id, s0.segment, true);
 		let now = Audits::<T>::get(id);
 		assert_eq!((now[0].verifier, now[0].reaudits), (15, 1));
 		assert!(now[1].overturned && now[1].reported_before && now[1].verdict.is_none());

@@ -64,7 +64,7 @@ fn a_solver_watches_failing_verdicts_on_its_own_work() {
 		assert!(TaskPallet::duties(&10).contains(&Duty::Dispute { task: id, segment: a.segment }));
 		// The solver loses the game: slashed for a false challenge, the verdict stands.
 		let sb = Stake::bond(&10, Role::Solver);
-		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, false));
+		rule(id, a.segment, false);
 		assert_eq!(Stake::bond(&10, Role::Solver), sb - 15);
 		// It may contest it again, with a whole period from the ruling.
 		let end = task(id).window_end;
