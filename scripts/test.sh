@@ -3,7 +3,7 @@
 # fetches the MNIST digits, checks formatting and clippy, then builds and runs every test of the
 # workspace in the one release profile (unit, runtime, ML, and end-to-end tests that
 # start real nodes on 127.0.0.1 and drive them with polkadot.js), then the pallets'
-# benchmarks as tests.
+# benchmarks as tests and a bounded fuzz run of the task spec.
 #
 #   scripts/test.sh [extra cargo test arguments]
 #
@@ -50,4 +50,10 @@ bench_features="pallet-gensyn-stake/runtime-benchmarks pallet-gensyn-tasks/runti
 bench_features+=" pallet-gensyn-jackpot/runtime-benchmarks pallet-gensyn-arbitration/runtime-benchmarks"
 cargo test --release --locked --lib -p pallet-gensyn-stake -p pallet-gensyn-tasks \
 	-p pallet-gensyn-jackpot -p pallet-gensyn-arbitration --features "$bench_features" -- bench
+
+# A million task specs' SCALE bytes, mutated, through decoding, validation and the work
+# estimate, built with overflow checks (the `fuzz` profile) so that a wrapped sum fails.
+say "fuzzing the spec's decoding, validation and estimate"
+SPEC_FUZZ_RUNS=1000000 cargo test --profile fuzz --locked -p gensyn-primitives \
+	--test fuzz_spec -- --nocapture
 say "tests finished in $(($(date +%s) - start)) s"

@@ -127,6 +127,9 @@ pub fn is_forced(secret: &Hash32, task: TaskId, segment: u32, rate: Perbill) -> 
 	draw.saturating_mul(1_000_000_000) < u64::from(rate.deconstruct()).saturating_mul(1 << 32)
 }
 
+/// The storage layout's version: bumped, with a migration, by every change of it.
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(0);
+
 #[frame_support::pallet]
 pub mod pallet {
 	use super::*;
@@ -134,6 +137,7 @@ pub mod pallet {
 
 	/// The pallet.
 	#[pallet::pallet]
+	#[pallet::storage_version(STORAGE_VERSION)]
 	pub struct Pallet<T>(_);
 
 	/// Configuration.
@@ -216,6 +220,31 @@ pub mod pallet {
 		/// The task's secrets may not be revealed yet: reveals open at a point of its
 		/// challenge window that the chain fixes.
 		RevealNotOpen,
+	}
+
+	#[pallet::hooks]
+	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
+		#[cfg(feature = "try-runtime")]
+		fn try_state(_n: BlockNumberFor<T>) -> Result<(), sp_runtime::TryRuntimeError> {
+			Self::do_try_state()
+		}
+	}
+
+	impl<T: Config> Pallet<T> {
+		/// Checks the invariants: every revealed secret hashes to the commitment it was
+		/// bound by (a verdict is judged by the secret committed before it was posted).
+		#[cfg(any(test, feature = "try-runtime", feature = "std"))]
+		pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
+			for (_, _, b) in Bindings::<T>::iter() {
+				if let Some(secret) = b.secret {
+					ensure!(
+						sp_crypto_hashing::blake2_256(&secret) == b.commitment,
+						"jackpot: a revealed secret is not its commitment's"
+					);
+				}
+			}
+			Ok(())
+		}
 	}
 
 	#[pallet::call]

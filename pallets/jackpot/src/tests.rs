@@ -70,6 +70,21 @@ fn reveal_checks_the_secret_once() {
 				Some(is_forced(&[5; 32], 7, s, Perbill::from_percent(50)))
 			);
 		}
+		assert_ok!(J::do_try_state());
+	});
+}
+
+/// The invariant check catches a revealed secret that is not its commitment's (storage
+/// that no call writes, e.g. a faulty migration).
+#[test]
+fn the_invariants_catch_a_secret_that_is_not_its_commitments() {
+	new_test_ext().execute_with(|| {
+		let rate = Perbill::from_percent(1);
+		let b = Binding { commitment: blake2_256(&[5; 32]), secret: Some([5; 32]), rate };
+		Bindings::<Test>::insert(1, 7, b);
+		assert_ok!(J::do_try_state());
+		Bindings::<Test>::insert(1, 7, Binding { secret: Some([6; 32]), ..b });
+		assert!(J::do_try_state().is_err());
 	});
 }
 

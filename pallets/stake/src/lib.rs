@@ -17,6 +17,10 @@ pub mod weights;
 
 pub use weights::WeightInfo;
 
+/// The storage layout's version: bumped, with a migration, by every change of it.
+const STORAGE_VERSION: frame_support::traits::StorageVersion =
+	frame_support::traits::StorageVersion::new(0);
+
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use frame_support::{
@@ -255,6 +259,7 @@ pub mod pallet {
 
 	/// The pallet.
 	#[pallet::pallet]
+	#[pallet::storage_version(STORAGE_VERSION)]
 	pub struct Pallet<T>(_);
 
 	/// Reasons this pallet holds funds: one per role, so each bond is slashed on its own.

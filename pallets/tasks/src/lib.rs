@@ -523,7 +523,8 @@ pub mod pallet {
 			/// Its threshold (f32 bits).
 			threshold: u32,
 		},
-		/// Profiles posted for a task that ended undecided (decline, cancel) were paid.
+		/// Profiles posted for a task that ended undecided (a post left alone, a cancel)
+		/// were paid.
 		ProfilesPaid {
 			/// The task.
 			id: TaskId,

@@ -297,9 +297,10 @@ pub struct Shape3 {
 }
 
 impl Shape3 {
-	/// `channels * height * width`, widened so it cannot overflow.
+	/// `channels * height * width` in 64 bits, saturating (three `u32` factors can
+	/// exceed `u64`; a spec with such a shape is refused, but is sized first).
 	pub fn numel(&self) -> u64 {
-		(self.channels as u64) * (self.height as u64) * (self.width as u64)
+		(self.channels as u64).saturating_mul(self.height as u64).saturating_mul(self.width as u64)
 	}
 }
 
