@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs libtorch for the `tch` crate: PyPI's torch wheel in a project-local
 # virtualenv shared by every clone on the machine (~/.cache/gensyn-node/venv, or
-# $GENSYN_VENV). Idempotent: does nothing when the
-# pinned version is already there. Prints the environment a build needs; source
-# scripts/env.sh to get it in a shell.
+# $GENSYN_VENV), with the Python client's packages (substrate-interface, safetensors).
+# Idempotent: does nothing when the pinned versions are already there. Prints the
+# environment a build needs; source scripts/env.sh to get it in a shell.
 #
 # tch 0.24 is built against torch 2.11.0: move both pins together, never one alone.
 set -euo pipefail
@@ -32,6 +32,13 @@ else
         echo "setup-torch: error: expected torch $TORCH_VERSION, found '${got:-none}'" >&2
         exit 1
     fi
+fi
+
+# The Python client's packages (scripts/py/gensyn_client.py), pinned like torch.
+CLIENT_PACKAGES=(substrate-interface==1.7.11 safetensors==0.8.0)
+if ! "$VENV/bin/python" -W ignore -c 'import substrateinterface, safetensors' 2>/dev/null; then
+    echo "setup-torch: installing the Python client's packages into $VENV" >&2
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${CLIENT_PACKAGES[@]}"
 fi
 
 TORCH_LIB="$("$VENV/bin/python" -W ignore -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')"

@@ -230,7 +230,8 @@ pub fn babe_authority_from_log(log_hex: &str) -> Option<u32> {
 	Some(u32::from_le_bytes([index[0], index[1], index[2], index[3]]))
 }
 
-fn hex_decode(s: &str) -> Option<Vec<u8>> {
+/// Bytes from hex digits (no `0x`); None when they are not.
+pub fn hex_decode(s: &str) -> Option<Vec<u8>> {
 	(0..s.len())
 		.step_by(2)
 		.map(|i| s.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()))
@@ -255,6 +256,40 @@ pub fn run_js(script: &str, args: &[&str]) -> (bool, String, String) {
 		String::from_utf8_lossy(&out.stdout).into_owned(),
 		String::from_utf8_lossy(&out.stderr).into_owned(),
 	)
+}
+
+/// The virtualenv's Python (scripts/setup-torch.sh: torch and the Python client's
+/// packages), `$GENSYN_VENV` or ~/.cache/gensyn-node/venv.
+pub fn venv_python() -> PathBuf {
+	let venv = std::env::var("GENSYN_VENV").map(PathBuf::from).unwrap_or_else(|_| {
+		PathBuf::from(std::env::var("HOME").expect("HOME")).join(".cache/gensyn-node/venv")
+	});
+	let python = venv.join("bin/python");
+	assert!(python.exists(), "{} is missing: run scripts/setup.sh first", python.display());
+	python
+}
+
+/// Runs the Python client (scripts/py/gensyn_client.py) with `args`; returns (success,
+/// stdout, stderr).
+pub fn run_py(args: &[&str]) -> (bool, String, String) {
+	let out = Command::new(venv_python())
+		.arg(repo_root().join("scripts/py/gensyn_client.py"))
+		.args(args)
+		.current_dir(repo_root())
+		.output()
+		.expect("the virtualenv's python runs");
+	(
+		out.status.success(),
+		String::from_utf8_lossy(&out.stdout).into_owned(),
+		String::from_utf8_lossy(&out.stderr).into_owned(),
+	)
+}
+
+/// Runs the Python client, which must succeed; its `RESULT` JSON and its stdout.
+pub fn py_ok(args: &[&str]) -> (Value, String) {
+	let (ok, stdout, stderr) = run_py(args);
+	assert!(ok, "gensyn_client.py {args:?} failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
+	(tagged_json(&stdout, "RESULT "), stdout)
 }
 
 /// The package directory of this checkout: cargo's variable at run time (a build reused

@@ -20,7 +20,7 @@ mod setup;
 
 use std::time::Duration;
 
-use common::{free_port, repo_root, run_js, run_ok, tagged_json, Node};
+use common::{free_port, py_ok, repo_root, run_js, run_ok, tagged_json, Node};
 use serde_json::Value;
 use setup::*;
 
@@ -62,6 +62,28 @@ fn workers_train_verify_and_settle_a_task() {
 	let (ok, stdout_early, _) =
 		run_js("fetch-model.js", &["--ws", &s.ws, "--task", "0", "--at", "1"]);
 	assert!(!ok && stdout_early.contains("TaskNotFound"), "{stdout_early}");
+	// The Python client fetches the same checked file and loads it into PyTorch: the
+	// trained MLP reads the held-out digits far better than chance.
+	let py_out = out.with_extension("py.safetensors");
+	let py_arg = py_out.to_str().expect("utf-8 path");
+	let (py, _) =
+		py_ok(&["fetch-model", "--ws", &s.ws, "--task", "0", "--at", at, "--out", py_arg]);
+	assert_eq!(py["blob"], fetched["blob"], "the same model: {py}");
+	let spec = repo_root().join("examples/mnist-mlp.json");
+	let test_data = repo_root().join(".data/mnist/test.idx");
+	let (eval, _) = py_ok(&[
+		"evaluate",
+		"--spec",
+		spec.to_str().expect("utf-8"),
+		"--model",
+		py_arg,
+		"--data",
+		test_data.to_str().expect("utf-8"),
+	]);
+	let _ = std::fs::remove_file(&py_out);
+	assert_eq!(eval["step"], 252, "{eval}");
+	let (loss, accuracy) = (eval["loss"].as_f64().unwrap(), eval["accuracy"].as_f64().unwrap());
+	assert!(accuracy > 0.85 && loss < 0.6, "the trained model on test digits: {eval}");
 
 	// Money: Alice paid the task and every fee (and, as the only block author, received
 	// every fee); Bob got the solver pay, Charlie the profiling segment and each verdict.
