@@ -131,9 +131,7 @@ impl<T: Config> Pallet<T> {
 			// Silence is no verdict: void, so the segment is audited again.
 			a.overturned = true;
 		}
-		if Self::reaudit(id, task, &mut audits)? {
-			Audits::<T>::insert(id, audits);
-			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
+		if Self::audit_again(id, task, &mut audits, now)? {
 			return Ok(true);
 		}
 		Audits::<T>::insert(id, audits);

@@ -95,11 +95,7 @@ impl<T: Config> Pallet<T> {
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
 		let mut audits = Audits::<T>::get(id);
-		if Self::reaudit(id, task, &mut audits)? {
-			Audits::<T>::insert(id, audits);
-			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
-			task.phase = Phase::Verifying;
-		} else {
+		if !Self::audit_again(id, task, &mut audits, now)? {
 			task.deadline = Self::schedule(id, task.window_end);
 		}
 		Ok(true)

@@ -378,6 +378,24 @@ impl<T: Config> Pallet<T> {
 			&& (a.unavailable || (a.overturned && a.verdict.is_none()))
 	}
 
+	/// Gives the segments due a re-audit to new verifiers ([`Self::reaudit`]); when any
+	/// was given, stores the audits and has the task wait a verify period for their
+	/// verdicts. Returns whether it did (else `audits` is unchanged, left to the caller).
+	pub(crate) fn audit_again(
+		id: TaskId,
+		task: &mut Task<T>,
+		audits: &mut AuditsOf<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		if !Self::reaudit(id, task, audits)? {
+			return Ok(false);
+		}
+		Audits::<T>::insert(id, &*audits);
+		task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
+		task.phase = Phase::Verifying;
+		Ok(true)
+	}
+
 	/// Gives every segment whose verdict a dispute voided, or whose report of an
 	/// unavailable store stands unchecked, while it has re-audits left
 	/// ([`Config::MaxReaudits`]), to a new verifier: an active one with a standing

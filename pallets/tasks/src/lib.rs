@@ -531,6 +531,16 @@ pub mod pallet {
 			/// Each profiler paid, and what.
 			paid: Vec<(T::AccountId, BalanceOf<T>)>,
 		},
+		/// Profiles posted for a task that a decline left undecided: their pay went out of
+		/// the escrow to the jackpot pot, not to them.
+		ProfilesForfeited {
+			/// The task.
+			id: TaskId,
+			/// The profilers whose posts were not paid.
+			profilers: Vec<T::AccountId>,
+			/// Paid out of the escrow to the jackpot pot, in all.
+			forfeited: BalanceOf<T>,
+		},
 	}
 
 	#[pallet::hooks]

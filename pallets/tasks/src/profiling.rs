@@ -133,7 +133,8 @@ impl<T: Config> Pallet<T> {
 	/// the profiling escrow is refunded with the task), and the task moves on to the
 	/// solver draw. With no agreement the task fails (`NoThreshold`), refunded: when
 	/// posts disagree no profiler is paid (the chain cannot tell which of them lied); a
-	/// single post left alone is paid.
+	/// single post left alone by lapses is paid. After a decline, every post's pay goes
+	/// to the jackpot pot instead, like the declined seats' pay.
 	fn decide_threshold(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -147,11 +148,15 @@ impl<T: Config> Pallet<T> {
 		let profiles = core::mem::take(&mut task.profilers);
 		let posted: Vec<u32> = profiles.iter().filter_map(|p| p.threshold).collect();
 		let Some(threshold) = agreed_threshold(&posted, lone) else {
-			if posted.len() == 1 {
-				// Left alone by others that lapsed or declined, nothing contradicts it:
-				// its work is paid (else a submitter whose partner declines, and whose
-				// data one honest profiler lacks, would undo the draw for free).
-				task.profilers = profiles;
+			task.profilers = profiles;
+			if declined {
+				// A decline undid the draw: whatever its partner posts, a submitter that
+				// starves honest profilers of data pays for every seat, as it would for
+				// the profiles of a draw it let stand.
+				Self::forfeit_posted_profiles(id, task);
+			} else if posted.len() == 1 {
+				// Left alone by others that lapsed (and were slashed for it), nothing
+				// contradicts it: its work is paid.
 				Self::pay_posted_profiles(id, task);
 			}
 			Self::fail(id, task, FailReason::NoThreshold);
@@ -212,11 +217,12 @@ impl<T: Config> Pallet<T> {
 	/// stays empty and no seat is filled again (the task's draws are spent): replacing
 	/// decliners would let a submitter that serves its data to its partner profilers only
 	/// have the honest ones decline, one after another, until only partners post. The
-	/// threshold is decided from the others' profiles (one alone decides nothing, but is
-	/// paid), so a decline never ends a task that its other profilers can profile, and
-	/// the declined seat's pay goes to the jackpot pot: a partner seated among them
-	/// cannot undo the draw for free. With every seat declined the task fails
-	/// (`NoThreshold`), refunded but for the declined seats' pay.
+	/// threshold is decided from the others' profiles (one alone decides nothing), so a
+	/// decline never ends a task that its other profilers can profile, and the declined
+	/// seat's pay goes to the jackpot pot. Should the profiles left decide nothing, their
+	/// pay goes there too: a submitter whose partner is seated undoes the draw only at
+	/// the price of every seat. With every seat declined the task fails (`NoThreshold`),
+	/// refunded but for the seats' pay.
 	pub(crate) fn do_decline_profile(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Profiling, Error::<T>::WrongPhase);
@@ -232,8 +238,7 @@ impl<T: Config> Pallet<T> {
 		task.draws = T::MaxDraws::get();
 		// The seat's funding goes to the jackpot pot, never to the decliner: the data is
 		// the submitter's doing, and declines must not undo a draw for free.
-		let seat = task.segment_pay.min(task.escrow.saturating_sub(Self::round_cost(&task, true)));
-		let forfeited = Self::pay(&mut task, &T::JackpotAccount::get(), seat);
+		let forfeited = Self::forfeit_seat(&mut task);
 		Self::deposit_event(Event::ProfileDeclined { id, profiler: who, forfeited });
 		let live = if task.profilers.is_empty() {
 			Self::fail(id, &mut task, FailReason::NoThreshold);
@@ -257,6 +262,30 @@ impl<T: Config> Pallet<T> {
 		let paid = Self::pay_profiles(task, profiles, |_| true);
 		if !paid.is_empty() {
 			Self::deposit_event(Event::ProfilesPaid { id, paid });
+		}
+	}
+
+	/// Pays one profiler seat's funding out of the escrow to the jackpot pot (never out of
+	/// what a training round costs); returns what it paid.
+	fn forfeit_seat(task: &mut Task<T>) -> BalanceOf<T> {
+		let seat = task.segment_pay.min(task.escrow.saturating_sub(Self::round_cost(task, true)));
+		Self::pay(task, &T::JackpotAccount::get(), seat)
+	}
+
+	/// Sends the pay of every profile posted so far to the jackpot pot, when a decline
+	/// left the threshold undecided: the chain cannot tell an honest post from a partner's,
+	/// and paying either would let a submitter undo the draw for less than its seats.
+	fn forfeit_posted_profiles(id: TaskId, task: &mut Task<T>) {
+		let mut profilers = Vec::new();
+		let mut forfeited = BalanceOf::<T>::zero();
+		for p in core::mem::take(&mut task.profilers) {
+			if p.threshold.is_some() {
+				forfeited = forfeited.saturating_add(Self::forfeit_seat(task));
+				profilers.push(p.who);
+			}
+		}
+		if !profilers.is_empty() {
+			Self::deposit_event(Event::ProfilesForfeited { id, profilers, forfeited });
 		}
 	}
 

@@ -84,11 +84,8 @@ impl<T: Config> Pallet<T> {
 		if !exact {
 			Self::recheck_fails(id, &mut audits);
 		}
-		if Self::reaudit(id, task, &mut audits)? {
+		if Self::audit_again(id, task, &mut audits, now)? {
 			// A verdict voided just now is audited again first.
-			Audits::<T>::insert(id, audits);
-			task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
-			task.phase = Phase::Verifying;
 			return Ok(true);
 		}
 		let verifiers_paid = Self::pay_verifiers(task, &audits);

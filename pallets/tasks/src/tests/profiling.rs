@@ -278,8 +278,10 @@ fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 /// decline one after another until only partners posted, and a partner's tiny threshold
 /// would fail every honest solver. A decliner's seat is never filled again (14, free to
 /// profile, is not drawn): the partner's tiny profile and the honest one left disagree,
-/// so nothing is decided, nobody is paid and no solver is drawn; the owner is refunded
-/// but for the declined seat's pay.
+/// so nothing is decided and no solver is drawn. Were the disagreeing posts merely left
+/// unpaid, this re-roll would cost the owner one seat; their pay goes to the pot with
+/// the declined seat's, so it costs every seat, as much as the profiles of a draw it let
+/// stand, and the pot gains all of it.
 #[test]
 fn a_decliners_seat_is_never_refilled_so_partners_cannot_set_the_threshold() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
@@ -288,6 +290,7 @@ fn a_decliners_seat_is_never_refilled_so_partners_cannot_set_the_threshold() {
 		reg(14, Role::Verifier);
 		let coalition = || Balances::total_balance(&1) + Balances::total_balance(&13);
 		let before = coalition();
+		let pot = Balances::total_balance(&JACKPOT);
 		let solver = Balances::total_balance(&10) + Stake::bond(&10, Role::Solver);
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(13), id, 1e-30f32.to_bits()));
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
@@ -296,7 +299,13 @@ fn a_decliners_seat_is_never_refilled_so_partners_cannot_set_the_threshold() {
 		assert!(Tasks::<T>::get(id).is_none(), "no threshold: the task ended");
 		assert!(!events().iter().any(|e| matches!(e, Event::ProfilerDrawn { profiler: 14, .. })));
 		assert!(!events().iter().any(|e| matches!(e, Event::Profiled { .. })));
-		assert_eq!(coalition(), before - pay, "the coalition lost the declined seat's pay");
+		assert!(events().contains(&Event::ProfilesForfeited {
+			id,
+			profilers: vec![13, 12],
+			forfeited: 2 * pay
+		}));
+		assert_eq!(coalition(), before - 3 * pay, "the re-roll cost the owner every seat");
+		assert_eq!(Balances::total_balance(&JACKPOT), pot + 3 * pay);
 		assert_eq!(Balances::total_balance(&10) + Stake::bond(&10, Role::Solver), solver);
 		assert!(!events().iter().any(|e| matches!(e, Event::SolverDrawn { .. })));
 		check();
@@ -329,8 +338,9 @@ fn a_partner_profiler_cannot_undo_the_draw_by_declining() {
 
 /// The same partner (11) declines where the owner serves its data to one honest
 /// profiler only (12 posts, 13 cannot fetch it and declines): the post left alone
-/// decides nothing, so the task fails, but nothing contradicts that post and it is
-/// paid, and each declined seat's pay goes to the pot: the re-roll is not free.
+/// decides nothing, so the task fails, and each seat's pay goes to the pot, the post's
+/// too: the re-roll is not free, and the honest post goes unpaid (the chain cannot
+/// tell it from a partner's, next test).
 #[test]
 fn a_partner_declining_beside_a_starved_profiler_still_pays_for_the_reroll() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
@@ -343,8 +353,31 @@ fn a_partner_declining_beside_a_starved_profiler_still_pays_for_the_reroll() {
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(13), id));
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
 		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
-		assert_eq!([12, 13].map(|v| Balances::total_balance(&v)), [honest[0] + pay, honest[1]]);
+		assert_eq!([12, 13].map(|v| Balances::total_balance(&v)), honest, "none slashed");
 		assert_eq!(coalition(), before - 3 * pay, "the re-roll cost the owner every seat");
+		check();
+	});
+}
+
+/// The owner starves both honest profilers of data (12 and 13 decline) and its partner
+/// (11) posts a tiny threshold alone. Were a post left alone by declines paid, the
+/// partner's pay would come back to the coalition and the re-roll would cost two seats;
+/// it goes to the pot, so the re-roll costs every seat here too.
+#[test]
+fn a_partner_posting_alone_after_starved_declines_is_not_paid() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		let pay = task(id).segment_pay;
+		let coalition = || Balances::total_balance(&1) + Balances::total_balance(&11);
+		let before = coalition();
+		let pot = Balances::total_balance(&JACKPOT);
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(12), id));
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(13), id));
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1e-30f32.to_bits()));
+		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
+		assert!(!events().iter().any(|e| matches!(e, Event::ProfilesPaid { .. })));
+		assert_eq!(coalition(), before - 3 * pay, "the re-roll cost the owner every seat");
+		assert_eq!(Balances::total_balance(&JACKPOT), pot + 3 * pay);
 		check();
 	});
 }
