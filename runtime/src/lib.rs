@@ -18,6 +18,7 @@ pub mod apis;
 pub mod configs;
 pub mod constants;
 pub mod genesis_config_presets;
+pub mod migrations;
 
 use sp_runtime::{
 	generic, impl_opaque_keys,
@@ -79,6 +80,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V5ToV6<Runtime>,
 	pallet_gensyn_tasks::migrations::V6ToV7<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
+	migrations::WellKnownKeysToParameters,
 );
 
 /// Dispatches blocks and extrinsics to the pallets.
@@ -207,4 +209,8 @@ mod runtime {
 	/// The pinpoint game over challenged verdicts.
 	#[runtime::pallet_index(15)]
 	pub type Arbitration = pallet_gensyn_arbitration;
+
+	/// Protocol parameters that governance sets without a runtime upgrade.
+	#[runtime::pallet_index(16)]
+	pub type Parameters = pallet_parameters;
 }

@@ -12,7 +12,6 @@ use common::{check_conservation, now, register, signed, spec, who};
 use frame_support::traits::fungible::InspectHold;
 use gensyn_primitives::{merkle, Permill, VerificationMode};
 use gensyn_runtime::{
-	configs::{ChallengePeriod, MinTrainingPeriod, RandomnessDelay},
 	Arbitration, Balances, Jackpot, Runtime, RuntimeEvent, RuntimeHoldReason, RuntimeOrigin, Stake,
 	Tasks, UNIT,
 };
@@ -313,9 +312,7 @@ const ACTIONS: u32 = 240;
 fn setup() {
 	use Sr25519Keyring::*;
 	common::run_to_block(1);
-	ChallengePeriod::set(&20);
-	MinTrainingPeriod::set(&20);
-	RandomnessDelay::set(&6);
+	common::set_task_periods(20, 20, Some(6));
 	for (k, role) in [
 		(Bob, Role::Solver),
 		(Ferdie, Role::Solver),

@@ -6,30 +6,21 @@
 // blocks every training deadline starts with (half an hour by default), so that a dead
 // solver's task is re-drawn in minutes, and optionally the blocks a draw waits after a
 // commitment (a minute by default; fewer blocks make a draw easier for one block author
-// to know early, which a development chain can afford). The runtime reads them from
-// well-known storage keys: `twox_128(":ChallengePeriod:")`, `twox_128(":MinTrainingPeriod:")`
-// and `twox_128(":RandomnessDelay:")` (u32 blocks), `twox_128(":ForcedErrorRate:")`
-// (Perbill, u32 parts per billion).
+// to know early, which a development chain can afford). Each is a protocol parameter
+// that root sets with `parameters.setParameter` (one sudo call each, sent together),
+// which emits `parameters.Updated`.
 //
 //   node dev-timing.js [--ws ws://127.0.0.1:9944] [--seed //Alice] [--challenge-period 10]
 //                      [--forced-error-rate PERCENT] [--min-training-period BLOCKS]
 //                      [--randomness-delay BLOCKS]
 //
 // Periods are in blocks (3 s each). The last line is `RESULT <json>`.
-import { xxhashAsHex } from '@polkadot/util-crypto';
 import { connect, parseArgs, sendAndFinalize, signerFrom } from './lib.js';
 
 const OPTIONS = {
   ws: 'ws://127.0.0.1:9944', seed: '//Alice', 'challenge-period': '10', timeout: '120000',
   'forced-error-rate': '', 'min-training-period': '', 'randomness-delay': '',
 };
-
-/// SCALE u32: four bytes, little-endian, as hex.
-function u32Hex(n) {
-  const le = Buffer.alloc(4);
-  le.writeUInt32LE(n);
-  return `0x${le.toString('hex')}`;
-}
 
 async function main() {
   const args = parseArgs(process.argv.slice(2), OPTIONS);
@@ -44,13 +35,14 @@ async function main() {
     console.error(`warning: a ${blocks}-block window leaves the watcher ${Math.max(0, Number(blocks) - 3)} `
       + 'blocks before reveals open; forced errors will rarely be caught');
   }
-  const items = [[xxhashAsHex(':ChallengePeriod:', 128), u32Hex(Number(blocks))]];
+  // Each parameter as `{ Pallet: { Name: [key, value] } }` (the key is a unit struct).
+  const items = [{ Tasks: { ChallengePeriod: [null, Number(blocks)] } }];
   const training = args['min-training-period'];
   if (training !== '') {
     if (!/^\d+$/.test(training) || Number(training) > 0xffffffff) {
       throw new Error(`--min-training-period must be a whole number of blocks, got '${training}'`);
     }
-    items.push([xxhashAsHex(':MinTrainingPeriod:', 128), u32Hex(Number(training))]);
+    items.push({ Tasks: { MinTrainingPeriod: [null, Number(training)] } });
   }
   const delay = args['randomness-delay'];
   if (delay !== '') {
@@ -58,7 +50,7 @@ async function main() {
     if (!/^\d+$/.test(delay) || Number(delay) < 2 || Number(delay) > 0xffffffff) {
       throw new Error(`--randomness-delay must be a whole number of blocks from 2, got '${delay}'`);
     }
-    items.push([xxhashAsHex(':RandomnessDelay:', 128), u32Hex(Number(delay))]);
+    items.push({ Tasks: { RandomnessDelay: [null, Number(delay)] } });
   }
   const rate = args['forced-error-rate'];
   if (rate !== '') {
@@ -66,27 +58,33 @@ async function main() {
     if (!/^\d+(\.\d+)?$/.test(rate) || percent > 100) {
       throw new Error(`--forced-error-rate must be a percentage from 0 to 100, got '${rate}'`);
     }
-    items.push([xxhashAsHex(':ForcedErrorRate:', 128), u32Hex(Math.round(percent * 1e7))]);
+    // Perbill: parts per billion.
+    items.push({ Jackpot: { ForcedErrorRate: [null, Math.round(percent * 1e7)] } });
   }
   const api = await connect(args.ws);
   const signer = await signerFrom(api, args.seed);
-  const tx = api.tx.sudo.sudo(api.tx.system.setStorage(items));
-  const sent = await sendAndFinalize(api, tx, signer, Number(args.timeout), () => {});
-  if (sent.error) throw new Error(sent.error);
-  // sudo reports the inner call's failure in an event, not as the extrinsic's error.
-  const sudid = sent.events.find(({ event }) => api.events.sudo.Sudid.is(event));
-  const inner = sudid?.event.data[0];
-  if (!inner || inner.isErr) {
-    throw new Error(`sudo refused: ${inner ? inner.asErr.toString() : 'no Sudid event'}`);
-  }
-  for (const [key, value] of items) {
-    const stored = await api.rpc.state.getStorage(key, sent.block);
-    if (stored.toHex() !== value) throw new Error(`${key}: stored ${stored.toHex()}, expected ${value}`);
+  // One sudo call per parameter, with consecutive nonces, so that they share a block.
+  const first = (await api.rpc.system.accountNextIndex(signer.address)).toNumber();
+  const sent = await Promise.all(items.map((item, i) => sendAndFinalize(
+    api, api.tx.sudo.sudo(api.tx.parameters.setParameter(item)), signer,
+    Number(args.timeout), () => {}, { nonce: first + i },
+  )));
+  for (const [i, s] of sent.entries()) {
+    if (s.error) throw new Error(s.error);
+    // sudo reports the inner call's failure in an event, not as the extrinsic's error.
+    const sudid = s.events.find(({ event }) => api.events.sudo.Sudid.is(event));
+    const inner = sudid?.event.data[0];
+    if (!inner || inner.isErr) {
+      throw new Error(`sudo refused ${JSON.stringify(items[i])}: ${inner ? inner.asErr.toString() : 'no Sudid event'}`);
+    }
+    if (!s.events.some(({ event }) => api.events.parameters.Updated.is(event))) {
+      throw new Error(`no parameters.Updated for ${JSON.stringify(items[i])}`);
+    }
   }
   console.log(`challenge period set to ${blocks} blocks`);
   if (rate !== '') console.log(`forced-error rate set to ${rate}%`);
   if (training !== '') console.log(`training deadlines start at ${training} blocks`);
-  const result = { challengePeriod: Number(blocks), block: sent.block };
+  const result = { challengePeriod: Number(blocks), block: sent[sent.length - 1].block };
   if (rate !== '') result.forcedErrorRate = Number(rate);
   if (training !== '') result.minTrainingPeriod = Number(training);
   console.log(`RESULT ${JSON.stringify(result)}`);

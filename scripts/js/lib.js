@@ -102,14 +102,15 @@ export function describeError(api, dispatchError) {
 /**
  * Signs and sends `tx`, then waits until its block is finalized. Resolves with the block
  * hash, the extrinsic's events and `error` (`pallet.Name: docs`, or null on success).
- * Rejects when the pool refuses the transaction or `timeoutMs` passes.
+ * Rejects when the pool refuses the transaction or `timeoutMs` passes. `options` go to
+ * `signAndSend` (an explicit `nonce`, to send several at once).
  */
-export function sendAndFinalize(api, tx, signer, timeoutMs, log = console.log) {
+export function sendAndFinalize(api, tx, signer, timeoutMs, log = console.log, options = {}) {
   return new Promise((resolve, reject) => {
     let unsub = () => {};
     const done = (fn, value) => { clearTimeout(timer); unsub(); fn(value); };
     const timer = setTimeout(() => done(reject, new Error(`not finalized within ${timeoutMs} ms`)), timeoutMs);
-    tx.signAndSend(signer, ({ status, events, dispatchError }) => {
+    tx.signAndSend(signer, options, ({ status, events, dispatchError }) => {
       if (status.isInBlock) log(`in block ${status.asInBlock.toHex()}`);
       if (status.isInvalid || status.isDropped || status.isUsurped) {
         done(reject, new Error(`transaction ${status.type}`));

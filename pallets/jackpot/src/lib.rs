@@ -150,8 +150,8 @@ pub mod pallet {
 		/// The pot's account.
 		#[pallet::constant]
 		type PotAccount: Get<Self::AccountId>;
-		/// Probability that a segment is forced for its verifier.
-		#[pallet::constant]
+		/// Probability that a segment is forced for its verifier. Not a metadata constant:
+		/// a runtime may let governance change it (the gensyn runtime does).
 		type ForcedErrorRate: Get<Perbill>;
 		/// Share of the pot paid for one caught forced error.
 		#[pallet::constant]

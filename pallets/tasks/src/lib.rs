@@ -145,7 +145,8 @@ pub mod pallet {
 		#[pallet::constant]
 		type TrainingSlack: Get<u32>;
 		/// Blocks added to every training deadline (start-up, data download).
-		#[pallet::constant]
+		/// Not a metadata constant: a runtime may let governance change it (the gensyn
+		/// runtime does, through its parameters pallet).
 		type MinTrainingPeriod: Get<BlockNumberFor<Self>>;
 		/// Longest training deadline.
 		#[pallet::constant]
@@ -154,13 +155,15 @@ pub mod pallet {
 		/// after a commit, the profilers after a submission, the next solver after a
 		/// decline; at least 2): the draw reads the [`Beacon`] folded over them, which no
 		/// single author knows at the commitment.
-		#[pallet::constant]
+		/// Not a metadata constant: a runtime may let governance change it (the gensyn
+		/// runtime does, through its parameters pallet).
 		type RandomnessDelay: Get<BlockNumberFor<Self>>;
 		/// Blocks verifiers have to post verdicts.
 		#[pallet::constant]
 		type VerifyPeriod: Get<BlockNumberFor<Self>>;
 		/// Length of the challenge window.
-		#[pallet::constant]
+		/// Not a metadata constant: a runtime may let governance change it (the gensyn
+		/// runtime does, through its parameters pallet).
 		type ChallengePeriod: Get<BlockNumberFor<Self>>;
 		/// Safety timeout of an open dispute.
 		#[pallet::constant]

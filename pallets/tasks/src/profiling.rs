@@ -131,33 +131,35 @@ impl<T: Config> Pallet<T> {
 	/// profiler was ever drawn and left, or the task funds one profile), each profiler
 	/// within [`PROFILE_BAND`] of it is paid one segment's verification pay (the rest of
 	/// the profiling escrow is refunded with the task), and the task moves on to the
-	/// solver draw. With no agreement the task fails (`NoThreshold`), refunded: when
-	/// posts disagree no profiler is paid (the chain cannot tell which of them lied); a
-	/// single post left alone by lapses is paid. After a decline, every post's pay goes
-	/// to the jackpot pot instead, like the declined seats' pay.
+	/// solver draw. With no agreement the task fails (`NoThreshold`), refunded but for
+	/// the profiles: a single post left alone by lapses is paid; posts that disagree, or
+	/// any post after a decline, are not (the chain cannot tell which of them lied), and
+	/// their pay goes to the jackpot pot, so that no submitter undoes a draw for less
+	/// than its profiles cost.
 	fn decide_threshold(
 		id: TaskId,
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
-		// A decline spends the draws and pays its seat out of the escrow, which lowers
-		// what the escrow funds: a task left funding one profile by declines is no task
-		// that only ever funded one.
-		let declined = task.draws >= T::MaxDraws::get();
+		// A decline spends the draws (one past the last: retries spend them too) and pays
+		// its seat out of the escrow, which lowers what the escrow funds: a task left
+		// funding one profile by declines is no task that only ever funded one.
+		let declined = task.draws > T::MaxDraws::get();
 		let lone = task.excluded.is_empty() || (Self::profiles_funded(task) == 1 && !declined);
 		let profiles = core::mem::take(&mut task.profilers);
 		let posted: Vec<u32> = profiles.iter().filter_map(|p| p.threshold).collect();
 		let Some(threshold) = agreed_threshold(&posted, lone) else {
 			task.profilers = profiles;
-			if declined {
-				// A decline undid the draw: whatever its partner posts, a submitter that
-				// starves honest profilers of data pays for every seat, as it would for
-				// the profiles of a draw it let stand.
-				Self::forfeit_posted_profiles(id, task);
-			} else if posted.len() == 1 {
+			if posted.len() == 1 && !declined {
 				// Left alone by others that lapsed (and were slashed for it), nothing
 				// contradicts it: its work is paid.
 				Self::pay_posted_profiles(id, task);
+			} else {
+				// Posts that disagree, or left undecided by a decline: a submitter whose
+				// partner posts far from the honest profiles (or alone, beside honest ones
+				// it starved of data) would otherwise undo the draw for less than the
+				// profiles of a draw it let stand. Their pay goes to the pot.
+				Self::forfeit_posted_profiles(id, task);
 			}
 			Self::fail(id, task, FailReason::NoThreshold);
 			return Ok(false);
@@ -235,7 +237,8 @@ impl<T: Config> Pallet<T> {
 		task.profilers.retain(|p| p.who != who);
 		Self::disengage(id, &mut task, &who);
 		task.exclude(who.clone());
-		task.draws = T::MaxDraws::get();
+		// Spent, and one past the last draw, which says a decline spent them.
+		task.draws = T::MaxDraws::get().saturating_add(1);
 		// The seat's funding goes to the jackpot pot, never to the decliner: the data is
 		// the submitter's doing, and declines must not undo a draw for free.
 		let forfeited = Self::forfeit_seat(&mut task);
@@ -272,9 +275,10 @@ impl<T: Config> Pallet<T> {
 		Self::pay(task, &T::JackpotAccount::get(), seat)
 	}
 
-	/// Sends the pay of every profile posted so far to the jackpot pot, when a decline
-	/// left the threshold undecided: the chain cannot tell an honest post from a partner's,
-	/// and paying either would let a submitter undo the draw for less than its seats.
+	/// Sends the pay of every profile posted so far to the jackpot pot, when posts that
+	/// disagree or a decline left the threshold undecided: the chain cannot tell an
+	/// honest post from the owner's partner's, and refunding or paying either would let
+	/// a submitter undo the draw for less than its seats.
 	fn forfeit_posted_profiles(id: TaskId, task: &mut Task<T>) {
 		let mut profilers = Vec::new();
 		let mut forfeited = BalanceOf::<T>::zero();

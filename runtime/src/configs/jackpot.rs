@@ -6,12 +6,6 @@ use frame_support::{parameter_types, traits::ConstU128};
 use sp_runtime::Perbill;
 
 parameter_types! {
-	/// Share of audited segments a verifier must deliberately get wrong: 1% by default,
-	/// kept under the well-known key `twox_128(":ForcedErrorRate:")` so that a
-	/// development or test chain can raise it through sudo (scripts/js/dev-timing.js)
-	/// and see forced errors caught. Verifiers read it when they replay and the chain
-	/// when it judges, so change it only while no task is being verified.
-	pub storage ForcedErrorRate: Perbill = Perbill::from_percent(1);
 	/// Share of the pot paid for catching a forced error (capped by `MaxCatch`).
 	pub const CatchShare: Perbill = Perbill::from_percent(10);
 }
@@ -20,7 +14,7 @@ impl pallet_gensyn_jackpot::Config for Runtime {
 	type Currency = Balances;
 	type Stake = Stake;
 	type PotAccount = JackpotAccount;
-	type ForcedErrorRate = ForcedErrorRate;
+	type ForcedErrorRate = super::dynamic_params::jackpot::ForcedErrorRate;
 	type CatchShare = CatchShare;
 	type MaxCatch = ConstU128<{ 100 * UNIT }>;
 	type OnReveal = Tasks;

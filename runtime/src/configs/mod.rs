@@ -7,6 +7,7 @@ mod balances;
 mod grandpa;
 mod jackpot;
 mod offences;
+mod parameters;
 mod session;
 mod stake;
 mod staking;
@@ -18,10 +19,10 @@ mod transaction_payment;
 
 pub use arbitration::MOVE_TIMEOUT;
 pub use babe::EpochDuration;
-pub use jackpot::ForcedErrorRate;
+pub use parameters::{
+	dynamic_params, RuntimeParameters, RuntimeParametersKey, RuntimeParametersValue,
+};
 pub use stake::JackpotAccount;
 pub use staking::{BondingDuration, SessionsPerEra};
 pub use system::{BlockLength, BlockWeights};
-pub use tasks::{
-	ChallengePeriod, MinTrainingPeriod, RandomnessDelay, TreasuryAccount, DEFAULT_CHALLENGE_PERIOD,
-};
+pub use tasks::TreasuryAccount;

@@ -6,8 +6,7 @@
 
 use super::stake::JackpotAccount;
 use crate::{
-	AccountId, BlockNumber, Jackpot, Runtime, RuntimeHoldReason, Stake, DAYS, HOURS, MILLI_UNIT,
-	MINUTES, UNIT,
+	AccountId, Jackpot, Runtime, RuntimeHoldReason, Stake, DAYS, HOURS, MILLI_UNIT, MINUTES, UNIT,
 };
 use frame_support::{
 	parameter_types,
@@ -16,9 +15,6 @@ use frame_support::{
 };
 use sp_runtime::{traits::AccountIdConversion, Perbill};
 
-/// The challenge window's length unless a chain sets [`ChallengePeriod`]: two hours.
-pub const DEFAULT_CHALLENGE_PERIOD: BlockNumber = 2 * HOURS;
-
 parameter_types! {
 	/// Receives the treasury cut of every task fee.
 	pub TreasuryAccount: AccountId = PalletId(*b"gsn/trsy").into_account_truncating();
@@ -26,22 +22,6 @@ parameter_types! {
 	pub const JackpotCut: Perbill = Perbill::from_percent(5);
 	/// Cut of the solver's pay, on top, for the treasury.
 	pub const TreasuryCut: Perbill = Perbill::from_percent(2);
-	/// How long a task's verdicts stay open to challenges: two hours by default, kept
-	/// under the well-known key `twox_128(":ChallengePeriod:")` so that governance (or
-	/// a development chain's sudo, see scripts/js/dev-timing.js) can shorten it.
-	pub storage ChallengePeriod: BlockNumber = DEFAULT_CHALLENGE_PERIOD;
-	/// Blocks added to every training deadline (start-up, data download): half an hour
-	/// by default, under `twox_128(":MinTrainingPeriod:")` like `ChallengePeriod`, so
-	/// that a development chain can let a dead solver's deadline pass in minutes.
-	pub storage MinTrainingPeriod: BlockNumber = 30 * MINUTES;
-	/// Blocks between a commitment and the draw it waits for (a result's audits, the next
-	/// solver after a decline): the draw reads randomness folded from every block in
-	/// between, which no single author knows at the commitment unless it authors all of
-	/// them. A minute (20 blocks) by default: a validator with half the slots authors a
-	/// run of 20 about once in 1,750 hours. An audit draw then moves itself by up to 18
-	/// more blocks, read from the beacon. Under `twox_128(":RandomnessDelay:")` like
-	/// `ChallengePeriod`, so that a development chain can draw within seconds.
-	pub storage RandomnessDelay: BlockNumber = MINUTES;
 }
 
 impl pallet_gensyn_tasks::Config for Runtime {
@@ -71,11 +51,11 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type MaxRounds = ConstU32<3>;
 	type BlockSeconds = ConstU32<3>;
 	type TrainingSlack = ConstU32<3>;
-	type MinTrainingPeriod = MinTrainingPeriod;
+	type MinTrainingPeriod = super::dynamic_params::tasks::MinTrainingPeriod;
 	type MaxTrainingPeriod = ConstU32<{ 7 * DAYS }>;
-	type RandomnessDelay = RandomnessDelay;
+	type RandomnessDelay = super::dynamic_params::tasks::RandomnessDelay;
 	type VerifyPeriod = ConstU32<{ 2 * HOURS }>;
-	type ChallengePeriod = ChallengePeriod;
+	type ChallengePeriod = super::dynamic_params::tasks::ChallengePeriod;
 	type DisputeTimeout = ConstU32<DAYS>;
 	type VerifiersPerTask = ConstU32<2>;
 	// A solver faking 10% of a task's segments is caught with probability at least

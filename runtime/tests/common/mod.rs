@@ -26,6 +26,24 @@ pub fn preset_storage(name: &str) -> sp_runtime::Storage {
 	config.build_storage().expect("genesis builds")
 }
 
+/// Sets the task periods (blocks) that governance may change, through the parameters
+/// pallet as root would: shorter windows let a test run out in fewer blocks.
+pub fn set_task_periods(challenge: u32, training: u32, randomness_delay: Option<u32>) {
+	use gensyn_runtime::configs::{dynamic_params::tasks, RuntimeParameters};
+	let set = |p: tasks::Parameters| {
+		gensyn_runtime::Parameters::set_parameter(
+			RuntimeOrigin::root(),
+			RuntimeParameters::Tasks(p),
+		)
+		.expect("root sets a parameter");
+	};
+	set(tasks::Parameters::ChallengePeriod(tasks::ChallengePeriod, Some(challenge)));
+	set(tasks::Parameters::MinTrainingPeriod(tasks::MinTrainingPeriod, Some(training)));
+	if let Some(delay) = randomness_delay {
+		set(tasks::Parameters::RandomnessDelay(tasks::RandomnessDelay, Some(delay)));
+	}
+}
+
 /// Test externalities at genesis of a preset.
 pub fn new_ext(preset: &str) -> sp_io::TestExternalities {
 	sp_io::TestExternalities::new(preset_storage(preset))

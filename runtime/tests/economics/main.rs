@@ -16,10 +16,7 @@ mod agents;
 mod table;
 mod world;
 
-use gensyn_runtime::{
-	configs::{ChallengePeriod, MinTrainingPeriod},
-	Runtime, RuntimeEvent,
-};
+use gensyn_runtime::{Runtime, RuntimeEvent};
 use sp_runtime::Perbill;
 use std::collections::BTreeMap;
 use table::{Line, Snapshot};
@@ -114,8 +111,7 @@ pub fn run(tasks: u32, seed: u64) -> (Vec<Line>, String) {
 	let mut ext = common::new_ext("development");
 	ext.execute_with(|| {
 		common::run_to_block(1);
-		ChallengePeriod::set(&12);
-		MinTrainingPeriod::set(&10);
+		common::set_task_periods(12, 10, None);
 		w.set_up();
 	});
 	let mut snaps: Vec<Snapshot> = vec![ext.execute_with(|| table::snapshot(&w, &rows))];

@@ -408,16 +408,51 @@ fn a_cancel_waits_for_the_drawn_profilers_and_pays_their_profiles() {
 	});
 }
 
+/// Draws spent on retries (no verifier fit for a while) are no decline: a post left
+/// alone by lapses on the task's last draw is paid, and no profile's pay goes to the pot.
+#[test]
+fn a_lone_post_after_lapses_is_paid_though_retries_spent_the_draws() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let max: u32 = <<T as Config>::MaxDraws as Get<u32>>::get();
+		reg(10, Role::Solver);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		while task(id).draws + 1 < max {
+			run_to(task(id).deadline);
+		}
+		assert!(task(id).profilers.is_empty(), "no verifier fitted");
+		for v in [11, 12, 13] {
+			reg(v, Role::Verifier);
+		}
+		run_to(task(id).deadline);
+		assert_eq!((task(id).draws, task(id).profilers.len()), (max, 3), "the last draw");
+		let pay = task(id).segment_pay;
+		let before = Balances::total_balance(&11);
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1.0f32.to_bits()));
+		run_to(task(id).deadline);
+		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
+		assert_eq!(Balances::total_balance(&11), before + pay, "the lone post is paid");
+		assert!(!events().iter().any(|e| matches!(e, Event::ProfilesForfeited { .. })));
+		check();
+	});
+}
+
 /// Two profiles (only two verifiers fit): far apart, they decide nothing and the task
-/// fails refunded; within a hundredfold, the higher is the threshold and both are paid.
+/// fails, refunded but for both profiles' pay, which goes to the pot (were it refunded,
+/// an owner whose partner holds one of two seats would post far off and resubmit for
+/// free until its partners held both); within a hundredfold, the higher is the
+/// threshold and both are paid.
 #[test]
 fn two_profiles_decide_only_when_they_agree() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
 		let far = profiled_among(&[11, 12]);
+		let pay = task(far).segment_pay;
+		let pot = Balances::total_balance(&JACKPOT);
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), far, 1e-30f32.to_bits()));
 		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), far, 1.0f32.to_bits()));
 		assert!(Tasks::<T>::get(far).is_none(), "no agreement: failed at once");
-		assert_eq!(Balances::free_balance(1), START);
+		assert_eq!(Balances::free_balance(1), START - 2 * pay, "a re-roll costs both seats");
+		assert_eq!(Balances::total_balance(&JACKPOT), pot + 2 * pay);
 		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
 		let near = last_task();
 		run_to(task(near).deadline);
