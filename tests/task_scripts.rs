@@ -371,7 +371,10 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 		"{}",
 		follow.seen
 	);
-	let (list, _) = run_ok("list-tasks.js", &["--ws", &ws, "--owner", "//Alice"]);
+	// A page at a time through the runtime API: one task a page, past the cancelled one.
+	let (list, _) = run_ok("list-tasks.js", &["--ws", &ws, "--owner", "//Alice", "--page", "1"]);
+	assert_eq!(list["source"], "TasksApi", "{list}");
+	assert!(list["pages"].as_u64().is_some_and(|p| p >= 1), "{list}");
 	let listed = list["tasks"].as_array().and_then(|t| t.iter().find(|t| t["id"] == id2).cloned());
 	let listed = listed.unwrap_or_else(|| panic!("task {id2} in {list}"));
 	assert_eq!(listed["phase"], "Offered", "{list}");

@@ -237,7 +237,7 @@ impl_runtime_apis! {
 		}
 	}
 
-	#[api_version(5)]
+	#[api_version(6)]
 	impl pallet_gensyn_tasks::TasksApi<Block, AccountId, Balance, crate::BlockNumber> for Runtime {
 		fn duties(who: AccountId) -> Vec<pallet_gensyn_tasks::Duty<crate::BlockNumber>> {
 			crate::Tasks::duties(&who)
@@ -255,6 +255,13 @@ impl_runtime_apis! {
 			spec: pallet_gensyn_tasks::TaskSpec,
 		) -> Result<pallet_gensyn_tasks::Quote<Balance>, sp_runtime::DispatchError> {
 			crate::Tasks::quote(&spec)
+		}
+
+		fn tasks(
+			from: u64,
+			limit: u32,
+		) -> pallet_gensyn_tasks::TaskPage<AccountId, Balance, crate::BlockNumber> {
+			crate::Tasks::page(from, limit)
 		}
 	}
 

@@ -17,11 +17,12 @@
 // its `state_hash` (a Merkle root over its tensors) names; `gensyn-ml inspect
 // --checkpoint FILE` prints the file's `state_hash` to compare with the RESULT's.
 //
-// A settled task leaves storage: read it at an earlier block with --at (the block of its
-// `ResultSubmitted` event, which `submit-task.js --follow` prints). Default: the
-// finalized head. Progress goes to stderr; stdout gets one `RESULT <json>` line, with
-// `ok: false` and `error` (TaskNotFound, NoResult, StoreUnreachable, JournalMismatch,
-// BlobHashMismatch, TooLarge, BadArgument, Error) on failure, and exit status 1.
+// A settled task leaves storage: read it with --at at the block of its `ResultSubmitted`
+// event, or of its `TaskCompleted` event, which carries the result (`submit-task.js
+// --follow` prints both). Default: the finalized head. Progress goes to stderr; stdout
+// gets one `RESULT <json>` line, with `ok: false` and `error` (TaskNotFound, NoResult,
+// StoreUnreachable, JournalMismatch, BlobHashMismatch, TooLarge, BadArgument, Error) on
+// failure, and exit status 1.
 import fs from 'node:fs';
 import { connect, parseArgs } from './lib.js';
 import { blake256, merkleRoot } from './merkle.js';
@@ -68,15 +69,23 @@ async function committedResult(api, id, atArg) {
   const at = await api.at(hash);
   if (!at.call?.tasksApi?.task) throw new Error(`the runtime at block #${blockNumber} does not describe TasksApi`);
   const view = await at.call.tasksApi.task(id);
+  let r;
   if (view.isNone) {
-    throw new Refusal('TaskNotFound', `task ${id} is not live at block #${blockNumber}; a settled task leaves storage: `
-      + 'pass --at with the block of its ResultSubmitted event (submit-task.js --follow prints it)');
+    // A task settled in this block: its TaskCompleted event carries the result.
+    const completed = (await at.query.system.events()).find(({ event }) => api.events.tasks.TaskCompleted.is(event)
+      && event.data.id.toNumber() === id && event.data.result?.isSome);
+    if (!completed) {
+      throw new Refusal('TaskNotFound', `task ${id} is not live at block #${blockNumber}; a settled task leaves storage: `
+        + 'pass --at with the block of its ResultSubmitted or TaskCompleted event (submit-task.js --follow prints them)');
+    }
+    r = completed.event.data.result.unwrap();
+  } else {
+    const task = view.unwrap();
+    if (task.result.isNone) {
+      throw new Refusal('NoResult', `task ${id} has no result yet at block #${blockNumber} (phase ${task.phase.type})`);
+    }
+    r = task.result.unwrap();
   }
-  const task = view.unwrap();
-  if (task.result.isNone) {
-    throw new Refusal('NoResult', `task ${id} has no result yet at block #${blockNumber} (phase ${task.phase.type})`);
-  }
-  const r = task.result.unwrap();
   return {
     blockNumber,
     url: Buffer.from(r.url.toU8a(true)).toString('utf8'),
@@ -158,7 +167,7 @@ async function main() {
   const api = await connect(args.ws);
   let committed;
   try {
-    committed = await committedResult(api, args.task, args.at);
+    committed = await committedResult(api, id, args.at);
   } finally {
     await api.disconnect();
   }

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // Lists the live tasks at the finalized head: id, owner, phase, escrow still held,
-// deadline, and the solver when one is drawn. The ids come from storage (`tasks.tasks`);
-// each task is then read through the `TasksApi` runtime API (`api.call.tasksApi.task`)
-// when the runtime's metadata (v15 and later) describes it, else from storage.
+// deadline, and the solver when one is drawn. The tasks come a page at a time from the
+// `TasksApi` runtime API (`api.call.tasksApi.tasks(from, limit)`, version 6) when the
+// runtime's metadata describes it; from storage (`tasks.tasks`) otherwise.
 //
 //   node list-tasks.js [--ws ws://127.0.0.1:9944] [--owner //Alice or an address]
+//                      [--page 100]
 //
-// The last line is `RESULT <json>` with `tasks` (each with decimal-string balances).
+// The last line is `RESULT <json>` with `tasks` (each with decimal-string balances) and
+// `pages`, the runtime API calls made.
 import { addressFrom, connect, decimalsOf, fromPlanck, parseArgs } from './lib.js';
 
 // Options and their defaults.
-const OPTIONS = { ws: 'ws://127.0.0.1:9944', owner: '' };
+const OPTIONS = { ws: 'ws://127.0.0.1:9944', owner: '', page: '100' };
 
 async function main() {
   const args = parseArgs(process.argv.slice(2), OPTIONS);
@@ -19,16 +21,29 @@ async function main() {
   const head = await api.rpc.chain.getFinalizedHead();
   const number = (await api.rpc.chain.getHeader(head)).number.toNumber();
   const at = await api.at(head);
-  const viaApi = Boolean(at.call?.tasksApi?.task);
+  const page = Number(args.page);
+  if (!Number.isInteger(page) || page < 1 || page > 100) {
+    throw new Error(`--page must be a whole number from 1 to 100, got '${args.page}'`);
+  }
+  const viaApi = Boolean(at.call?.tasksApi?.tasks);
 
+  // Each live task as `[id, view]`: the runtime API's view (what clients are meant to
+  // read), else the stored task.
+  const found = [];
+  let pages = 0;
+  if (viaApi) {
+    for (let from = 0; from !== null; pages += 1) {
+      const got = await at.call.tasksApi.tasks(from, page);
+      for (const [id, view] of got.tasks) found.push([id.toNumber(), view]);
+      from = got.next.isSome ? got.next.unwrap().toNumber() : null;
+    }
+  } else {
+    for (const [key, value] of await at.query.tasks.tasks.entries()) {
+      found.push([key.args[0].toNumber(), value.unwrap()]);
+    }
+  }
   const tasks = [];
-  for (const [key, value] of await at.query.tasks.tasks.entries()) {
-    const id = key.args[0].toNumber();
-    const stored = value.unwrap();
-    // The runtime API's view of the task at the same block (what clients are meant to
-    // read); storage when the runtime does not expose it.
-    const view = viaApi ? (await at.call.tasksApi.task(id)).unwrapOr(null) : null;
-    const t = view ?? stored;
+  for (const [id, t] of found) {
     if (owner && t.owner.toString() !== owner) continue;
     tasks.push({
       id,
@@ -37,8 +52,7 @@ async function main() {
       escrow: t.escrow.toString(),
       deadline: t.deadline.toNumber(),
       solver: t.solver.isSome ? t.solver.unwrap().toString() : null,
-      gas: stored.gas.toString(),
-      audits: view ? view.audits.length : stored.audits.toNumber(),
+      audits: viaApi ? t.audits.length : t.audits.toNumber(),
     });
   }
   tasks.sort((a, b) => a.id - b.id);
@@ -49,7 +63,7 @@ async function main() {
     console.log(`  #${t.id}  ${t.phase.padEnd(9)} escrow ${fromPlanck(t.escrow, decimals).padStart(10)}  deadline #${t.deadline}  owner ${t.owner}`
       + `${t.solver ? `  solver ${t.solver}` : ''}`);
   }
-  console.log(`RESULT ${JSON.stringify({ blockNumber: number, block: head.toHex(), source: viaApi ? 'storage+TasksApi' : 'storage', tasks })}`);
+  console.log(`RESULT ${JSON.stringify({ blockNumber: number, block: head.toHex(), source: viaApi ? 'TasksApi' : 'storage', pages, tasks })}`);
   await api.disconnect();
 }
 

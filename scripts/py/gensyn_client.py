@@ -12,7 +12,7 @@ field against the `TaskSpec` type in the chain's metadata, so a wrong field is n
 before anything is sent, and a spec the chain refuses comes back as its pallet error
 (`tasks.SpecLinearInputMismatch`), with nothing held. A settled task leaves storage:
 fetch its model at the block of its `ResultSubmitted` event (`submit --follow` prints
-it as `resultBlock`). `evaluate` rebuilds the spec's model as a `torch.nn.Sequential`,
+it as `resultBlock`), or of its `TaskCompleted` event, which carries the result. `evaluate` rebuilds the spec's model as a `torch.nn.Sequential`,
 loads the checkpoint's parameters and reports loss and accuracy on an IDX bundle
 (docs/data-format.md).
 
@@ -332,8 +332,14 @@ def committed_result(substrate, task_id, at):
         raise Refusal("BadArgument", f"the node knows no block #{at}")
     task = substrate.query("Tasks", "Tasks", [task_id], block_hash=block_hash).value
     if task is None:
+        # A task settled in this block: its TaskCompleted event carries the result.
+        for name, fields in task_events(substrate, block_hash, task_id):
+            r = fields.get("result") if name == "TaskCompleted" else None
+            if r:
+                return {"url": text_of(r["url"]), "root": from_hex(r["checkpoint_root"]),
+                        "final": from_hex(r["final_hash"]), "checkpoints": int(r["checkpoints"])}
         raise Refusal("TaskNotFound", f"task {task_id} is not live at block #{at}; a settled task leaves "
-                      "storage: pass --at with the block of its ResultSubmitted event")
+                      "storage: pass --at with the block of its ResultSubmitted or TaskCompleted event")
     r = task.get("result")
     if r is None:
         raise Refusal("NoResult", f"task {task_id} has no result yet at block #{at}")

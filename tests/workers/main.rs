@@ -58,6 +58,20 @@ fn workers_train_verify_and_settle_a_task() {
 	assert_eq!(fetched["step"], 252, "the last checkpoint: {fetched}");
 	let root = log.split("checkpoints, root ").nth(1).and_then(|r| r.get(..66));
 	assert_eq!(fetched["checkpointRoot"].as_str(), root, "the solver's committed root: {fetched}");
+	// The settled task's TaskCompleted event carries the same result.
+	let done = stdout
+		.lines()
+		.find(|l| l.contains("tasks.TaskCompleted"))
+		.and_then(|l| l.strip_prefix('#')?.split(' ').next())
+		.expect("the TaskCompleted block");
+	let (settled, _) =
+		run_ok("fetch-model.js", &["--ws", &s.ws, "--task", "0", "--at", done, "--out", out_arg]);
+	let _ = std::fs::remove_file(&out);
+	assert_eq!(
+		(&settled["blob"], &settled["checkpointRoot"]),
+		(&fetched["blob"], &fetched["checkpointRoot"]),
+		"{settled}"
+	);
 	// A block before the result has none to fetch.
 	let (ok, stdout_early, _) =
 		run_js("fetch-model.js", &["--ws", &s.ws, "--task", "0", "--at", "1"]);
@@ -67,7 +81,7 @@ fn workers_train_verify_and_settle_a_task() {
 	let py_out = out.with_extension("py.safetensors");
 	let py_arg = py_out.to_str().expect("utf-8 path");
 	let (py, _) =
-		py_ok(&["fetch-model", "--ws", &s.ws, "--task", "0", "--at", at, "--out", py_arg]);
+		py_ok(&["fetch-model", "--ws", &s.ws, "--task", "0", "--at", done, "--out", py_arg]);
 	assert_eq!(py["blob"], fetched["blob"], "the same model: {py}");
 	let spec = repo_root().join("examples/mnist-mlp.json");
 	let test_data = repo_root().join(".data/mnist/test.idx");

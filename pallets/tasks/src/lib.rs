@@ -487,6 +487,11 @@ pub mod pallet {
 			treasury_paid: BalanceOf<T>,
 			/// Refunded to the owner.
 			refunded: BalanceOf<T>,
+			/// The solver paid.
+			solver: T::AccountId,
+			/// The trained run: where the solver's store serves it and its roots (the
+			/// settled task leaves storage).
+			result: Option<ResultView>,
 		},
 		/// The round's verifiers whose verdicts stand were paid `paid` in all, out of the
 		/// escrow (deposited at every settlement that pays one, before its outcome).

@@ -302,6 +302,7 @@ impl<T: Config> Pallet<T> {
 		let jackpot_paid = Self::pay(task, &T::JackpotAccount::get(), jackpot_cut);
 		let treasury_paid = Self::pay(task, &T::TreasuryAccount::get(), treasury_cut);
 		let refunded = Self::release_rest(task);
+		let result = Self::result_view(task);
 		Self::close(id, task);
 		Self::deposit_event(Event::TaskCompleted {
 			id,
@@ -310,6 +311,8 @@ impl<T: Config> Pallet<T> {
 			jackpot_paid,
 			treasury_paid,
 			refunded,
+			solver,
+			result,
 		});
 	}
 

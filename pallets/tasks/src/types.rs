@@ -360,8 +360,8 @@ pub enum Duty<BlockNumber> {
 /// Most `Duty::Watch` one whistleblower is shown at once.
 pub const MAX_WATCHED: usize = 256;
 
-/// A task's committed result, for the runtime API.
-#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+/// A task's committed result, for the runtime API and the completion event.
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, TypeInfo)]
 pub struct ResultView {
 	/// Hash of the final checkpoint.
 	pub final_hash: Hash32,
@@ -399,6 +399,20 @@ pub struct TaskView<AccountId, Balance, BlockNumber> {
 	pub result: Option<ResultView>,
 }
 
+/// The most tasks one page of [`TaskPage`] holds.
+pub const TASK_PAGE: u32 = 100;
+/// The most task ids one page looks at: settled tasks leave storage, so live ids have gaps.
+pub const TASK_SCAN: TaskId = 1_000;
+
+/// One page of the live tasks, for the runtime API (`TasksApi::tasks`).
+#[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
+pub struct TaskPage<AccountId, Balance, BlockNumber> {
+	/// Live tasks in id order, each with its view.
+	pub tasks: Vec<(TaskId, TaskView<AccountId, Balance, BlockNumber>)>,
+	/// The id the next page starts from; none once every task id has been looked at.
+	pub next: Option<TaskId>,
+}
+
 /// What a spec would cost and hold if submitted now, for the runtime API: the numbers
 /// `submit_task` uses, from the same code.
 #[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
@@ -433,8 +447,9 @@ pub struct Quote<Balance> {
 sp_api::decl_runtime_apis! {
 	/// Questions workers and clients ask the tasks pallet (version 3: an audit names the
 	/// fail it re-checks; a quote shows the re-check reserve; version 4: a quote counts
-	/// the profiles it pays; version 5: a reveal duty says from when the chain accepts it).
-	#[api_version(5)]
+	/// the profiles it pays; version 5: a reveal duty says from when the chain accepts it;
+	/// version 6: the live tasks a page at a time).
+	#[api_version(6)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,
@@ -449,6 +464,10 @@ sp_api::decl_runtime_apis! {
 		/// What `spec` would cost if submitted now, or the error `submit_task` would
 		/// refuse it with (since version 2).
 		fn quote(spec: TaskSpec) -> Result<Quote<Balance>, sp_runtime::DispatchError>;
+		/// The live tasks from id `from` on, at most `limit` of them (since version 6):
+		/// ask again from `next` for the following page.
+		#[api_version(6)]
+		fn tasks(from: TaskId, limit: u32) -> TaskPage<AccountId, Balance, BlockNumber>;
 	}
 }
 

@@ -123,6 +123,7 @@ impl<T: Config> Pallet<T> {
 	/// A live task as clients see it (runtime API).
 	pub fn view(id: TaskId) -> Option<TaskView<T::AccountId, BalanceOf<T>, BlockNumberFor<T>>> {
 		let t = Tasks::<T>::get(id)?;
+		let result = Self::result_view(&t);
 		Some(TaskView {
 			owner: t.owner,
 			phase: t.phase,
@@ -133,17 +134,42 @@ impl<T: Config> Pallet<T> {
 			spec: Specs::<T>::get(id).map(|s| s.encode()).unwrap_or_default(),
 			order_randomness: t.order_randomness,
 			threshold: t.threshold,
-			result: t.result.map(|r| {
-				let mut url = t.solver.as_ref().map(T::Stake::endpoint).unwrap_or_default();
-				url.extend_from_slice(&r.location);
-				ResultView {
-					final_hash: r.final_hash,
-					checkpoint_root: r.checkpoint_root,
-					checkpoints: r.checkpoints,
-					url,
-				}
-			}),
+			result,
 		})
+	}
+
+	/// The task's committed result as clients see it: where the solver's store serves
+	/// the run, and the roots its checkpoints are checked against.
+	pub(crate) fn result_view(t: &Task<T>) -> Option<ResultView> {
+		let r = t.result.as_ref()?;
+		let mut url = t.solver.as_ref().map(T::Stake::endpoint).unwrap_or_default();
+		url.extend_from_slice(&r.location);
+		Some(ResultView {
+			final_hash: r.final_hash,
+			checkpoint_root: r.checkpoint_root,
+			checkpoints: r.checkpoints,
+			url,
+		})
+	}
+
+	/// The live tasks from id `from` on, in id order (runtime API): at most `limit` of
+	/// them (from 1 to [`TASK_PAGE`]), among at most [`TASK_SCAN`] ids, since settled
+	/// tasks leave gaps; `next` is where the following page starts.
+	pub fn page(
+		from: TaskId,
+		limit: u32,
+	) -> TaskPage<T::AccountId, BalanceOf<T>, BlockNumberFor<T>> {
+		let end = NextTaskId::<T>::get();
+		let (limit, stop) =
+			(limit.clamp(1, TASK_PAGE) as usize, end.min(from.saturating_add(TASK_SCAN)));
+		let (mut tasks, mut id) = (Vec::new(), from);
+		while id < stop && tasks.len() < limit {
+			if let Some(view) = Self::view(id) {
+				tasks.push((id, view));
+			}
+			id = id.saturating_add(1);
+		}
+		TaskPage { tasks, next: (id < end).then_some(id) }
 	}
 
 	/// Tasks in their challenge window with its end (runtime API; iterates all live

@@ -45,8 +45,8 @@ pub mod dynamic_params {
 	#[codec(index = 1)]
 	pub mod jackpot {
 		/// Share of audited segments a verifier must deliberately get wrong. Default: 1%.
-		/// Verifiers read it when they replay and the chain when it judges, so change it
-		/// only while no task is being verified.
+		/// Each verifier's binding to a task keeps the rate it was bound at, which its
+		/// replay and the chain's judgment both use: a change applies to later bindings.
 		#[codec(index = 0)]
 		pub static ForcedErrorRate: Perbill = Perbill::from_percent(1);
 	}

@@ -136,6 +136,7 @@ fn a_rejected_proof_goes_to_another_solver_and_the_owner_pays_one_round() {
 				jackpot_paid,
 				treasury_paid,
 				refunded,
+				..
 			} if i == id => Some((solver_paid, verifiers_paid, jackpot_paid, treasury_paid, refunded)),
 			_ => None,
 		});

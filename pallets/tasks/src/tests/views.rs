@@ -133,3 +133,65 @@ fn verifiers_are_told_to_commit_and_to_reveal_until_they_do() {
 		assert_eq!(view.order_randomness, task(id).order_randomness);
 	});
 }
+
+/// A client pages through the live tasks in id order: each live task once and none that
+/// left storage, however small the page; a zero limit still moves on, and `next` ends.
+#[test]
+fn live_tasks_come_a_page_at_a_time_in_id_order() {
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		let ids: Vec<TaskId> = (1..=5)
+			.map(|owner| {
+				assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(owner), spec()));
+				last_task()
+			})
+			.collect();
+		for gone in [ids[1], ids[3]] {
+			let owner = task(gone).owner;
+			assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(owner), gone));
+		}
+		let live: Vec<(TaskId, u64)> = [0, 2, 4].map(|i| (ids[i], task(ids[i]).owner)).to_vec();
+		let (mut seen, mut from, mut pages) = (Vec::new(), Some(ids[0]), 0);
+		while let Some(f) = from {
+			let page = TaskPallet::page(f, 1);
+			assert!(page.tasks.len() <= 1, "{page:?}");
+			seen.extend(page.tasks.iter().map(|(id, v)| (*id, v.owner)));
+			from = page.next;
+			pages += 1;
+			assert!(pages <= ids.len(), "the pages end");
+		}
+		assert_eq!(seen, live);
+		let all = TaskPallet::page(0, u32::MAX);
+		assert_eq!(
+			all.tasks.iter().map(|(id, _)| *id).collect::<Vec<_>>(),
+			[0, 2, 4].map(|i| ids[i])
+		);
+		assert_eq!(all.next, None);
+		let one = TaskPallet::page(ids[0], 0);
+		assert_eq!((one.tasks.len(), one.next), (1, Some(ids[0] + 1)));
+		assert_eq!(TaskPallet::page(ids[4] + 1, 10), TaskPage { tasks: vec![], next: None });
+	});
+}
+
+/// A settled task leaves storage: its completion event names the solver and carries
+/// where the trained run is served and the roots to check it against, as the task's
+/// view showed them before.
+#[test]
+fn a_completed_tasks_event_keeps_its_result() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let shown = TaskPallet::view(id).and_then(|v| v.result);
+		assert!(shown.is_some());
+		verify_all(id, true);
+		run_to(task(id).deadline);
+		assert!(Tasks::<T>::get(id).is_none(), "settled");
+		let kept = events().into_iter().find_map(|e| match e {
+			Event::TaskCompleted { id: done, solver, result, .. } if done == id => {
+				Some((solver, result))
+			}
+			_ => None,
+		});
+		assert_eq!(kept, Some((10, shown)));
+	});
+}
