@@ -72,6 +72,8 @@ pub type SignedPayload = generic::SignedPayload<RuntimeCall, TxExtension>;
 /// Storage migrations run on the next runtime upgrade (each runs once: it checks the
 /// pallet's storage version).
 type Migrations = (
+	// First: the tasks migrations below read the parameters (a window's reveal point).
+	migrations::WellKnownKeysToParameters,
 	pallet_gensyn_tasks::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_tasks::migrations::V1ToV2<Runtime>,
 	pallet_gensyn_tasks::migrations::V2ToV3<Runtime>,
@@ -79,8 +81,8 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V4ToV5<Runtime>,
 	pallet_gensyn_tasks::migrations::V5ToV6<Runtime>,
 	pallet_gensyn_tasks::migrations::V6ToV7<Runtime>,
+	pallet_gensyn_tasks::migrations::V7ToV8<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
-	migrations::WellKnownKeysToParameters,
 );
 
 /// Dispatches blocks and extrinsics to the pallets.
@@ -121,7 +123,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 134,
+	spec_version: 135,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,

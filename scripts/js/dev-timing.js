@@ -25,30 +25,26 @@ const OPTIONS = {
 async function main() {
   const args = parseArgs(process.argv.slice(2), OPTIONS);
   const blocks = args['challenge-period'];
-  if (!/^\d+$/.test(blocks) || Number(blocks) < 1 || Number(blocks) > 0xffffffff) {
-    throw new Error(`--challenge-period must be a whole number of blocks from 1, got '${blocks}'`);
-  }
-  // Reveals open in a window's last third, and at least 3 blocks before it ends: below 9
-  // blocks the watcher has fewer than 6 blocks to replay and challenge before the reveals
-  // make every forced error public.
-  if (Number(blocks) < 9) {
-    console.error(`warning: a ${blocks}-block window leaves the watcher ${Math.max(0, Number(blocks) - 3)} `
-      + 'blocks before reveals open; forced errors will rarely be caught');
+  // The chain reads a challenge period below 9 blocks as 9: reveals open in a window's
+  // last third, at least 3 blocks before it ends, after 6 for the watcher to replay.
+  if (!/^\d+$/.test(blocks) || Number(blocks) < 9 || Number(blocks) > 0xffffffff) {
+    throw new Error(`--challenge-period must be a whole number of blocks from 9, got '${blocks}'`);
   }
   // Each parameter as `{ Pallet: { Name: [key, value] } }` (the key is a unit struct).
   const items = [{ Tasks: { ChallengePeriod: [null, Number(blocks)] } }];
   const training = args['min-training-period'];
   if (training !== '') {
-    if (!/^\d+$/.test(training) || Number(training) > 0xffffffff) {
-      throw new Error(`--min-training-period must be a whole number of blocks, got '${training}'`);
+    // The chain reads it within 10 blocks and a day.
+    if (!/^\d+$/.test(training) || Number(training) < 10 || Number(training) > 28800) {
+      throw new Error(`--min-training-period must be a whole number of blocks from 10 to 28800, got '${training}'`);
     }
     items.push({ Tasks: { MinTrainingPeriod: [null, Number(training)] } });
   }
   const delay = args['randomness-delay'];
   if (delay !== '') {
-    // The chain draws no earlier than two blocks after a commitment whatever is stored.
-    if (!/^\d+$/.test(delay) || Number(delay) < 2 || Number(delay) > 0xffffffff) {
-      throw new Error(`--randomness-delay must be a whole number of blocks from 2, got '${delay}'`);
+    // The chain reads it within 2 blocks and an hour.
+    if (!/^\d+$/.test(delay) || Number(delay) < 2 || Number(delay) > 1200) {
+      throw new Error(`--randomness-delay must be a whole number of blocks from 2 to 1200, got '${delay}'`);
     }
     items.push({ Tasks: { RandomnessDelay: [null, Number(delay)] } });
   }

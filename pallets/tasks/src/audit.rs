@@ -93,7 +93,14 @@ impl<T: Config> Pallet<T> {
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> DispatchResult {
-		let end = Self::schedule(id, now.saturating_add(T::ChallengePeriod::get()));
+		let mut end = now.saturating_add(T::ChallengePeriod::get());
+		if let Some(from) = RevealsFrom::<T>::get(id) {
+			// A period shortened since the round's first window opened must not close a
+			// later one before that window's verifiers could reveal: they would be
+			// slashed for a reveal the chain never allowed.
+			end = end.max(from.saturating_add(MIN_REVEAL_BLOCKS.into()));
+		}
+		let end = Self::schedule(id, end);
 		task.window_end = end;
 		task.deadline = end;
 		task.phase = Phase::Challenge;

@@ -62,7 +62,7 @@ include!("types.rs");
 /// The storage layout's version (1: paged deadlines; 2: several excluded workers; 3: an
 /// audit names the verifier whose fail it re-checks; 4: several profilers; 5: when each
 /// challenge was opened; 6: when a round's reveals open; 7: the draw beacon).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(7);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(8);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet]

@@ -427,3 +427,30 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for StartBeacon
 		Weight::zero()
 	}
 }
+
+/// The tasks pallet's migration from storage version 7 to 8 (runs once): a profiler's
+/// decline now marks a task's draws one past `MaxDraws` (draws spent on retries are no
+/// decline), where it marked them `MaxDraws`. A task still profiling whose draws were
+/// spent keeps the meaning version 7 gave it: declined.
+pub type V7ToV8<T> =
+	VersionedMigration<7, 8, MarkDeclines<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 7 to 8's step, unversioned: one read per live task, one write per task it
+/// marks.
+pub struct MarkDeclines<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for MarkDeclines<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let (mut reads, mut writes) = (0u64, 0u64);
+		let spent = T::MaxDraws::get();
+		for (id, mut task) in Tasks::<T>::iter() {
+			reads = reads.saturating_add(1);
+			if task.phase == Phase::Profiling && task.draws == spent {
+				task.draws = spent.saturating_add(1);
+				Tasks::<T>::insert(id, task);
+				writes = writes.saturating_add(1);
+			}
+		}
+		T::DbWeight::get().reads_writes(reads, writes)
+	}
+}

@@ -78,6 +78,8 @@ thread_local! {
 	pub static AUTHORED: RefCell<Vec<(u64, [u8; 32])>> = const { RefCell::new(Vec::new()) };
 	/// The randomness delay (2 unless a test sets it).
 	pub static DELAY: RefCell<u64> = const { RefCell::new(2) };
+	/// The challenge period [`ChallengePeriod`] reads (a test may shorten it mid-flight).
+	pub static PERIOD: RefCell<u64> = const { RefCell::new(5) };
 	/// Disputes the test arbiter has open: `(task, segment, challenger, defendant)`.
 	pub static DISPUTES: RefCell<Vec<(u64, u32, u64, u64)>> = const { RefCell::new(Vec::new()) };
 	/// Whether the test arbiter refuses to open disputes.
@@ -126,6 +128,14 @@ impl crate::DisputeArbiter<u64> for TestArbiter {
 	}
 	fn rules_on(spec: &gensyn_primitives::TaskSpec) -> bool {
 		spec.data.samples <= MAX_DISPUTABLE_SAMPLES
+	}
+}
+
+/// Reads [`PERIOD`].
+pub struct ChallengePeriod;
+impl frame_support::traits::Get<u64> for ChallengePeriod {
+	fn get() -> u64 {
+		PERIOD.with(|r| *r.borrow())
 	}
 }
 
@@ -223,7 +233,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type MaxTrainingPeriod = ConstU64<100>;
 	type RandomnessDelay = RandomnessDelay;
 	type VerifyPeriod = ConstU64<10>;
-	type ChallengePeriod = ConstU64<5>;
+	type ChallengePeriod = ChallengePeriod;
 	type DisputeTimeout = ConstU64<20>;
 	type VerifiersPerTask = ConstU32<2>;
 	type MaxAuditSegments = ConstU32<4>;
@@ -277,6 +287,7 @@ impl ExtBuilder {
 		SALT.with(|s| *s.borrow_mut() = self.salt);
 		AUTHORED.with(|a| a.borrow_mut().clear());
 		DELAY.with(|d| *d.borrow_mut() = 2);
+		PERIOD.with(|d| *d.borrow_mut() = 5);
 		DISPUTES.with(|d| d.borrow_mut().clear());
 		REFUSE.with(|r| *r.borrow_mut() = false);
 		REAL_JACKPOT.with(|r| *r.borrow_mut() = self.jackpot.is_some());

@@ -20,7 +20,8 @@ pub const PROFILE_BAND: f32 = 100.0;
 /// - one: it, only when `lone` (no other profiler was drawn and left); none when
 ///   others lapsed, so that one profiler is never left to set the threshold alone.
 ///
-/// With none agreed the task fails, refunded in full, before anyone trains.
+/// With none agreed the task fails before anyone trains, refunded but for the profiles'
+/// pay ([`Pallet::decide_threshold`] says who gets it).
 pub fn agreed_threshold(posted: &[u32], lone: bool) -> Option<u32> {
 	let mut sorted = posted.to_vec();
 	// For finite, positive f32 values the bit patterns sort as the numbers do.

@@ -464,8 +464,8 @@ sp_api::decl_runtime_apis! {
 		/// What `spec` would cost if submitted now, or the error `submit_task` would
 		/// refuse it with (since version 2).
 		fn quote(spec: TaskSpec) -> Result<Quote<Balance>, sp_runtime::DispatchError>;
-		/// The live tasks from id `from` on, at most `limit` of them (since version 6):
-		/// ask again from `next` for the following page.
+		/// The live tasks from id `from` on, at most `limit` of them, from 1 to 100 (since
+		/// version 6): ask again from `next` for the following page.
 		#[api_version(6)]
 		fn tasks(from: TaskId, limit: u32) -> TaskPage<AccountId, Balance, BlockNumber>;
 	}

@@ -20,7 +20,7 @@ mod transaction_payment;
 pub use arbitration::MOVE_TIMEOUT;
 pub use babe::EpochDuration;
 pub use parameters::{
-	dynamic_params, RuntimeParameters, RuntimeParametersKey, RuntimeParametersValue,
+	dynamic_params, Clamped, RuntimeParameters, RuntimeParametersKey, RuntimeParametersValue,
 };
 pub use stake::JackpotAccount;
 pub use staking::{BondingDuration, SessionsPerEra};

@@ -3,10 +3,11 @@
 //! `parameters.Updated` (old and new value); a key never set reads its default, below.
 //! The pallets read them through `Get`, so none is a metadata constant.
 
-use crate::{AccountId, BlockNumber, Runtime, RuntimeEvent, HOURS, MINUTES};
+use crate::{AccountId, BlockNumber, Runtime, RuntimeEvent, DAYS, HOURS, MINUTES};
+use core::marker::PhantomData;
 use frame_support::{
 	dynamic_params::{dynamic_pallet_params, dynamic_params},
-	traits::AsEnsureOriginWithArg,
+	traits::{AsEnsureOriginWithArg, Get},
 };
 use frame_system::EnsureRoot;
 use sp_runtime::Perbill;
@@ -52,6 +53,29 @@ pub mod dynamic_params {
 	}
 }
 
+/// The parameter `P`, read within `[MIN, MAX]` blocks. Root may store any number, but a
+/// period outside its bounds would break the protocol rather than tune it (a window too
+/// short for any verifier to reveal in, deadlines too short to start training, a draw or
+/// a window so far off that escrow stays locked for ages); the pallets read the nearest
+/// bound instead.
+pub struct Clamped<P, const MIN: BlockNumber, const MAX: BlockNumber>(PhantomData<P>);
+
+impl<P: Get<BlockNumber>, const MIN: BlockNumber, const MAX: BlockNumber> Get<BlockNumber>
+	for Clamped<P, MIN, MAX>
+{
+	fn get() -> BlockNumber {
+		P::get().clamp(MIN, MAX)
+	}
+}
+
+/// The challenge period the tasks pallet reads: from 9 blocks (a third of the window for
+/// reveals, at least 3 blocks, after 6 for whistleblowers) to a week.
+pub type ChallengePeriod = Clamped<dynamic_params::tasks::ChallengePeriod, 9, { 7 * DAYS }>;
+/// The minimum training period the tasks pallet reads: from 10 blocks (30 s) to a day.
+pub type MinTrainingPeriod = Clamped<dynamic_params::tasks::MinTrainingPeriod, 10, DAYS>;
+/// The randomness delay the tasks pallet reads: from 2 blocks to an hour.
+pub type RandomnessDelay = Clamped<dynamic_params::tasks::RandomnessDelay, 2, HOURS>;
+
 impl pallet_parameters::Config for Runtime {
 	type RuntimeEvent = RuntimeEvent;
 	type RuntimeParameters = RuntimeParameters;
@@ -59,4 +83,36 @@ impl pallet_parameters::Config for Runtime {
 	type AdminOrigin = AsEnsureOriginWithArg<EnsureRoot<AccountId>>;
 	// The pallet's own weights, measured upstream on reference hardware.
 	type WeightInfo = ();
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+	use crate::{configs::RuntimeParameters, Parameters, RuntimeOrigin};
+	use dynamic_params::tasks;
+
+	/// Whatever root stores, the pallets read each period within its bounds.
+	#[test]
+	fn periods_outside_their_bounds_read_as_the_nearest_bound() {
+		sp_io::TestExternalities::new(Default::default()).execute_with(|| {
+			let set = |p: tasks::Parameters| {
+				Parameters::set_parameter(RuntimeOrigin::root(), RuntimeParameters::Tasks(p))
+					.expect("root sets it");
+			};
+			let read = || {
+				(
+					<Runtime as pallet_gensyn_tasks::Config>::ChallengePeriod::get(),
+					<Runtime as pallet_gensyn_tasks::Config>::MinTrainingPeriod::get(),
+					<Runtime as pallet_gensyn_tasks::Config>::RandomnessDelay::get(),
+				)
+			};
+			assert_eq!(read(), (2 * HOURS, 30 * MINUTES, MINUTES), "the defaults");
+			for (stored, expected) in [(0, (9, 10, 2)), (u32::MAX, (7 * DAYS, DAYS, HOURS))] {
+				set(tasks::Parameters::ChallengePeriod(tasks::ChallengePeriod, Some(stored)));
+				set(tasks::Parameters::MinTrainingPeriod(tasks::MinTrainingPeriod, Some(stored)));
+				set(tasks::Parameters::RandomnessDelay(tasks::RandomnessDelay, Some(stored)));
+				assert_eq!(read(), expected, "stored {stored}");
+			}
+		});
+	}
 }

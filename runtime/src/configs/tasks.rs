@@ -51,11 +51,11 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type MaxRounds = ConstU32<3>;
 	type BlockSeconds = ConstU32<3>;
 	type TrainingSlack = ConstU32<3>;
-	type MinTrainingPeriod = super::dynamic_params::tasks::MinTrainingPeriod;
+	type MinTrainingPeriod = super::parameters::MinTrainingPeriod;
 	type MaxTrainingPeriod = ConstU32<{ 7 * DAYS }>;
-	type RandomnessDelay = super::dynamic_params::tasks::RandomnessDelay;
+	type RandomnessDelay = super::parameters::RandomnessDelay;
 	type VerifyPeriod = ConstU32<{ 2 * HOURS }>;
-	type ChallengePeriod = super::dynamic_params::tasks::ChallengePeriod;
+	type ChallengePeriod = super::parameters::ChallengePeriod;
 	type DisputeTimeout = ConstU32<DAYS>;
 	type VerifiersPerTask = ConstU32<2>;
 	// A solver faking 10% of a task's segments is caught with probability at least

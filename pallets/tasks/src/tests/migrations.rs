@@ -224,3 +224,38 @@ fn the_beacon_starts_folding_when_storage_moves_to_version_7() {
 		check();
 	});
 }
+
+/// A profiler that declined under version 7 left the task's draws at `MaxDraws`; version
+/// 8 reads only one past it as a decline, so the upgrade marks such a task declined, and
+/// a post left alone there still goes to the pot, not to its poster.
+#[test]
+fn a_decline_before_the_upgrade_still_counts_when_storage_moves_to_version_8() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		reg(10, Role::Solver);
+		for v in [11, 12, 13] {
+			reg(v, Role::Verifier);
+		}
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+		let id = last_task();
+		run_to(task(id).deadline);
+		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(12), id));
+		// As version 7 left it: the draws spent at `MaxDraws`.
+		let max: u32 = <<T as Config>::MaxDraws as Get<u32>>::get();
+		Tasks::<T>::mutate(id, |t| {
+			if let Some(t) = t {
+				t.draws = max;
+			}
+		});
+		StorageVersion::new(7).put::<TaskPallet>();
+		crate::migrations::V7ToV8::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 8);
+		assert_eq!(task(id).draws, max + 1);
+		let before = Balances::total_balance(&11);
+		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1.0f32.to_bits()));
+		run_to(task(id).deadline);
+		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
+		assert_eq!(Balances::total_balance(&11), before, "not paid after a decline");
+		check();
+	});
+}
