@@ -96,9 +96,9 @@ impl<T: Config> Pallet<T> {
 		let mut end = now.saturating_add(T::ChallengePeriod::get());
 		if let Some(from) = RevealsFrom::<T>::get(id) {
 			// A period shortened since the round's first window opened must not close a
-			// later one before that window's verifiers could reveal: they would be
-			// slashed for a reveal the chain never allowed.
-			end = end.max(from.saturating_add(MIN_REVEAL_BLOCKS.into()));
+			// later one sooner than the window it replaces, nor before its verifiers could
+			// reveal: they would be slashed for a reveal the chain never allowed.
+			end = end.max(task.window_end).max(from.saturating_add(MIN_REVEAL_BLOCKS.into()));
 		}
 		let end = Self::schedule(id, end);
 		task.window_end = end;

@@ -431,7 +431,9 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for StartBeacon
 /// The tasks pallet's migration from storage version 7 to 8 (runs once): a profiler's
 /// decline now marks a task's draws one past `MaxDraws` (draws spent on retries are no
 /// decline), where it marked them `MaxDraws`. A task still profiling whose draws were
-/// spent keeps the meaning version 7 gave it: declined.
+/// spent keeps the meaning version 7 gave it: declined (version 7 could not tell a
+/// decline from draws spent on retries; the runtimes that wrote the new marker under
+/// version 7 never ran on a live chain).
 pub type V7ToV8<T> =
 	VersionedMigration<7, 8, MarkDeclines<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 

@@ -589,21 +589,26 @@ fn no_party_to_a_game_chooses_who_audits_its_segment_again() {
 /// voids a verdict and the window reopens after its re-audit. Were the reopened window
 /// as short as the new period, it would close before the block from which the round's
 /// first verifiers may reveal, and each would be slashed for a reveal the chain never
-/// allowed. It reaches past that block.
+/// allowed, and sooner than the window a solver or a revealing verifier was shown. It
+/// ends no sooner than the window it replaces, and past that block.
 #[test]
 fn a_shortened_challenge_period_never_closes_a_window_before_its_reveals() {
 	new_test_ext().execute_with(|| {
+		// Long enough that reveals open more than `MIN_REVEAL_BLOCKS` before its end.
+		PERIOD.with(|p| *p.borrow_mut() = 30);
 		let id = verifying();
 		verify_all(id, true);
 		assert_eq!(task(id).phase, Phase::Challenge);
 		let from = RevealsFrom::<T>::get(id).expect("fixed when the window opened");
 		PERIOD.with(|p| *p.borrow_mut() = 1);
 		let mut t = task(id);
+		let shown = t.window_end;
 		assert_ok!(TaskPallet::open_window(id, &mut t, System::block_number()));
 		let end = t.window_end;
 		assert!(
 			end >= from + u64::from(MIN_REVEAL_BLOCKS),
 			"the window ends at {end}, reveals from {from}"
 		);
+		assert!(end >= shown, "the window ends at {end}, sooner than the {shown} shown");
 	});
 }
