@@ -19,6 +19,7 @@ pub mod configs;
 pub mod constants;
 pub mod genesis_config_presets;
 pub mod migrations;
+pub mod watch;
 
 use sp_runtime::{
 	generic, impl_opaque_keys,
@@ -82,7 +83,9 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V5ToV6<Runtime>,
 	pallet_gensyn_tasks::migrations::V6ToV7<Runtime>,
 	pallet_gensyn_tasks::migrations::V7ToV8<Runtime>,
+	pallet_gensyn_tasks::migrations::V8ToV9<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
+	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
 );
 
 /// Dispatches blocks and extrinsics to the pallets.
@@ -123,7 +126,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 136,
+	spec_version: 137,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,

@@ -6,7 +6,7 @@ use gensyn_primitives::TaskSpec;
 use gensyn_runtime::{AccountId, Balance, BlockNumber, Runtime};
 use pallet_gensyn_arbitration::{ArbitrationApi, DisputeKey, GameView};
 use pallet_gensyn_stake::Role;
-use pallet_gensyn_tasks::{Duty, TaskId, TaskView, TasksApi};
+use pallet_gensyn_tasks::{Audit, Duty, TaskId, TaskView, TasksApi, WatchDraw};
 use sc_client_api::StorageProvider;
 use sp_api::{Core, ProvideRuntimeApi};
 use sp_core::{storage::StorageKey, H256};
@@ -130,11 +130,46 @@ pub fn opened_chunk(client: &FullClient, at: H256, key: DisputeKey) -> Result<Ve
 	Ok(read::<Vec<u32>>(client, at, key)?.unwrap_or_default())
 }
 
-/// The whistleblower drawn to watch `task`'s training round (the only one whose
-/// challenges can earn a catch), if any.
-pub fn watcher(client: &FullClient, at: H256, task: TaskId) -> Result<Option<AccountId>, String> {
-	let key = pallet_gensyn_tasks::Watchers::<Runtime>::hashed_key_for(task);
-	read(client, at, key)
+/// The watch lottery of `task`'s training round (whose winners alone may challenge a
+/// failing verdict before reveals open, and earn catches), if one was drawn.
+pub fn watch_draw(
+	client: &FullClient,
+	at: H256,
+	task: TaskId,
+) -> Result<Option<WatchDraw<BlockNumber>>, String> {
+	read(client, at, pallet_gensyn_tasks::Watches::<Runtime>::hashed_key_for(task))
+}
+
+/// The block `who`'s `role` bond was made at (0 for a bond older than the chain's
+/// record of it).
+pub fn bonded_since(
+	client: &FullClient,
+	at: H256,
+	who: &AccountId,
+	role: Role,
+) -> Result<BlockNumber, String> {
+	let key = pallet_gensyn_stake::BondedSince::<Runtime>::hashed_key_for(who, role);
+	Ok(read(client, at, key)?.unwrap_or(0))
+}
+
+/// Whether the reveals of `task`'s round are open at block `at` (from then on anyone
+/// may challenge a failing verdict).
+pub fn reveals_open(client: &FullClient, at: H256, task: TaskId) -> Result<bool, String> {
+	let key = pallet_gensyn_tasks::RevealsFrom::<Runtime>::hashed_key_for(task);
+	let from: Option<BlockNumber> = read(client, at, key)?;
+	Ok(from.is_some_and(|f| number(client, at).is_ok_and(|n| n >= f)))
+}
+
+/// Whether the verdict on `segment` of `task` fails, as stored at `at`.
+pub fn verdict_fails(
+	client: &FullClient,
+	at: H256,
+	task: TaskId,
+	segment: u32,
+) -> Result<bool, String> {
+	let key = pallet_gensyn_tasks::Audits::<Runtime>::hashed_key_for(task);
+	let audits: Vec<Audit<AccountId>> = read(client, at, key)?.unwrap_or_default();
+	Ok(audits.iter().any(|a| a.segment == segment && a.verdict.is_some_and(|v| !v.pass)))
 }
 
 fn read<T: Decode>(client: &FullClient, at: H256, key: Vec<u8>) -> Result<Option<T>, String> {

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use gensyn_runtime::{AccountId, BlockNumber, Runtime, RuntimeCall};
+use gensyn_runtime::{watch::WatchTicket, AccountId, BlockNumber, Runtime, RuntimeCall};
 use gensyn_workers::hash;
 use pallet_gensyn_arbitration::{
 	prover::{self, Table},
@@ -154,11 +154,12 @@ pub type Challenged = Arc<std::sync::Mutex<std::collections::HashSet<segment::Re
 
 /// Plans `role`'s check of the verdict on `segment` of `task` as read at block `at`: a
 /// heavy job, or with `quick` a job of its own beside any heavy one (a solver checks
-/// verdicts on its own work while it may be training another task).
+/// verdicts on its own work while it may be training another task). A challenge goes
+/// with the role's winning `ticket` of the round's watch lottery, if it has one.
 pub fn plan_check(
 	ctx: &Arc<WorkerContext>,
 	(replays, challenged): (&Replays, &Challenged),
-	role: &'static str,
+	(role, ticket): (&'static str, Option<WatchTicket>),
 	quick: bool,
 	at: H256,
 	(task, segment): (TaskId, u32),
@@ -168,8 +169,15 @@ pub fn plan_check(
 		Err(e) => return Plan::failed(e),
 	};
 	let (ctx, replays, challenged) = (ctx.clone(), replays.clone(), challenged.clone());
-	let job: Job =
-		Box::new(move || check_verdict(&ctx, (&replays, &challenged), role, task, segment, &view));
+	let job: Job = Box::new(move || {
+		let call = check_verdict(&ctx, (&replays, &challenged), role, task, segment, &view)?;
+		Ok(call
+			.map(|(id, segment)| match ticket {
+				Some(ticket) => TasksCall::watch_challenge { id, segment, ticket },
+				None => TasksCall::challenge { id, segment },
+			})
+			.map(RuntimeCall::Tasks))
+	});
 	if quick {
 		Plan::Quick(job)
 	} else {
@@ -177,8 +185,8 @@ pub fn plan_check(
 	}
 }
 
-/// Replays the verdict's segment (for `role`'s logs); the challenge to send when the
-/// verdict's replay hash is not what the replay reaches and this role has not
+/// Replays the verdict's segment (for `role`'s logs); the verdict to challenge (task and
+/// segment) when its replay hash is not what the replay reaches and this role has not
 /// challenged it before.
 pub fn check_verdict(
 	ctx: &WorkerContext,
@@ -187,7 +195,7 @@ pub fn check_verdict(
 	id: TaskId,
 	segment: u32,
 	view: &chain::Task,
-) -> Result<Option<RuntimeCall>, String> {
+) -> Result<Option<(TaskId, u32)>, String> {
 	let audit = view
 		.audits
 		.iter()
@@ -225,5 +233,5 @@ pub fn check_verdict(
 		hash::to_hex(&end)
 	);
 	ctx.metrics.challenged();
-	Ok(Some(RuntimeCall::Tasks(TasksCall::challenge { id, segment })))
+	Ok(Some((id, segment)))
 }

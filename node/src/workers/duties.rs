@@ -102,6 +102,8 @@ pub enum DutyKey {
 	Move(TaskId, u32, u32),
 	/// Check a verdict (whistleblower).
 	Watch(TaskId, u32),
+	/// A failing verdict a whistleblower may check only once reveals open.
+	Early(TaskId, u32),
 	/// Post a forced-error commitment.
 	Commit,
 	/// Reveal a forced-error secret (and whether it is time to).
@@ -132,7 +134,7 @@ impl DutyKey {
 			DutyKey::Verify(..) => "verify",
 			DutyKey::Dispute(..) => "dispute",
 			DutyKey::Move(..) => "move",
-			DutyKey::Watch(..) => "watch",
+			DutyKey::Watch(..) | DutyKey::Early(..) => "watch",
 			DutyKey::Commit => "commit",
 			DutyKey::Reveal(..) => "reveal",
 		}

@@ -239,7 +239,8 @@ pub fn start(args: &WorkerArgs, deps: WorkerDeps) -> Result<(), String> {
 		let public = worker_key(&deps, WHISTLEBLOWER_KEY, "//Dave")?;
 		let submitter = signer(&deps, WHISTLEBLOWER_KEY, public);
 		log::info!(target: "gensyn-worker", "whistleblower {} started", submitter.account());
-		let role = whistleblower::Whistleblower::new(ctx.clone(), args.watch_percent);
+		let tickets = whistleblower::Tickets::new(deps.keystore.clone(), public);
+		let role = whistleblower::Whistleblower::new(ctx.clone(), args.watch_percent, tickets);
 		deps.spawn.spawn(
 			"gensyn-whistleblower",
 			Some("gensyn-workers"),

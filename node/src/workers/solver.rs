@@ -67,7 +67,7 @@ impl Role for Solver {
 			Duty::Watch { task, segment, .. } => dispute::plan_check(
 				&self.ctx,
 				(&self.replays, &self.challenged),
-				"solver",
+				("solver", None),
 				true,
 				at,
 				(task, segment),

@@ -1,16 +1,22 @@
 //! The whistleblower role: replays the verdicts in a challenge window it is shown
-//! (`Duty::Watch`; all of them, or a secret random sample with `--watch-percent`) with
-//! repops and challenges those whose replay hash its own replay does not reach, then
-//! plays the pinpoint game it opened. A caught forced error is paid from the jackpot; a
-//! caught wrong verdict slashes the verifier.
+//! (`Duty::Watch`; all of them, or a secret random sample with `--watch-percent`, and
+//! every verdict of a round whose watch lottery it won) with repops and challenges those
+//! whose replay hash its own replay does not reach, then plays the pinpoint game it
+//! opened. A forced error caught by a round's watcher is paid from the jackpot; a caught
+//! wrong verdict slashes the verifier.
 
+use std::collections::HashMap;
 use std::hash::BuildHasher;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use gensyn_runtime::{AccountId, BlockNumber};
+use gensyn_runtime::{
+	watch::{self, WatchTicket},
+	AccountId, BlockNumber,
+};
 use pallet_gensyn_stake::Role as StakeRole;
-use pallet_gensyn_tasks::Duty;
-use sp_core::H256;
+use pallet_gensyn_tasks::{Duty, Hash32, TaskId};
+use sp_core::{sr25519, H256};
+use sp_keystore::KeystorePtr;
 
 use super::{
 	chain,
@@ -28,16 +34,87 @@ pub struct Whistleblower {
 	player: Player,
 	account: Option<AccountId>,
 	sample: Sample,
+	tickets: Tickets,
 }
 
 impl Whistleblower {
-	/// A whistleblower that checks `watch_percent` percent of the verdicts it is shown.
-	pub fn new(ctx: Arc<WorkerContext>, watch_percent: u8) -> Self {
+	/// A whistleblower that checks `watch_percent` percent of the verdicts it is shown,
+	/// and every one of a round whose lottery its `tickets` win.
+	pub fn new(ctx: Arc<WorkerContext>, watch_percent: u8, tickets: Tickets) -> Self {
 		let replays = Replays::default();
 		let player = Player::new(ctx.clone(), replays.clone());
 		let challenged = Challenged::default();
 		let sample = Sample::new(watch_percent);
-		Whistleblower { ctx, replays, challenged, player, account: None, sample }
+		Whistleblower { ctx, replays, challenged, player, account: None, sample, tickets }
+	}
+
+	/// Whether the verdict on `segment` of `task` is a failing one this node may not
+	/// challenge yet: before reveals open only a round's watchers may.
+	fn waits_for_reveals(&self, at: H256, task: TaskId, segment: u32) -> bool {
+		let client = &self.ctx.client;
+		self.tickets.winning(client, at, task).is_none()
+			&& !chain::reveals_open(client, at, task).unwrap_or(false)
+			&& chain::verdict_fails(client, at, task, segment).unwrap_or(true)
+	}
+}
+
+/// Most lottery outcomes [`Tickets`] remembers (one per round; forgotten all at once).
+const TICKETS_KEPT: usize = 4096;
+
+/// This node's tickets of the rounds' watch lotteries: its sr25519 VRF over each round's
+/// seed, made with the whistleblower key in the keystore (nobody else can make it), and
+/// kept where it wins.
+pub struct Tickets {
+	keystore: KeystorePtr,
+	public: sr25519::Public,
+	made: Mutex<HashMap<Hash32, Option<WatchTicket>>>,
+}
+
+impl Tickets {
+	/// The tickets of the account whose key is `public` in `keystore`.
+	pub fn new(keystore: KeystorePtr, public: sr25519::Public) -> Self {
+		Tickets { keystore, public, made: Mutex::new(HashMap::new()) }
+	}
+
+	/// This node's winning ticket of `task`'s round lottery as of block `at`, if it won.
+	pub fn winning(
+		&self,
+		client: &crate::service::FullClient,
+		at: H256,
+		task: TaskId,
+	) -> Option<WatchTicket> {
+		let draw = chain::watch_draw(client, at, task).ok().flatten()?;
+		// A bond made after the lottery's `bonded_by` takes no part in it.
+		let account = AccountId::from(self.public);
+		let since = chain::bonded_since(client, at, &account, StakeRole::Whistleblower).ok()?;
+		if since > draw.bonded_by {
+			return None;
+		}
+		let mut made = self.made.lock().unwrap_or_else(|e| e.into_inner());
+		if let Some(ticket) = made.get(&draw.seed) {
+			return ticket.clone();
+		}
+		let data = watch::input(&draw.seed).into_sign_data();
+		let signed = self.keystore.sr25519_vrf_sign(super::WHISTLEBLOWER_KEY, &self.public, &data);
+		let signature = match signed {
+			Ok(Some(s)) => s,
+			Ok(None) | Err(_) => {
+				log::warn!(target: "gensyn-worker", "whistleblower: no key to draw task {task}'s watch lottery");
+				made.insert(draw.seed, None);
+				return None;
+			}
+		};
+		let won =
+			watch::score_of(&self.public, &draw.seed, &signature).is_some_and(|s| draw.won(s));
+		let ticket = won.then(|| WatchTicket::from_signature(&signature));
+		if won {
+			log::info!(target: "gensyn-worker", "whistleblower: won the watch lottery of task {task}'s round");
+		}
+		if made.len() >= TICKETS_KEPT {
+			made.clear();
+		}
+		made.insert(draw.seed, ticket.clone());
+		ticket
 	}
 }
 
@@ -72,30 +149,38 @@ impl Role for Whistleblower {
 	}
 
 	fn key(&self, duty: &Duty<BlockNumber>, at: H256) -> DutyKey {
-		self.player.duty_key(duty, at, self.account.as_ref())
+		match *duty {
+			// Looked at again once reveals open.
+			Duty::Watch { task, segment, .. } if self.waits_for_reveals(at, task, segment) => {
+				DutyKey::Early(task, segment)
+			}
+			_ => self.player.duty_key(duty, at, self.account.as_ref()),
+		}
 	}
 
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
 		let Some(who) = self.account.clone() else { return Plan::Ignore };
 		match *duty {
-			// A task this node was drawn to watch is checked whole: only its watcher's
-			// challenges earn the catches on it.
-			Duty::Watch { task, segment, .. }
-				if !self.sample.picks(task, segment)
-					&& chain::watcher(&self.ctx.client, at, task).ok().flatten()
-						!= Some(who.clone()) =>
-			{
-				log::debug!(target: "gensyn-worker", "whistleblower: task {task} segment {segment}: not in this node's sample");
+			Duty::Watch { task, segment, .. } if self.waits_for_reveals(at, task, segment) => {
 				Plan::Ignore
 			}
-			Duty::Watch { task, segment, .. } => dispute::plan_check(
-				&self.ctx,
-				(&self.replays, &self.challenged),
-				"whistleblower",
-				false,
-				at,
-				(task, segment),
-			),
+			Duty::Watch { task, segment, .. } => {
+				// A round whose lottery this node won is checked whole: only its
+				// watchers' challenges earn the catches on it.
+				let ticket = self.tickets.winning(&self.ctx.client, at, task);
+				if ticket.is_none() && !self.sample.picks(task, segment) {
+					log::debug!(target: "gensyn-worker", "whistleblower: task {task} segment {segment}: not in this node's sample");
+					return Plan::Ignore;
+				}
+				dispute::plan_check(
+					&self.ctx,
+					(&self.replays, &self.challenged),
+					("whistleblower", ticket),
+					false,
+					at,
+					(task, segment),
+				)
+			}
 			Duty::Dispute { task, segment } => self.player.plan(at, &who, task, segment),
 			_ => Plan::Ignore,
 		}

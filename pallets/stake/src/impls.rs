@@ -3,7 +3,7 @@
 use crate::{pallet::*, BalanceOf, BondStatus, Capability, Role, SlashOutcome, StakeInterface};
 use alloc::vec::Vec;
 use frame_support::traits::{fungible::Mutate, tokens::Preservation};
-use sp_runtime::{traits::Zero, DispatchResult, Saturating};
+use sp_runtime::{traits::Zero, DispatchResult, SaturatedConversion, Saturating};
 
 impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 	fn is_active(who: &T::AccountId, role: Role) -> bool {
@@ -21,6 +21,12 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		let engagements = Engagements::<T>::get(who).saturating_add(1);
 		let needed = Pallet::<T>::min_bond(role).saturating_mul(engagements.into());
 		Self::is_bonded(who, role) && Self::bond(who, role) >= needed
+	}
+
+	fn bonded_since(who: &T::AccountId, role: Role) -> Option<u64> {
+		Self::is_bonded(who, role).then(|| {
+			BondedSince::<T>::get(who, role).map(|b| b.saturated_into::<u64>()).unwrap_or(0)
+		})
 	}
 
 	fn capability(who: &T::AccountId) -> Option<Capability> {

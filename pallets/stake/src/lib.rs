@@ -9,6 +9,7 @@ pub use pallet::*;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
 mod impls;
+pub mod migrations;
 #[cfg(test)]
 mod mock;
 #[cfg(test)]
@@ -17,9 +18,10 @@ pub mod weights;
 
 pub use weights::WeightInfo;
 
-/// The storage layout's version: bumped, with a migration, by every change of it.
+/// The storage layout's version: bumped, with a migration, by every change of it (1:
+/// the block each bond was made at).
 const STORAGE_VERSION: frame_support::traits::StorageVersion =
-	frame_support::traits::StorageVersion::new(0);
+	frame_support::traits::StorageVersion::new(1);
 
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
@@ -207,6 +209,10 @@ pub trait StakeInterface<AccountId, Balance> {
 	/// cannot back many fakes at once and have every slash after the first come to
 	/// nothing.
 	fn has_room(who: &AccountId, role: Role) -> bool;
+	/// The block `who`'s `role` bond was made at (0 for one made before the chain kept
+	/// it), while it stands bonded: a draw whose randomness was known before that block
+	/// must not count the account, which may have been made to win it.
+	fn bonded_since(who: &AccountId, role: Role) -> Option<u64>;
 	/// The capability `who` claims, if it has a profile.
 	fn capability(who: &AccountId) -> Option<Capability>;
 	/// The proof-store base URL `who` published (empty without a profile).
@@ -318,6 +324,11 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Bonds<T: Config> =
 		StorageDoubleMap<_, Blake2_128Concat, T::AccountId, Twox64Concat, Role, RoleBondOf<T>>;
+
+	/// The block each bond was made at (none for a bond made before storage version 1).
+	#[pallet::storage]
+	pub type BondedSince<T: Config> =
+		StorageDoubleMap<_, Blake2_128Concat, T::AccountId, Twox64Concat, Role, BlockNumberFor<T>>;
 
 	/// Published profiles (capability and proof-store endpoint).
 	#[pallet::storage]
@@ -478,6 +489,7 @@ pub mod pallet {
 					earned: Zero::zero(),
 				},
 			);
+			BondedSince::<T>::insert(&who, role, frame_system::Pallet::<T>::block_number());
 			Self::activate(&who, role, capability)?;
 			Self::refresh_capability(&who, capability);
 			Self::deposit_event(Event::Registered { who, role, bond });
@@ -570,6 +582,7 @@ pub mod pallet {
 				Precision::BestEffort,
 			)?;
 			Bonds::<T>::remove(&who, role);
+			BondedSince::<T>::remove(&who, role);
 			if Role::ALL.iter().all(|r| !Bonds::<T>::contains_key(&who, *r)) {
 				Profiles::<T>::remove(&who);
 			}

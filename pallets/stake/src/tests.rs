@@ -375,3 +375,24 @@ fn try_state_catches_a_broken_hold() {
 		assert!(StakeOf::do_try_state().is_err());
 	});
 }
+
+/// A bond keeps the block it was made at; one made before storage version 1 has none
+/// and reads as made at block 0 (older than any draw since).
+#[test]
+fn bonds_made_before_version_1_read_as_made_at_block_0() {
+	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
+	new_test_ext().execute_with(|| {
+		System::set_block_number(7);
+		let endpoint = BoundedVec::truncate_from(b"http://w".to_vec());
+		let origin = RuntimeOrigin::signed(1);
+		assert_ok!(Stake::register(origin, Role::Whistleblower, 20, cap(1), endpoint));
+		assert_eq!(Stake::bonded_since(&1, Role::Whistleblower), Some(7));
+		// As version 0 left it: no block kept.
+		BondedSince::<Test>::remove(1, Role::Whistleblower);
+		StorageVersion::new(0).put::<Stake>();
+		crate::migrations::V0ToV1::<Test>::on_runtime_upgrade();
+		assert_eq!(Stake::on_chain_storage_version(), 1);
+		assert_eq!(Stake::bonded_since(&1, Role::Whistleblower), Some(0));
+		assert_eq!(Stake::bonded_since(&2, Role::Whistleblower), None, "not bonded");
+	});
+}

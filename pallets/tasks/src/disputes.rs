@@ -5,10 +5,16 @@
 use crate::*;
 
 impl<T: Config> Pallet<T> {
-	/// `challenge`: a bonded whistleblower (drawn or not) challenges any verdict, the solver a failing
-	/// one (a failing verdict, before reveals open, only the task's watcher); the arbiter
-	/// opens the game and the task waits in `Phase::Disputed`.
-	pub(crate) fn do_challenge(who: T::AccountId, id: TaskId, segment: u32) -> DispatchResult {
+	/// `challenge`: a bonded whistleblower challenges any verdict, the solver a failing
+	/// one (a failing verdict, before reveals open, only a watcher: one whose `ticket`
+	/// wins the round's lottery); the arbiter opens the game and the task waits in
+	/// `Phase::Disputed`.
+	pub(crate) fn do_challenge(
+		who: T::AccountId,
+		id: TaskId,
+		segment: u32,
+		ticket: Option<<T::Lottery as WatchLottery<T::AccountId>>::Ticket>,
+	) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(matches!(task.phase, Phase::Challenge | Phase::Disputed), Error::<T>::WrongPhase);
 		let mut audits = Audits::<T>::get(id);
@@ -24,17 +30,18 @@ impl<T: Config> Pallet<T> {
 				|| (!is_solver && T::Stake::is_bonded(&who, Role::Whistleblower)));
 		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
 		ensure!(Self::forced(id, audit) != Some(true), Error::<T>::ForcedErrorRevealed);
-		ensure!(Self::open_to(id, verdict.pass, &who), Error::<T>::NotWatcher);
-		let watcher = Watchers::<T>::get(id);
+		// A ticket that does not win the round's lottery counts for nothing.
+		let watcher = ticket.is_some_and(|t| Self::won_watch(id, &task, &who, &t));
+		ensure!(Self::open_to(id, verdict.pass, watcher), Error::<T>::NotWatcher);
 		let before_reveals = !Self::reveals_open(id);
 		T::Arbiter::open(id, segment, &who, &audit.verifier)?;
 		audit.challenger = Some(who.clone());
 		Audits::<T>::insert(id, audits);
 		Self::engage(id, &mut task, &who)?;
 		let now = frame_system::Pallet::<T>::block_number();
-		// Only the watcher's challenge opened before any reveal could be seen may earn a
+		// Only a watcher's challenge opened before any reveal could be seen may earn a
 		// catch (and a later challenger never inherits an earlier, lost one's claim).
-		if before_reveals && watcher.as_ref() == Some(&who) {
+		if before_reveals && watcher {
 			ChallengedAt::<T>::insert(id, segment, now);
 		} else {
 			ChallengedAt::<T>::remove(id, segment);
@@ -48,12 +55,13 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Whether `who` may challenge a verdict of task `id` that passes (`pass`) or fails,
-	/// as far as reveals go: a pass at any time; a fail, before reveals open, only the
-	/// task's watcher, since it may be a forced error and nobody (a verifier's own
-	/// account) may take the watcher's catch away by challenging it first.
-	pub(crate) fn open_to(id: TaskId, pass: bool, who: &T::AccountId) -> bool {
-		pass || Self::reveals_open(id) || Watchers::<T>::get(id).as_ref() == Some(who)
+	/// Whether a verdict of task `id` that passes (`pass`) or fails may be challenged,
+	/// as far as reveals go, by a `watcher` of its round or another: a pass at any time;
+	/// a fail, before reveals open, only by a watcher, since it may be a forced error and
+	/// nobody (a verifier's own account) may take a watcher's catch away by challenging
+	/// it first.
+	pub(crate) fn open_to(id: TaskId, pass: bool, watcher: bool) -> bool {
+		pass || watcher || Self::reveals_open(id)
 	}
 
 	/// Whether the solver may contest `audit` now (and is shown it): a failing verdict its

@@ -326,7 +326,7 @@ impl<T: Config> Pallet<T> {
 			Self::engage(id, task, v)?;
 			T::ForcedErrors::bind(v, id);
 		}
-		Self::draw_watcher(id, task, &verifiers, &mut rng);
+		Self::draw_watch(id, task, &verifiers, &mut rng);
 		Audits::<T>::insert(id, audits);
 		task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
 		task.phase = Phase::Verifying;
@@ -334,38 +334,78 @@ impl<T: Config> Pallet<T> {
 		Ok(true)
 	}
 
-	/// Draws the round's watcher ([`Watchers`]) among active whistleblowers whose memory
-	/// fits: never the task's owner, its solver nor one of its `verifiers`. With none,
-	/// no challenge on the round earns a catch. A round's verifiers drawn again (all were
-	/// silent) keep its watcher, unless it is one of them now: silence must not buy a
-	/// verifier another roll of the watcher.
-	fn draw_watcher(
+	/// Draws the round's watch lottery ([`Watches`]): a seed from the beacon, and odds
+	/// that give each active whistleblower that may watch the round ([`Pallet::may_watch`]:
+	/// bonded `RandomnessDelay` blocks before now, never the task's owner, its solver nor
+	/// one of its `verifiers`) `WatchersPerRound` chances in their number. Nobody learns
+	/// who won until a winner challenges. A round's verifiers drawn again (all were
+	/// silent) keep its lottery: silence must not buy a verifier another roll of the
+	/// watchers.
+	fn draw_watch(
 		id: TaskId,
 		task: &Task<T>,
 		verifiers: &[T::AccountId],
 		rng: &mut gensyn_primitives::order::SplitMix64,
 	) {
-		if Watchers::<T>::get(id).is_some_and(|w| !verifiers.contains(&w)) {
+		if Watches::<T>::contains_key(id) {
 			return;
 		}
-		let pool: Vec<T::AccountId> = T::Stake::active(Role::Whistleblower)
+		let now = frame_system::Pallet::<T>::block_number();
+		let bonded_by = now.saturating_sub(Self::randomness_delay());
+		let seed = sp_crypto_hashing::blake2_256(&(b"gensyn/watch", id, rng.next_u64()).encode());
+		let pool = T::Stake::active(Role::Whistleblower)
 			.into_iter()
-			.filter(|(a, c)| {
-				c.memory_mib >= task.memory_mib
-					&& *a != task.owner
-					&& task.solver.as_ref() != Some(a)
+			.filter(|(a, _)| {
+				Self::bonded_in_time(a, bonded_by)
+					&& Self::outside(id, task, a)
 					&& !verifiers.contains(a)
 			})
-			.map(|(a, _)| a)
-			.collect();
-		let i = (rng.next_u64() % (pool.len().max(1) as u64)) as usize;
-		match pool.get(i) {
-			Some(watcher) => {
-				Watchers::<T>::insert(id, watcher);
-				Self::deposit_event(Event::WatcherDrawn { id, watcher: watcher.clone() });
-			}
-			None => Watchers::<T>::remove(id),
+			.count();
+		let draw =
+			WatchDraw::new(seed, pool.saturated_into(), T::WatchersPerRound::get(), bonded_by);
+		if let Some(draw) = draw {
+			Watches::<T>::insert(id, draw);
+			Self::deposit_event(Event::WatchDrawn { id, seed, odds: draw.odds });
 		}
+	}
+
+	/// Whether `who` stands bonded as a whistleblower since `bonded_by` or earlier.
+	fn bonded_in_time(who: &T::AccountId, bonded_by: BlockNumberFor<T>) -> bool {
+		T::Stake::bonded_since(who, Role::Whistleblower)
+			.is_some_and(|since| since <= bonded_by.saturated_into::<u64>())
+	}
+
+	/// Whether `who` takes no part in task `id`: neither its owner, its solver nor one of
+	/// its verifiers. (A verifier let go watches like anyone else: its verdicts, forced
+	/// errors included, left with it.)
+	fn outside(id: TaskId, task: &Task<T>, who: &T::AccountId) -> bool {
+		*who != task.owner
+			&& task.solver.as_ref() != Some(who)
+			&& !Audits::<T>::get(id).iter().any(|a| a.verifier == *who)
+	}
+
+	/// Whether `who` may watch the round of task `id` that `draw` was drawn for: bonded
+	/// as a whistleblower by the draw's `bonded_by` and taking no part in the task. (Its
+	/// claimed memory is not asked: a claim can change after the draw.)
+	pub(crate) fn may_watch(
+		id: TaskId,
+		task: &Task<T>,
+		draw: &WatchDraw<BlockNumberFor<T>>,
+		who: &T::AccountId,
+	) -> bool {
+		Self::bonded_in_time(who, draw.bonded_by) && Self::outside(id, task, who)
+	}
+
+	/// Whether `ticket` proves that `who` won the watch lottery of task `id`'s round.
+	pub(crate) fn won_watch(
+		id: TaskId,
+		task: &Task<T>,
+		who: &T::AccountId,
+		ticket: &<T::Lottery as WatchLottery<T::AccountId>>::Ticket,
+	) -> bool {
+		let Some(draw) = Watches::<T>::get(id) else { return false };
+		Self::may_watch(id, task, &draw, who)
+			&& T::Lottery::score(who, &draw.seed, ticket).is_some_and(|s| draw.won(s))
 	}
 
 	/// Whether `a` is to be audited again: its verdict was voided, or its report of an

@@ -54,7 +54,7 @@ impl<T: Config> Pallet<T> {
 		for id in Replaced::<T>::iter_keys() {
 			ensure!(Tasks::<T>::contains_key(id), "tasks: replaced verifiers of a dead task");
 		}
-		for id in Watchers::<T>::iter_keys() {
+		for id in Watches::<T>::iter_keys() {
 			ensure!(Tasks::<T>::contains_key(id), "tasks: a watcher of a dead task");
 		}
 		for (id, from) in RevealsFrom::<T>::iter() {

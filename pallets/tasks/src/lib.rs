@@ -61,8 +61,9 @@ include!("types.rs");
 
 /// The storage layout's version (1: paged deadlines; 2: several excluded workers; 3: an
 /// audit names the verifier whose fail it re-checks; 4: several profilers; 5: when each
-/// challenge was opened; 6: when a round's reveals open; 7: the draw beacon).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(8);
+/// challenge was opened; 6: when a round's reveals open; 7: the draw beacon; 8: a decline
+/// marks the draws past `MaxDraws`; 9: a private watch lottery in place of one watcher).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(9);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet]
@@ -99,6 +100,12 @@ pub mod pallet {
 		type Arbiter: DisputeArbiter<Self::AccountId>;
 		/// Forced errors and the jackpot (`pallet-gensyn-jackpot`; `()` for none).
 		type ForcedErrors: ForcedErrors<Self::AccountId, BalanceOf<Self>>;
+		/// The private lottery that picks each round's watchers ([`Watches`]).
+		type Lottery: WatchLottery<Self::AccountId>;
+		/// How many watchers a round has on average: a whistleblower that may watch wins
+		/// the lottery with this many chances in the number of them at the draw.
+		#[pallet::constant]
+		type WatchersPerRound: Get<u32>;
 		/// Price of one million gas of training.
 		#[pallet::constant]
 		type PricePerMegagas: Get<BalanceOf<Self>>;
@@ -248,8 +255,8 @@ pub mod pallet {
 	pub type Replaced<T: Config> =
 		StorageMap<_, Twox64Concat, TaskId, BoundedVec<T::AccountId, ReplacedBound<T>>, ValueQuery>;
 
-	/// The block of each segment's current challenge, kept only for the watcher's
-	/// ([`Watchers`]) before reveals opened ([`RevealsFrom`]): only it may earn a catch.
+	/// The block of each segment's current challenge, kept only for a watcher's
+	/// ([`Watches`]) before reveals opened ([`RevealsFrom`]): only it may earn a catch.
 	#[pallet::storage]
 	pub type ChallengedAt<T: Config> =
 		StorageDoubleMap<_, Twox64Concat, TaskId, Twox64Concat, u32, BlockNumberFor<T>>;
@@ -260,11 +267,12 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type RevealsFrom<T: Config> = StorageMap<_, Twox64Concat, TaskId, BlockNumberFor<T>>;
 
-	/// The whistleblower drawn with a training round's verifiers to watch it: only its
-	/// challenges earn catches, so a verifier's own account (which knows the forced
-	/// segments without replaying) earns one only where it was drawn.
+	/// A training round's watch lottery, drawn with its verifiers: only the challenges of
+	/// whistleblowers whose ticket wins it ([`WatchDraw::won`]) earn catches, so a
+	/// verifier's own account (which knows the forced segments without replaying) earns
+	/// one only where it won, and no verifier knows beforehand whom the lottery picked.
 	#[pallet::storage]
-	pub type Watchers<T: Config> = StorageMap<_, Twox64Concat, TaskId, T::AccountId>;
+	pub type Watches<T: Config> = StorageMap<_, Twox64Concat, TaskId, WatchDraw<BlockNumberFor<T>>>;
 
 	/// Every block's randomness folded into one value, the block it was last folded at,
 	/// and a hash of the randomness last folded: what draws read
@@ -364,13 +372,15 @@ pub mod pallet {
 			/// `(segment, verifier)` pairs.
 			audits: Vec<(u32, T::AccountId)>,
 		},
-		/// The whistleblower whose challenges alone can earn a catch on the task's round
-		/// was drawn with its verifiers.
-		WatcherDrawn {
+		/// The watch lottery of the task's round was drawn with its verifiers: a
+		/// whistleblower whose score for `seed` is at most `odds` watches the round.
+		WatchDrawn {
 			/// The task.
 			id: TaskId,
-			/// The whistleblower.
-			watcher: T::AccountId,
+			/// The lottery's seed (a whistleblower's VRF input).
+			seed: Hash32,
+			/// The highest winning score.
+			odds: u64,
 		},
 		/// A profiler was drawn for a Threshold task.
 		ProfilerDrawn {
@@ -695,7 +705,24 @@ pub mod pallet {
 		#[pallet::weight(T::WeightInfo::challenge())]
 		pub fn challenge(origin: OriginFor<T>, id: TaskId, segment: u32) -> DispatchResult {
 			let who = ensure_signed(origin)?;
-			Self::do_challenge(who, id, segment)
+			Self::do_challenge(who, id, segment, None)
+		}
+
+		/// Challenges the verdict on `segment` as a watcher of the task's round: the
+		/// `ticket` proves that `who` won the round's watch lottery ([`Watches`]). A
+		/// watcher may challenge a failing verdict before reveals open, and only its
+		/// challenges opened then earn a catch. Otherwise as [`Pallet::challenge`] (a
+		/// ticket that does not win counts for nothing).
+		#[pallet::call_index(10)]
+		#[pallet::weight(T::WeightInfo::watch_challenge())]
+		pub fn watch_challenge(
+			origin: OriginFor<T>,
+			id: TaskId,
+			segment: u32,
+			ticket: <T::Lottery as WatchLottery<T::AccountId>>::Ticket,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			Self::do_challenge(who, id, segment, Some(ticket))
 		}
 	}
 }

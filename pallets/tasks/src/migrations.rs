@@ -369,7 +369,7 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ChallengesB
 /// now would have it ([`Pallet::reveal_point`] of its end). A verifier that revealed
 /// before the upgrade keeps its reveal; a task being audited again at the upgrade gets
 /// its point when its next window opens. Tasks drawn before the upgrade have no watcher
-/// ([`Watchers`]): a catch claimed before it is paid, none claimed after.
+/// (`Watchers`, then): a catch claimed before it is paid, none claimed after.
 pub type V5ToV6<T> =
 	VersionedMigration<5, 6, RevealPoints<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 
@@ -454,5 +454,34 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for MarkDecline
 			}
 		}
 		T::DbWeight::get().reads_writes(reads, writes)
+	}
+}
+
+/// Version 8's storage that version 9 replaced.
+pub(crate) mod v8 {
+	use super::*;
+
+	/// The one public watcher drawn with a round's verifiers.
+	#[frame_support::storage_alias]
+	pub type Watchers<T: Config> =
+		StorageMap<Pallet<T>, Twox64Concat, TaskId, <T as frame_system::Config>::AccountId>;
+}
+
+/// The tasks pallet's migration from storage version 8 to 9 (runs once): a round's one
+/// public watcher gives way to a private lottery ([`Watches`]). The watchers drawn
+/// before the upgrade are forgotten: their rounds have no lottery, so a failing verdict
+/// waits for reveals to be challenged; a catch claimed before the upgrade is paid, none
+/// is claimed after. The next round (or a new draw of the round's silent verifiers)
+/// draws a lottery.
+pub type V8ToV9<T> =
+	VersionedMigration<8, 9, ForgetWatchers<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 8 to 9's step, unversioned: one write per watcher (at most one per live task).
+pub struct ForgetWatchers<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ForgetWatchers<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let removed = v8::Watchers::<T>::drain().count() as u64;
+		T::DbWeight::get().reads_writes(removed, removed)
 	}
 }

@@ -139,6 +139,28 @@ impl frame_support::traits::Get<u64> for ChallengePeriod {
 	}
 }
 
+/// A test watch lottery: an account's score for a seed is a hash of both, and its
+/// ticket is that score (a test knows every account's; a runtime's VRF keeps each one
+/// secret to its key's holder).
+pub struct TestLottery;
+impl crate::WatchLottery<u64> for TestLottery {
+	type Ticket = u64;
+	fn score(who: &u64, seed: &crate::Hash32, ticket: &u64) -> Option<u64> {
+		(*ticket == score(*who, seed)).then_some(*ticket)
+	}
+}
+
+/// `who`'s test lottery score for `seed`.
+pub fn score(who: u64, seed: &crate::Hash32) -> u64 {
+	let h = sp_io::hashing::blake2_256(&(who, seed).encode());
+	u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]])
+}
+
+/// `who`'s ticket for task `id`'s watch lottery (whether or not it wins).
+pub fn ticket(who: u64, id: u64) -> u64 {
+	crate::Watches::<Test>::get(id).map(|d| score(who, &d.seed)).unwrap_or_default()
+}
+
 /// Reads [`DELAY`].
 pub struct RandomnessDelay;
 impl frame_support::traits::Get<u64> for RandomnessDelay {
@@ -215,6 +237,8 @@ impl pallet_gensyn_tasks::Config for Test {
 	type Randomness = TestRandomness;
 	type Arbiter = TestArbiter;
 	type ForcedErrors = Switch;
+	type Lottery = TestLottery;
+	type WatchersPerRound = ConstU32<1>;
 	type PricePerMegagas = ConstU64<2>;
 	type VerifyPricePerMegagas = ConstU64<3>;
 	type JackpotCut = JackpotCut;

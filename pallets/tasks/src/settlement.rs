@@ -360,6 +360,8 @@ impl<T: Config> Pallet<T> {
 		}
 		Self::release_workers(id, task);
 		task.rounds = task.rounds.saturating_add(1);
+		// A new round, a new watch lottery (drawn with its verifiers).
+		Watches::<T>::remove(id);
 		task.solver = None;
 		task.exclude(solver);
 		task.result = None;

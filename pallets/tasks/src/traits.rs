@@ -75,3 +75,22 @@ impl<H: Default, B, R: Randomness<Option<H>, B>> Randomness<H, B> for FromOption
 		(h.unwrap_or_default(), b)
 	}
 }
+
+/// The private lottery that makes whistleblowers watchers of a training round: each
+/// computes its own score from the round's public seed with a key only it holds, and
+/// nobody else can tell whether it won until it proves it with a challenge, so no
+/// verifier knows whom to sell its forced segments to.
+pub trait WatchLottery<AccountId> {
+	/// What a whistleblower shows to prove its score (a VRF output and proof).
+	type Ticket: Parameter + MaxEncodedLen;
+	/// `who`'s score for `seed` (uniform over `u64`) if `ticket` proves it, else `None`.
+	fn score(who: &AccountId, seed: &Hash32, ticket: &Self::Ticket) -> Option<u64>;
+}
+
+/// No lottery: no ticket proves anything, so no round has a watcher.
+impl<AccountId> WatchLottery<AccountId> for () {
+	type Ticket = ();
+	fn score(_: &AccountId, _: &Hash32, _: &()) -> Option<u64> {
+		None
+	}
+}

@@ -357,7 +357,8 @@ pub enum Duty<BlockNumber> {
 	},
 }
 
-/// Most `Duty::Watch` one whistleblower is shown at once.
+/// Most `Duty::Watch` one whistleblower is shown at once of each kind: verdicts open to
+/// anyone, and failing verdicts open only to the watchers of their rounds.
 pub const MAX_WATCHED: usize = 256;
 
 /// A task's committed result, for the runtime API and the completion event.
@@ -486,3 +487,40 @@ impl<T: Config> Get<u32> for ReplacedBound<T> {
 /// (a reveal dropped from the pool is sent again, and a short window's last third may be
 /// a block or two).
 pub const MIN_REVEAL_BLOCKS: u32 = 3;
+
+/// A training round's watch lottery ([`Watches`]): the public seed every whistleblower
+/// scores privately, the highest winning score, and the last block a whistleblower's
+/// bond may have been made at to take part.
+#[derive(Encode, Decode, Clone, Copy, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct WatchDraw<BlockNumber> {
+	/// The lottery's seed, drawn from the beacon with the round's verifiers.
+	pub seed: Hash32,
+	/// The highest winning score: `u64::MAX / whistleblowers * WatchersPerRound`, so
+	/// that each of the whistleblowers that may watch wins with that share.
+	pub odds: u64,
+	/// Only bonds made at or before this block take part: `RandomnessDelay` blocks
+	/// before the draw, when nobody knew the seed, so that no account can be made (its
+	/// key searched for) to win a lottery whose seed is known.
+	pub bonded_by: BlockNumber,
+}
+
+impl<BlockNumber> WatchDraw<BlockNumber> {
+	/// The lottery of a round that `pool` whistleblowers may watch, `per_round` of them
+	/// on average; `None` for an empty pool.
+	pub fn new(seed: Hash32, pool: u32, per_round: u32, bonded_by: BlockNumber) -> Option<Self> {
+		if pool == 0 {
+			return None;
+		}
+		let odds = if per_round >= pool {
+			u64::MAX
+		} else {
+			(u64::MAX / u64::from(pool)).saturating_mul(u64::from(per_round))
+		};
+		Some(WatchDraw { seed, odds, bonded_by })
+	}
+
+	/// Whether a proven `score` wins.
+	pub fn won(&self, score: u64) -> bool {
+		score <= self.odds
+	}
+}

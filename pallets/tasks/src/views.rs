@@ -88,33 +88,34 @@ impl<T: Config> Pallet<T> {
 
 	/// The unchallenged verdicts in challenge windows a whistleblower may check: not
 	/// its own verdicts, not on its own tasks as solver, not revealed forced errors (void
-	/// anyway, and no longer open to challenge), and failing verdicts before reveals open
-	/// only on the tasks it was drawn to watch (only it may challenge them then). Every
-	/// verdict of a task it watches, and at most [`MAX_WATCHED`] of the others.
+	/// anyway, and no longer open to challenge); at most [`MAX_WATCHED`] open to anyone
+	/// (passes, and fails once reveals open), and as many failing verdicts before reveals
+	/// open on rounds it may watch ([`Pallet::may_watch`]), which its worker challenges
+	/// only with a winning ticket of the round's lottery.
 	pub(crate) fn watch_duties(who: &T::AccountId, out: &mut Vec<Duty<BlockNumberFor<T>>>) {
-		let mut watched = 0usize;
+		let (mut open, mut early) = (0usize, 0usize);
 		for (id, t) in Tasks::<T>::iter() {
 			if !matches!(t.phase, Phase::Challenge | Phase::Disputed)
 				|| t.solver.as_ref() == Some(who)
 			{
 				continue;
 			}
-			let mine = Watchers::<T>::get(id).as_ref() == Some(who);
+			let may = Watches::<T>::get(id).is_some_and(|d| Self::may_watch(id, &t, &d, who));
 			for a in Audits::<T>::get(id) {
-				if !mine && watched >= MAX_WATCHED {
-					break;
-				}
 				let Some(v) = a.verdict else { continue };
+				let to_all = Self::open_to(id, v.pass, false);
+				let count = if to_all { &mut open } else { &mut early };
+				if *count >= MAX_WATCHED {
+					continue;
+				}
 				if a.challenger.is_none()
 					&& a.refuted_by.is_none()
 					&& a.verifier != *who
-					&& Self::open_to(id, v.pass, who)
+					&& (to_all || may)
 					&& Self::forced(id, &a) != Some(true)
 				{
 					out.push(Duty::Watch { task: id, segment: a.segment, by: t.window_end });
-					if !mine {
-						watched += 1;
-					}
+					*count += 1;
 				}
 			}
 		}

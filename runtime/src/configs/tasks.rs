@@ -32,6 +32,11 @@ impl pallet_gensyn_tasks::Config for Runtime {
 		pallet_gensyn_tasks::FromOptional<pallet_babe::ParentBlockRandomness<Runtime>>;
 	type Arbiter = crate::Arbitration;
 	type ForcedErrors = Jackpot;
+	type Lottery = crate::watch::VrfLottery;
+	// One watcher a round on average, as the one drawn in public before: with many
+	// whistleblowers a round has none about a third of the time (e^-1), which its
+	// verifiers cannot tell from one it has.
+	type WatchersPerRound = ConstU32<1>;
 	// The MNIST MLP example (3,436 megagas) costs about 3.4 tokens to train; with replay
 	// pay and cuts its escrow is 6.40 tokens (Threshold mode) or 5.04 (Exact).
 	type PricePerMegagas = ConstU128<MILLI_UNIT>;

@@ -6,7 +6,10 @@
 use crate::world::{spec, Strategy, TaskId, World};
 use codec::Encode;
 use gensyn_primitives::merkle;
-use gensyn_runtime::{Runtime, RuntimeCall};
+use gensyn_runtime::{
+	watch::{self, WatchTicket},
+	Runtime, RuntimeCall,
+};
 use pallet_gensyn_tasks::{Audit, CheckpointProof, Phase};
 use sp_runtime::AccountId32;
 
@@ -79,7 +82,6 @@ fn note_parties(w: &mut World, id: TaskId, task: &Task) {
 	let accepted = task.phase != Phase::Offered;
 	let mut parties: Vec<AccountId32> = task.solver.iter().filter(|_| accepted).cloned().collect();
 	parties.extend(pallet_gensyn_tasks::Audits::<Runtime>::get(id).into_iter().map(|a| a.verifier));
-	parties.extend(pallet_gensyn_tasks::Watchers::<Runtime>::get(id));
 	for p in parties {
 		w.touch(&p, id);
 	}
@@ -223,20 +225,25 @@ fn window(w: &mut World, id: TaskId, task: &Task) {
 	let now = frame_system::Pallet::<Runtime>::block_number();
 	let open = pallet_gensyn_tasks::RevealsFrom::<Runtime>::get(id).is_some_and(|f| now >= f);
 	let audits = pallet_gensyn_tasks::Audits::<Runtime>::get(id);
-	let watcher = pallet_gensyn_tasks::Watchers::<Runtime>::get(id);
-	let whistleblowers: Vec<(AccountId32, Strategy)> = w
+	let whistleblowers: Vec<(AccountId32, [u8; 32], Strategy)> = w
 		.cast
 		.iter()
 		.filter(|m| m.role == Some(pallet_gensyn_stake::Role::Whistleblower))
-		.map(|m| (m.who.clone(), m.strategy))
+		.map(|m| (m.who.clone(), m.seed, m.strategy))
 		.collect();
-	for (who, strategy) in whistleblowers {
-		let watching = watcher.as_ref() == Some(&who);
+	for (who, seed, strategy) in whistleblowers {
+		let ticket = ticket(w, (id, task), &audits, &who, &seed);
+		if ticket.is_some() {
+			// A watcher takes part in the round it watches, whatever it does there.
+			w.touch(&who, id);
+		}
 		match strategy {
-			Strategy::Honest if watching => watch(w, id, task, &who, &audits, None),
-			Strategy::OwnWhistleblower if watching => {
+			Strategy::Honest if ticket.is_some() => {
+				watch(w, id, task, (&who, ticket), &audits, None)
+			}
+			Strategy::OwnWhistleblower if ticket.is_some() => {
 				let partner = w.member(Strategy::PartneredVerifier);
-				watch(w, id, task, &who, &audits, partner.as_ref())
+				watch(w, id, task, (&who, ticket), &audits, partner.as_ref())
 			}
 			Strategy::OwnWhistleblower => own_partner(w, id, &who, &audits),
 			Strategy::Copycat if open => copy(w, id, &who, &audits),
@@ -250,14 +257,41 @@ fn window(w: &mut World, id: TaskId, task: &Task) {
 	}
 }
 
-/// The watcher replays each verdict once and challenges each wrong one. A verifier's
-/// own whistleblower account (`tipped`) skips its partner's verdicts: its partner tells
-/// it which are forced, and the others are honest.
+/// `who`'s winning ticket of task `id`'s watch lottery, made with the key of `seed`, if
+/// it may watch the round and won (what its worker computes, and nobody else can).
+fn ticket(
+	w: &mut World,
+	(id, task): (TaskId, &Task),
+	audits: &[Audit<AccountId32>],
+	who: &AccountId32,
+	seed: &[u8; 32],
+) -> Option<WatchTicket> {
+	use sp_core::{crypto::VrfSecret, Pair as _};
+	let draw = pallet_gensyn_tasks::Watches::<Runtime>::get(id)?;
+	let party = *who == task.owner
+		|| task.solver.as_ref() == Some(who)
+		|| audits.iter().any(|a| a.verifier == *who);
+	let (score, ticket) = w
+		.tickets
+		.entry((who.clone(), draw.seed))
+		.or_insert_with(|| {
+			let pair = sp_core::sr25519::Pair::from_seed(seed);
+			let signature = pair.vrf_sign(&watch::input(&draw.seed).into_sign_data());
+			let score = watch::score_of(&pair.public(), &draw.seed, &signature).unwrap_or(u64::MAX);
+			(score, WatchTicket::from_signature(&signature))
+		})
+		.clone();
+	(!party && draw.won(score)).then_some(ticket)
+}
+
+/// The watcher replays each verdict once and challenges each wrong one with its
+/// `ticket`. A verifier's own whistleblower account (`tipped`) skips its partner's
+/// verdicts: its partner tells it which are forced, and the others are honest.
 fn watch(
 	w: &mut World,
 	id: TaskId,
 	task: &Task,
-	who: &AccountId32,
+	(who, ticket): (&AccountId32, Option<WatchTicket>),
 	audits: &[Audit<AccountId32>],
 	tipped: Option<&AccountId32>,
 ) {
@@ -270,15 +304,26 @@ fn watch(
 			w.spend(who, cost);
 		}
 		if wrong(w, id, a) && a.challenger.is_none() && a.refuted_by.is_none() {
-			challenge(w, who, id, a.segment);
+			challenge(w, who, id, a.segment, ticket.clone());
 		}
 	}
 }
 
-/// `who` challenges `segment` of task `id`; a challenge the chain opens makes the task
-/// one `who` takes part in (a refused one costs its fee only).
-fn challenge(w: &mut World, who: &AccountId32, id: TaskId, segment: u32) {
-	if w.send(who, RuntimeCall::Tasks(TasksCall::challenge { id, segment })).is_ok() {
+/// `who` challenges `segment` of task `id` (as a watcher, with its `ticket`); a
+/// challenge the chain opens makes the task one `who` takes part in (a refused one costs
+/// its fee only).
+fn challenge(
+	w: &mut World,
+	who: &AccountId32,
+	id: TaskId,
+	segment: u32,
+	ticket: Option<WatchTicket>,
+) {
+	let call = match ticket {
+		Some(ticket) => TasksCall::watch_challenge { id, segment, ticket },
+		None => TasksCall::challenge { id, segment },
+	};
+	if w.send(who, RuntimeCall::Tasks(call)).is_ok() {
 		w.touch(who, id);
 	}
 }
@@ -292,7 +337,7 @@ fn own_partner(w: &mut World, id: TaskId, who: &AccountId32, audits: &[Audit<Acc
 		if !ours || !forced(w, id, a) || !w.once(id, a.segment, who, TRIED) {
 			continue;
 		}
-		challenge(w, who, id, a.segment);
+		challenge(w, who, id, a.segment, None);
 	}
 }
 
@@ -306,7 +351,7 @@ fn copy(w: &mut World, id: TaskId, who: &AccountId32, audits: &[Audit<AccountId3
 			continue;
 		}
 		if w.once(id, a.segment, who, TRIED) {
-			challenge(w, who, id, a.segment);
+			challenge(w, who, id, a.segment, None);
 		}
 	}
 }
@@ -321,7 +366,7 @@ fn spam(w: &mut World, id: TaskId, who: &AccountId32, audits: &[Audit<AccountId3
 	else {
 		return;
 	};
-	challenge(w, who, id, a.segment);
+	challenge(w, who, id, a.segment, None);
 }
 
 /// Every verifier with a verdict in the task reveals its secret once reveals open (the

@@ -7,6 +7,7 @@ use frame_support::{dispatch::GetDispatchInfo, traits::fungible::Mutate};
 use gensyn_primitives::{fixtures, merkle, TaskSpec, VerificationMode};
 use gensyn_runtime::{Balances, Runtime, RuntimeCall, RuntimeOrigin, Stake, UNIT};
 use pallet_gensyn_stake::{Capability, DeviceKind, Role};
+use sp_core::Pair as _;
 use sp_runtime::{traits::Dispatchable, AccountId32, DispatchResult, Perbill};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -47,8 +48,10 @@ pub enum Strategy {
 /// One account of the population.
 #[derive(Clone, Debug)]
 pub struct Member {
-	/// Its account.
+	/// Its account: the public key of the sr25519 pair made from `seed`.
 	pub who: AccountId32,
+	/// The seed of its key (a whistleblower signs its watch tickets with it).
+	pub seed: [u8; 32],
 	/// Its role (submitters have none on chain).
 	pub role: Option<Role>,
 	/// What it does.
@@ -62,7 +65,9 @@ pub fn population() -> Vec<Member> {
 	let mut add = |role, strategy, n| {
 		for _ in 0..n {
 			let tag = cast.len() as u8 + 1;
-			cast.push(Member { who: AccountId32::new([tag; 32]), role, strategy });
+			let seed = [tag; 32];
+			let who = AccountId32::from(sp_core::sr25519::Pair::from_seed(&seed).public());
+			cast.push(Member { who, seed, role, strategy });
 		}
 	};
 	add(Some(Role::Solver), Honest, 4);
@@ -110,6 +115,8 @@ pub struct World {
 	pub submitted: u32,
 	/// Each forced-error secret by its commitment.
 	pub secrets: BTreeMap<[u8; 32], [u8; 32]>,
+	/// Each whistleblower's score and ticket by lottery seed (a VRF, made once).
+	pub tickets: BTreeMap<(AccountId32, [u8; 32]), (u64, gensyn_runtime::watch::WatchTicket)>,
 }
 
 /// The bond every worker holds: large enough that no slash in a run deactivates it, so
@@ -139,6 +146,7 @@ impl World {
 			done: BTreeSet::new(),
 			submitted: 0,
 			secrets: BTreeMap::new(),
+			tickets: BTreeMap::new(),
 		}
 	}
 

@@ -162,7 +162,7 @@ fn a_shielding_challenge_never_leaves_the_solver_without_time_to_contest() {
 		reg(13, Role::Whistleblower);
 		let (coalition, solver) = (worth_of(&[a.verifier, 13]), worth(10));
 		fail(id, a.verifier, a.segment);
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_ok!(watch_challenge(13, id, a.segment));
 		reveal(a.verifier, id);
 		let end = task(id).window_end;
 		run_to(end + 2);

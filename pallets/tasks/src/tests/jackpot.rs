@@ -29,7 +29,7 @@ fn a_caught_forced_error_pays_the_whistleblower_and_never_fails_the_solver() {
 		reg(13, Role::Whistleblower);
 		// The challenge comes before the chain opens reveals (a later one would pay
 		// nothing: see the copycat tests below).
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_ok!(watch_challenge(13, id, a.segment));
 		reveal(a.verifier, id);
 		let vb = Stake::bond(&a.verifier, Role::Verifier);
 		rule(id, a.segment, true);
@@ -105,7 +105,7 @@ fn a_reveal_before_the_chain_opens_reveals_is_refused() {
 #[test]
 fn a_lost_early_challenge_leaves_no_claim_to_a_later_one() {
 	copycat_earns_nothing(|id, a| {
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_ok!(watch_challenge(13, id, a.segment));
 		assert!(ChallengedAt::<T>::contains_key(id, a.segment), "early: a claim");
 		rule(id, a.segment, false);
 		challenge_ahead_of_a_held_back_reveal(id, a);
@@ -170,7 +170,7 @@ fn copycat_earns_nothing(copy: impl FnOnce(TaskId, &Audit<u64>)) {
 		reg(13, Role::Whistleblower);
 		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
 		let (copycat, pot) = (worth(13), Balances::free_balance(JACKPOT));
-		assert_eq!(Watchers::<T>::get(id), Some(13), "the copycat is the task's watcher");
+		assert_eq!(watchers(id), vec![13], "the copycat is the task's watcher");
 		copy(id, &a);
 		assert!(!ChallengedAt::<T>::contains_key(id, a.segment), "no claim to a catch");
 		rule(id, a.segment, true);
@@ -481,17 +481,6 @@ fn an_exact_verifier_refuted_on_one_of_its_two_audits_is_slashed_once_and_paid_f
 	});
 }
 
-/// Reveals the secrets of every verifier drawn for `id`.
-fn reveal_all(id: TaskId) {
-	let mut done = Vec::new();
-	for a in Audits::<T>::get(id) {
-		if !done.contains(&a.verifier) {
-			reveal(a.verifier, id);
-			done.push(a.verifier);
-		}
-	}
-}
-
 /// A task with every verifier's forced-error rate at `rate`, every verdict posted as
 /// `pass`, and the first audit's verdict refuted by whistleblower 13 before any reveal.
 /// Returns the task, that audit and its verifier's bond before the ruling.
@@ -500,7 +489,7 @@ fn refuted_before_reveal(rate: sp_runtime::Perbill, pass: bool) -> (TaskId, Audi
 	let a = Audits::<T>::get(id)[0].clone();
 	verify_all(id, pass);
 	reg(13, Role::Whistleblower);
-	assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+	assert_ok!(watch_challenge(13, id, a.segment));
 	let vb = Stake::bond(&a.verifier, Role::Verifier);
 	rule(id, a.segment, true);
 	(id, a, vb)
@@ -600,145 +589,5 @@ fn a_refuted_verdict_never_revealed_is_slashed_as_wrong_and_as_unrevealed() {
 		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - 30 - 40, "slashed once");
 		assert_eq!(Stake::bond(&10, Role::Solver), sb, "the solver is not failed");
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
-	});
-}
-
-/// A verifier's own whistleblower account knows its forced segments without replaying.
-/// Only the whistleblower drawn to watch the task (never its solver or verifiers, even
-/// with a whistleblower's bond) may challenge a failing verdict before reveals open, and
-/// only its challenge then earns a catch: the account can neither collect the catch on
-/// its verifier's forced error nor take it from the watcher by challenging first.
-#[test]
-fn a_verifiers_own_whistleblower_earns_no_catch_unless_drawn_to_watch() {
-	new_test_ext().execute_with(|| {
-		// The solver and both verifiers hold whistleblower bonds too.
-		let id = drawn_with_whistleblowers(&[10, 11, 12, 13, 16]);
-		let watcher = Watchers::<T>::get(id).expect("a watcher is drawn");
-		assert!([13, 16].contains(&watcher), "never the solver or a verifier: {watcher}");
-		let own = if watcher == 13 { 16 } else { 13 };
-		let audits = Audits::<T>::get(id);
-		assert!(audits.len() > 1, "{audits:?}");
-		let (a, b) = (audits[0].clone(), audits[1].clone());
-		verify_all(id, false);
-		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
-		let (own_before, watcher_before) = (worth(own), worth(watcher));
-		let pot = Balances::free_balance(JACKPOT);
-		for who in [own, 10] {
-			assert_noop!(
-				TaskPallet::challenge(RuntimeOrigin::signed(who), id, a.segment),
-				Error::<T>::NotWatcher
-			);
-		}
-		assert!(
-			!TaskPallet::duties(&own).iter().any(|d| matches!(d, Duty::Watch { .. })),
-			"not shown failing verdicts before reveals open"
-		);
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(watcher), id, b.segment));
-		assert!(ChallengedAt::<T>::contains_key(id, b.segment), "the watcher's claim");
-		rule(id, b.segment, true);
-		reveal_all(id);
-		assert_noop!(
-			TaskPallet::challenge(RuntimeOrigin::signed(own), id, a.segment),
-			Error::<T>::ForcedErrorRevealed
-		);
-		run_to(task(id).deadline);
-		assert_eq!(worth(own), own_before, "the verifier's own account gained nothing");
-		let catch = (pot - 1) / 10;
-		assert_eq!(worth(watcher), watcher_before + catch, "the watcher is paid one catch");
-		check();
-	});
-}
-
-/// A richer account cannot silence the watcher by pushing it off the whistleblowers'
-/// full active list: off the list it is no longer drawn, but it still challenges and
-/// is shown its duties, and its catch is paid.
-#[test]
-fn a_watcher_pushed_off_the_active_list_still_challenges_and_is_paid() {
-	new_test_ext().execute_with(|| {
-		let id = drawn_with_whistleblowers(&[13, 16]);
-		let watcher = Watchers::<T>::get(id).expect("a watcher is drawn");
-		// Higher bonds fill the list until the watcher gives way.
-		let mut fillers = [2, 3, 4, 5, 6, 7, 8, 9, 14, 15].into_iter();
-		while Stake::is_active(&watcher, Role::Whistleblower) {
-			let who = fillers.next().expect("the watcher is pushed out");
-			let endpoint = BoundedVec::truncate_from(b"http://w".to_vec());
-			let (role, origin) = (Role::Whistleblower, RuntimeOrigin::signed(who));
-			assert_ok!(Stake::register(origin, role, 300, cap(16_384), endpoint));
-		}
-		let audits = Audits::<T>::get(id);
-		verify_all(id, false);
-		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
-		let before = worth(watcher);
-		let pot = Balances::free_balance(JACKPOT);
-		assert!(TaskPallet::duties(&watcher).iter().any(|d| matches!(d, Duty::Watch { .. })));
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(watcher), id, audits[0].segment));
-		rule(id, audits[0].segment, true);
-		reveal_all(id);
-		run_to(task(id).deadline);
-		assert_eq!(worth(watcher), before + (pot - 1) / 10, "the watcher is paid one catch");
-		check();
-	});
-}
-
-/// The solver and the verifiers of a task are never drawn to watch it, whatever bonds
-/// they hold: with no other whistleblower, the task has no watcher.
-#[test]
-fn the_watcher_is_never_the_tasks_solver_or_verifier() {
-	new_test_ext().execute_with(|| {
-		let id = drawn_with_whistleblowers(&[10, 11, 12]);
-		assert_eq!(Watchers::<T>::get(id), None);
-	});
-}
-
-/// A task of half-audited segments with every segment forced, verifiers 11 and 12
-/// drawn and `whistleblowers` registered before the draw.
-fn drawn_with_whistleblowers(whistleblowers: &[u64]) -> TaskId {
-	with_jackpot(sp_runtime::Perbill::one());
-	let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
-	let id = submitted_with(half);
-	for who in [11, 12] {
-		reg(who, Role::Verifier);
-		commit(who);
-	}
-	for who in whistleblowers {
-		reg(*who, Role::Whistleblower);
-	}
-	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
-	let (root, location) = (merkle::root(&leaves(8)), BoundedVec::default());
-	let signed = RuntimeOrigin::signed(10);
-	assert_ok!(TaskPallet::submit_result(signed, id, [9; 32], root, 8, location));
-	run_to(3);
-	assert_eq!(task(id).phase, Phase::Verifying);
-	id
-}
-
-/// Every verifier drawn stays silent, hoping that the verifiers drawn in their place
-/// come with another watcher (one it has a deal with, or none): the round keeps its
-/// watcher, so silence buys no new roll of it.
-#[test]
-fn silent_verifiers_buy_no_new_draw_of_the_watcher() {
-	new_test_ext().execute_with(|| {
-		let id = drawn_with_whistleblowers(&[13, 16]);
-		let watcher = Watchers::<T>::get(id).expect("a watcher is drawn");
-		let drawn = |id: TaskId| {
-			events()
-				.iter()
-				.filter(|e| matches!(e, Event::WatcherDrawn { id: i, .. } if *i == id))
-				.count()
-		};
-		assert_eq!(drawn(id), 1);
-		let first: Vec<u64> = Audits::<T>::get(id).iter().map(|a| a.verifier).collect();
-		// Fresh verifiers with commitments stand by; the drawn ones post nothing.
-		for who in [14, 15] {
-			reg(who, Role::Verifier);
-			commit(who);
-		}
-		run_to(task(id).deadline);
-		assert_eq!(task(id).phase, Phase::Verifying, "verifiers drawn again");
-		let again: Vec<u64> = Audits::<T>::get(id).iter().map(|a| a.verifier).collect();
-		assert!(again.iter().all(|v| !first.contains(v)), "{first:?} then {again:?}");
-		assert_eq!(Watchers::<T>::get(id), Some(watcher), "the same watcher");
-		assert_eq!(drawn(id), 1, "never drawn again");
-		check();
 	});
 }

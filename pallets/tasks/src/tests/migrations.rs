@@ -176,7 +176,7 @@ fn challenges_in_flight_count_as_before_any_reveal_when_storage_moves_to_version
 		verify_all(id, false);
 		reg(13, Role::Whistleblower);
 		let segment = Audits::<T>::get(id)[0].segment;
-		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, segment));
+		assert_ok!(watch_challenge(13, id, segment));
 		// As version 4 left it: no entries.
 		let _ = ChallengedAt::<T>::clear_prefix(id, u32::MAX, None);
 		StorageVersion::new(4).put::<TaskPallet>();
@@ -256,6 +256,39 @@ fn a_decline_before_the_upgrade_still_counts_when_storage_moves_to_version_8() {
 		run_to(task(id).deadline);
 		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
 		assert_eq!(Balances::total_balance(&11), before, "not paid after a decline");
+		check();
+	});
+}
+
+/// A round whose one public watcher was drawn under version 8 has no lottery after the
+/// upgrade: the old watcher's word is gone (a failing verdict waits for reveals), and a
+/// catch it claimed before the upgrade is still paid.
+#[test]
+fn a_public_watcher_is_forgotten_when_storage_moves_to_version_9() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let audits = Audits::<T>::get(id);
+		verify_all(id, false);
+		assert_ok!(watch_challenge(13, id, audits[0].segment));
+		// As version 8 left it: the watcher named, no lottery.
+		Watches::<T>::remove(id);
+		crate::migrations::v8::Watchers::<T>::insert(id, 13);
+		StorageVersion::new(8).put::<TaskPallet>();
+		crate::migrations::V8ToV9::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 9);
+		assert_eq!(crate::migrations::v8::Watchers::<T>::iter().count(), 0);
+		assert!(watchers(id).is_empty(), "no lottery for the round");
+		if let Some(b) = audits.get(1) {
+			let late = TaskPallet::challenge(RuntimeOrigin::signed(13), id, b.segment);
+			assert_noop!(late, Error::<T>::NotWatcher);
+		}
+		let (pot, before) = (Balances::free_balance(JACKPOT), Balances::total_balance(&13));
+		rule(id, audits[0].segment, true);
+		assert!(ChallengedAt::<T>::contains_key(id, audits[0].segment), "the claim stands");
+		reveal(audits[0].verifier, id);
+		run_to(task(id).deadline);
+		assert!(Balances::total_balance(&13) >= before + (pot - 1) / 10, "the catch is paid");
 		check();
 	});
 }

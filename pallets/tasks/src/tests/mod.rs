@@ -27,6 +27,7 @@ mod training;
 mod unavailable;
 mod verification;
 mod views;
+mod watch;
 
 /// The MNIST MLP example over 10,000 gzipped digits (314 steps: seven 50-step segments).
 fn spec() -> TaskSpec {
@@ -307,8 +308,30 @@ fn verifying_by(rate: sp_runtime::Perbill, spec: TaskSpec, verifiers: &[u64]) ->
 	));
 	run_to(3);
 	assert_eq!(task(id).phase, Phase::Verifying);
-	assert_eq!(Watchers::<T>::get(id), Some(13), "the only whistleblower watches");
+	assert_eq!(watchers(id), vec![13], "the only whistleblower watches");
 	id
+}
+
+/// Reveals the secrets of every verifier drawn for `id`.
+fn reveal_all(id: TaskId) {
+	let mut done = Vec::new();
+	for a in Audits::<T>::get(id) {
+		if !done.contains(&a.verifier) {
+			reveal(a.verifier, id);
+			done.push(a.verifier);
+		}
+	}
+}
+
+/// The accounts whose tickets win task `id`'s watch lottery.
+fn watchers(id: TaskId) -> Vec<u64> {
+	let t = task(id);
+	(1..=ACCOUNTS).filter(|w| TaskPallet::won_watch(id, &t, w, &ticket(*w, id))).collect()
+}
+
+/// `who` challenges `segment` of task `id` with its watch ticket.
+fn watch_challenge(who: u64, id: TaskId, segment: u32) -> DispatchResult {
+	TaskPallet::watch_challenge(RuntimeOrigin::signed(who), id, segment, ticket(who, id))
 }
 
 /// `who` posts an honest pass on `segment` of task `id`.

@@ -1,0 +1,124 @@
+//! The watch lottery: a whistleblower watches a training round when its sr25519 VRF
+//! output over the round's seed scores at most the round's odds. Only the holder of the
+//! account's key can compute its score, and anyone can check the proof it challenges
+//! with, so nobody knows the round's watchers before they challenge.
+
+use crate::AccountId;
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use pallet_gensyn_tasks::{Hash32, WatchLottery};
+use scale_info::TypeInfo;
+use sp_core::{
+	crypto::VrfPublic,
+	sr25519::{
+		vrf::{VrfSignature, VrfTranscript},
+		Public,
+	},
+};
+
+/// The VRF transcript's label.
+const LABEL: &[u8] = b"gensyn/watch";
+/// The context a score's bytes are made in.
+const SCORE_CONTEXT: &[u8] = b"gensyn/watch-score";
+
+/// A whistleblower's proof of its score: an sr25519 VRF pre-output and proof over the
+/// round's seed, made with the account's own key (the account id is the public key).
+#[derive(
+	Encode, Decode, DecodeWithMemTracking, Clone, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen,
+)]
+pub struct WatchTicket {
+	/// The VRF pre-output (a compressed Ristretto point).
+	pub pre_output: [u8; 32],
+	/// The VRF proof (a DLEQ proof).
+	pub proof: [u8; 64],
+}
+
+impl WatchTicket {
+	/// The ticket of a VRF signature made over [`input`].
+	pub fn from_signature(signature: &VrfSignature) -> Self {
+		let bytes = signature.encode();
+		let mut ticket = WatchTicket { pre_output: [0; 32], proof: [0; 64] };
+		ticket.pre_output.copy_from_slice(&bytes[..32]);
+		ticket.proof.copy_from_slice(&bytes[32..96]);
+		ticket
+	}
+
+	fn signature(&self) -> Option<VrfSignature> {
+		VrfSignature::decode(&mut &(self.pre_output, self.proof).encode()[..]).ok()
+	}
+}
+
+/// The VRF input of the lottery drawn with `seed` (what a whistleblower signs).
+pub fn input(seed: &Hash32) -> VrfTranscript {
+	VrfTranscript::new(LABEL, &[(b"seed", &seed[..])])
+}
+
+/// The score a verified VRF pre-output of `public` over `seed` makes.
+pub fn score_of(public: &Public, seed: &Hash32, signature: &VrfSignature) -> Option<u64> {
+	let bytes: [u8; 8] =
+		public.make_bytes(SCORE_CONTEXT, &input(seed), &signature.pre_output).ok()?;
+	Some(u64::from_le_bytes(bytes))
+}
+
+/// The runtime's watch lottery: sr25519 VRF tickets of the challenger's own account.
+pub struct VrfLottery;
+
+impl WatchLottery<AccountId> for VrfLottery {
+	type Ticket = WatchTicket;
+
+	fn score(who: &AccountId, seed: &Hash32, ticket: &WatchTicket) -> Option<u64> {
+		let public = Public::from_raw(*AsRef::<[u8; 32]>::as_ref(who));
+		let signature = ticket.signature()?;
+		if !public.vrf_verify(&input(seed).into_sign_data(), &signature) {
+			return None;
+		}
+		score_of(&public, seed, &signature)
+	}
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+	use sp_core::{crypto::VrfSecret, sr25519::Pair, Pair as _};
+
+	fn ticket(pair: &Pair, seed: &Hash32) -> WatchTicket {
+		WatchTicket::from_signature(&pair.vrf_sign(&input(seed).into_sign_data()))
+	}
+
+	#[test]
+	fn only_the_accounts_own_key_proves_its_score() {
+		let (alice, bob) = (
+			Pair::from_string("//Alice", None).unwrap(),
+			Pair::from_string("//Bob", None).unwrap(),
+		);
+		let seed = [7u8; 32];
+		let who = AccountId::from(alice.public());
+		let score = VrfLottery::score(&who, &seed, &ticket(&alice, &seed)).expect("a valid ticket");
+		// The same account and seed always score the same; another seed scores anew.
+		assert_eq!(VrfLottery::score(&who, &seed, &ticket(&alice, &seed)), Some(score));
+		assert_ne!(VrfLottery::score(&who, &[8; 32], &ticket(&alice, &[8; 32])), Some(score));
+		// Bob's ticket proves nothing for Alice's account, nor Alice's for another seed.
+		assert_eq!(VrfLottery::score(&who, &seed, &ticket(&bob, &seed)), None);
+		assert_eq!(VrfLottery::score(&who, &[8; 32], &ticket(&alice, &seed)), None);
+		// A pre-output changed after signing is refused.
+		let mut forged = ticket(&alice, &seed);
+		forged.pre_output = ticket(&alice, &[9; 32]).pre_output;
+		assert_eq!(VrfLottery::score(&who, &seed, &forged), None);
+		assert_eq!(
+			VrfLottery::score(&who, &seed, &WatchTicket { pre_output: [0; 32], proof: [0; 64] }),
+			None
+		);
+	}
+
+	#[test]
+	fn scores_spread_over_the_whole_range() {
+		let seed = [3u8; 32];
+		let below_half = (0..200)
+			.filter(|i| {
+				let pair = Pair::from_string(&format!("//w{i}"), None).unwrap();
+				let who = AccountId::from(pair.public());
+				VrfLottery::score(&who, &seed, &ticket(&pair, &seed)).unwrap() < u64::MAX / 2
+			})
+			.count();
+		assert!((70..130).contains(&below_half), "{below_half} of 200 below half");
+	}
+}
