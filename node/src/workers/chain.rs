@@ -140,16 +140,24 @@ pub fn watch_draw(
 	read(client, at, pallet_gensyn_tasks::Watches::<Runtime>::hashed_key_for(task))
 }
 
-/// The block `who`'s `role` bond was made at (0 for a bond older than the chain's
-/// record of it).
-pub fn bonded_since(
+/// The block `who` joined `role`'s active list at (0 for one that joined before the
+/// chain kept it), if it is on the list.
+pub fn active_since(
 	client: &FullClient,
 	at: H256,
 	who: &AccountId,
 	role: Role,
-) -> Result<BlockNumber, String> {
-	let key = pallet_gensyn_stake::BondedSince::<Runtime>::hashed_key_for(who, role);
-	Ok(read(client, at, key)?.unwrap_or(0))
+) -> Result<Option<BlockNumber>, String> {
+	let active: Vec<(AccountId, pallet_gensyn_stake::Capability)> =
+		read(client, at, pallet_gensyn_stake::Active::<Runtime>::hashed_key_for(role))?
+			.unwrap_or_default();
+	if !active.iter().any(|(a, _)| a == who) {
+		return Ok(None);
+	}
+	let joined: Vec<(AccountId, BlockNumber)> =
+		read(client, at, pallet_gensyn_stake::Joined::<Runtime>::hashed_key_for(role))?
+			.unwrap_or_default();
+	Ok(Some(joined.iter().find(|(a, _)| a == who).map_or(0, |(_, b)| *b)))
 }
 
 /// Whether the reveals of `task`'s round are open at block `at` (from then on anyone

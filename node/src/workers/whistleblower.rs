@@ -84,9 +84,10 @@ impl Tickets {
 		task: TaskId,
 	) -> Option<WatchTicket> {
 		let draw = chain::watch_draw(client, at, task).ok().flatten()?;
-		// A bond made after the lottery's `bonded_by` takes no part in it.
+		// A whistleblower that joined the active list after the lottery's `bonded_by`
+		// (or is off it) takes no part in it.
 		let account = AccountId::from(self.public);
-		let since = chain::bonded_since(client, at, &account, StakeRole::Whistleblower).ok()?;
+		let since = chain::active_since(client, at, &account, StakeRole::Whistleblower).ok()??;
 		if since > draw.bonded_by {
 			return None;
 		}

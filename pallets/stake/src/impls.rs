@@ -23,10 +23,12 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		Self::is_bonded(who, role) && Self::bond(who, role) >= needed
 	}
 
-	fn bonded_since(who: &T::AccountId, role: Role) -> Option<u64> {
-		Self::is_bonded(who, role).then(|| {
-			BondedSince::<T>::get(who, role).map(|b| b.saturated_into::<u64>()).unwrap_or(0)
-		})
+	fn active_since(role: Role) -> Vec<(T::AccountId, u64)> {
+		let joined = Joined::<T>::get(role);
+		let since = |who: &T::AccountId| {
+			joined.iter().find(|(a, _)| a == who).map_or(0, |(_, b)| (*b).saturated_into::<u64>())
+		};
+		Active::<T>::get(role).into_iter().map(|(a, _)| (a.clone(), since(&a))).collect()
 	}
 
 	fn capability(who: &T::AccountId) -> Option<Capability> {

@@ -19,7 +19,7 @@ pub mod weights;
 pub use weights::WeightInfo;
 
 /// The storage layout's version: bumped, with a migration, by every change of it (1:
-/// the block each bond was made at).
+/// the block each active worker joined its list).
 const STORAGE_VERSION: frame_support::traits::StorageVersion =
 	frame_support::traits::StorageVersion::new(1);
 
@@ -209,10 +209,11 @@ pub trait StakeInterface<AccountId, Balance> {
 	/// cannot back many fakes at once and have every slash after the first come to
 	/// nothing.
 	fn has_room(who: &AccountId, role: Role) -> bool;
-	/// The block `who`'s `role` bond was made at (0 for one made before the chain kept
-	/// it), while it stands bonded: a draw whose randomness was known before that block
-	/// must not count the account, which may have been made to win it.
-	fn bonded_since(who: &AccountId, role: Role) -> Option<u64>;
+	/// The active workers of `role` with the block each joined the list (0 for one that
+	/// joined before the chain kept it). A worker pushed off the list that joins it again
+	/// joins anew: a draw whose randomness was known before a worker joined must not
+	/// count it, since it may have been made (or brought back) to win that draw.
+	fn active_since(role: Role) -> Vec<(AccountId, u64)>;
 	/// The capability `who` claims, if it has a profile.
 	fn capability(who: &AccountId) -> Option<Capability>;
 	/// The proof-store base URL `who` published (empty without a profile).
@@ -325,10 +326,16 @@ pub mod pallet {
 	pub type Bonds<T: Config> =
 		StorageDoubleMap<_, Blake2_128Concat, T::AccountId, Twox64Concat, Role, RoleBondOf<T>>;
 
-	/// The block each bond was made at (none for a bond made before storage version 1).
+	/// The block each active worker of a role joined the list, kept beside [`Active`]
+	/// (none for a worker that joined before storage version 1).
 	#[pallet::storage]
-	pub type BondedSince<T: Config> =
-		StorageDoubleMap<_, Blake2_128Concat, T::AccountId, Twox64Concat, Role, BlockNumberFor<T>>;
+	pub type Joined<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		Role,
+		BoundedVec<(T::AccountId, BlockNumberFor<T>), T::MaxActivePerRole>,
+		ValueQuery,
+	>;
 
 	/// Published profiles (capability and proof-store endpoint).
 	#[pallet::storage]
@@ -489,7 +496,6 @@ pub mod pallet {
 					earned: Zero::zero(),
 				},
 			);
-			BondedSince::<T>::insert(&who, role, frame_system::Pallet::<T>::block_number());
 			Self::activate(&who, role, capability)?;
 			Self::refresh_capability(&who, capability);
 			Self::deposit_event(Event::Registered { who, role, bond });
@@ -582,7 +588,6 @@ pub mod pallet {
 				Precision::BestEffort,
 			)?;
 			Bonds::<T>::remove(&who, role);
-			BondedSince::<T>::remove(&who, role);
 			if Role::ALL.iter().all(|r| !Bonds::<T>::contains_key(&who, *r)) {
 				Profiles::<T>::remove(&who);
 			}
@@ -648,8 +653,15 @@ pub mod pallet {
 					}
 				}
 				list.try_push((who.clone(), capability)).map_err(|_| Error::<T>::TooManyWorkers)?;
-				Ok(evicted)
+				Ok(Some(evicted))
 			})?;
+			let Some(evicted) = evicted else { return Ok(()) };
+			let now = frame_system::Pallet::<T>::block_number();
+			Joined::<T>::mutate(role, |joined| {
+				joined.retain(|(a, _)| a != who && Some(a) != evicted.as_ref());
+				// Room: it holds only workers on the list, which had room for `who`.
+				let _ = joined.try_push((who.clone(), now));
+			});
 			if let Some(out) = evicted {
 				Self::deposit_event(Event::Deactivated { who: out, role });
 			}
@@ -665,6 +677,7 @@ pub mod pallet {
 				removed = list.len() != before;
 			});
 			if removed {
+				Joined::<T>::mutate(role, |joined| joined.retain(|(a, _)| a != who));
 				Self::deposit_event(Event::Deactivated { who: who.clone(), role });
 			}
 		}

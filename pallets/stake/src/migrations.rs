@@ -4,8 +4,9 @@ use crate::*;
 use frame_support::{migrations::VersionedMigration, weights::Weight};
 
 /// The stake pallet's migration from storage version 0 to 1 (runs once): the chain
-/// starts keeping the block each bond is made at ([`BondedSince`]). Nothing moves: a
-/// bond without an entry was made before the upgrade, and reads as made at block 0.
+/// starts keeping the block each active worker joins its list ([`Joined`]). Nothing
+/// moves: a worker on the list without an entry joined before the upgrade, and reads
+/// as joined at block 0.
 pub type V0ToV1<T> =
 	VersionedMigration<0, 1, KeepBondBlocks<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 

@@ -376,23 +376,35 @@ fn try_state_catches_a_broken_hold() {
 	});
 }
 
-/// A bond keeps the block it was made at; one made before storage version 1 has none
-/// and reads as made at block 0 (older than any draw since).
+/// The list keeps the block each worker joined it: a worker pushed off and brought
+/// back by a top-up joins anew, one taken off by a slash leaves it, and one that joined
+/// before storage version 1 reads as joined at block 0.
 #[test]
-fn bonds_made_before_version_1_read_as_made_at_block_0() {
+fn the_active_list_keeps_when_each_worker_joined_it() {
 	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
-	new_test_ext().execute_with(|| {
+	run(|| {
+		let since = |who: u64| {
+			StakeOf::active_since(Role::Verifier).into_iter().find(|(a, _)| *a == who).map(|x| x.1)
+		};
 		System::set_block_number(7);
-		let endpoint = BoundedVec::truncate_from(b"http://w".to_vec());
-		let origin = RuntimeOrigin::signed(1);
-		assert_ok!(Stake::register(origin, Role::Whistleblower, 20, cap(1), endpoint));
-		assert_eq!(Stake::bonded_since(&1, Role::Whistleblower), Some(7));
-		// As version 0 left it: no block kept.
-		BondedSince::<Test>::remove(1, Role::Whistleblower);
+		for (a, bond) in [(1, 100), (2, 110), (3, 120), (4, 110)] {
+			reg(a, Role::Verifier, bond);
+		}
+		assert_eq!(since(1), Some(7));
+		System::set_block_number(9);
+		reg(5, Role::Verifier, 105);
+		assert_eq!((since(1), since(5)), (None, Some(9)), "1 was pushed off");
+		System::set_block_number(12);
+		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(1), Role::Verifier, 8));
+		assert_eq!((since(1), since(5)), (Some(12), None), "1 is back, joined anew");
+		// A slash below the minimum takes 2 off the list.
+		StakeOf::slash(&2, Role::Verifier, 100, None);
+		assert_eq!(since(2), None);
+		// As version 0 left it: no blocks kept.
+		Joined::<Test>::remove(Role::Verifier);
 		StorageVersion::new(0).put::<Stake>();
 		crate::migrations::V0ToV1::<Test>::on_runtime_upgrade();
 		assert_eq!(Stake::on_chain_storage_version(), 1);
-		assert_eq!(Stake::bonded_since(&1, Role::Whistleblower), Some(0));
-		assert_eq!(Stake::bonded_since(&2, Role::Whistleblower), None, "not bonded");
+		assert_eq!((since(1), since(3)), (Some(0), Some(0)));
 	});
 }

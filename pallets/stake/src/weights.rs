@@ -52,7 +52,7 @@ pub const ACTIVE_BONDS_PROOF: u64 = WEIGHED_ACTIVE * 150;
 impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn register() -> Weight {
 		// r: Bonds, Holds, Account, Active x3, and on a full list every active bond;
-		// w: Holds, Account, Profiles, Bonds, BondedSince, Active x3
+		// w: Holds, Account, Profiles, Bonds, Active x3, Joined
 		Weight::from_parts(60_000_000 + WEIGHED_ACTIVE * 2_000, 4 * ACTIVE_LIST_PROOF)
 			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
 			.saturating_add(T::DbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 8))
@@ -75,9 +75,8 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 			.saturating_add(T::DbWeight::get().reads_writes(2, 2))
 	}
 	fn withdraw() -> Weight {
-		// r: Bonds, Engagements, Holds, Account, Bonds x3; w: Holds, Account, Bonds,
-		// BondedSince, Profiles
-		Weight::from_parts(50_000_000, 4_000).saturating_add(T::DbWeight::get().reads_writes(7, 5))
+		// r: Bonds, Engagements, Holds, Account, Bonds x3; w: Holds, Account, Bonds, Profiles
+		Weight::from_parts(50_000_000, 4_000).saturating_add(T::DbWeight::get().reads_writes(7, 4))
 	}
 	fn slash() -> Weight {
 		// r: Bonds, Holds x3, Account x4 (source, victim, reporter, jackpot), Active;

@@ -58,7 +58,7 @@ impl<T: Config> Pallet<T> {
 	/// Whether a verdict of task `id` that passes (`pass`) or fails may be challenged,
 	/// as far as reveals go, by a `watcher` of its round or another: a pass at any time;
 	/// a fail, before reveals open, only by a watcher, since it may be a forced error and
-	/// nobody (a verifier's own account) may take a watcher's catch away by challenging
+	/// no one else (a verifier's own account) may take a watcher's catch away by challenging
 	/// it first.
 	pub(crate) fn open_to(id: TaskId, pass: bool, watcher: bool) -> bool {
 		pass || watcher || Self::reveals_open(id)

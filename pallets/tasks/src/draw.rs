@@ -335,12 +335,13 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Draws the round's watch lottery ([`Watches`]): a seed from the beacon, and odds
-	/// that give each active whistleblower that may watch the round ([`Pallet::may_watch`]:
-	/// bonded `RandomnessDelay` blocks before now, never the task's owner, its solver nor
-	/// one of its `verifiers`) `WatchersPerRound` chances in their number. Nobody learns
-	/// who won until a winner challenges. A round's verifiers drawn again (all were
-	/// silent) keep its lottery: silence must not buy a verifier another roll of the
-	/// watchers.
+	/// that give each whistleblower on the active list (never the task's owner, its
+	/// solver nor one of its `verifiers`) `WatchersPerRound` chances in their number; of
+	/// them, those on the list since `RandomnessDelay` blocks before now may watch
+	/// ([`Pallet::may_watch`]).
+	/// Nobody learns who won until a winner challenges. A round's verifiers drawn again
+	/// (all were silent) keep its lottery: silence must not buy a verifier another roll
+	/// of the watchers.
 	fn draw_watch(
 		id: TaskId,
 		task: &Task<T>,
@@ -353,13 +354,12 @@ impl<T: Config> Pallet<T> {
 		let now = frame_system::Pallet::<T>::block_number();
 		let bonded_by = now.saturating_sub(Self::randomness_delay());
 		let seed = sp_crypto_hashing::blake2_256(&(b"gensyn/watch", id, rng.next_u64()).encode());
+		// Every whistleblower on the list counts, those that joined too late to play
+		// included: the players are among the counted, so no one wins more often than
+		// its share (and the draw reads one list less).
 		let pool = T::Stake::active(Role::Whistleblower)
 			.into_iter()
-			.filter(|(a, _)| {
-				Self::bonded_in_time(a, bonded_by)
-					&& Self::outside(id, task, a)
-					&& !verifiers.contains(a)
-			})
+			.filter(|(a, _)| Self::outside(task, verifiers, a))
 			.count();
 		let draw =
 			WatchDraw::new(seed, pool.saturated_into(), T::WatchersPerRound::get(), bonded_by);
@@ -369,31 +369,31 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// Whether `who` stands bonded as a whistleblower since `bonded_by` or earlier.
-	fn bonded_in_time(who: &T::AccountId, bonded_by: BlockNumberFor<T>) -> bool {
-		T::Stake::bonded_since(who, Role::Whistleblower)
-			.is_some_and(|since| since <= bonded_by.saturated_into::<u64>())
+	/// Whether `who` takes no part in `task`: neither its owner, its solver nor one of
+	/// its `verifiers`. (A verifier let go watches like anyone else: its verdicts,
+	/// forced errors included, left with it.)
+	fn outside(task: &Task<T>, verifiers: &[T::AccountId], who: &T::AccountId) -> bool {
+		*who != task.owner && task.solver.as_ref() != Some(who) && !verifiers.contains(who)
 	}
 
-	/// Whether `who` takes no part in task `id`: neither its owner, its solver nor one of
-	/// its verifiers. (A verifier let go watches like anyone else: its verdicts, forced
-	/// errors included, left with it.)
-	fn outside(id: TaskId, task: &Task<T>, who: &T::AccountId) -> bool {
-		*who != task.owner
-			&& task.solver.as_ref() != Some(who)
-			&& !Audits::<T>::get(id).iter().any(|a| a.verifier == *who)
-	}
-
-	/// Whether `who` may watch the round of task `id` that `draw` was drawn for: bonded
-	/// as a whistleblower by the draw's `bonded_by` and taking no part in the task. (Its
-	/// claimed memory is not asked: a claim can change after the draw.)
+	/// Whether `who` may watch the round of task `id` that `draw` was drawn for: on the
+	/// whistleblowers' active list since the draw's `bonded_by` or earlier (so it was
+	/// counted in the odds: an account made, or brought back onto the list, once the
+	/// seed was known plays no part), and taking no part in the task. Its claimed memory
+	/// is not asked: a claim can change after the draw.
 	pub(crate) fn may_watch(
 		id: TaskId,
 		task: &Task<T>,
 		draw: &WatchDraw<BlockNumberFor<T>>,
 		who: &T::AccountId,
 	) -> bool {
-		Self::bonded_in_time(who, draw.bonded_by) && Self::outside(id, task, who)
+		let by: u64 = draw.bonded_by.saturated_into();
+		let verifiers: Vec<T::AccountId> =
+			Audits::<T>::get(id).into_iter().map(|a| a.verifier).collect();
+		T::Stake::active_since(Role::Whistleblower)
+			.iter()
+			.any(|(a, since)| a == who && *since <= by)
+			&& Self::outside(task, &verifiers, who)
 	}
 
 	/// Whether `ticket` proves that `who` won the watch lottery of task `id`'s round.

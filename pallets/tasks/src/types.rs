@@ -489,18 +489,20 @@ impl<T: Config> Get<u32> for ReplacedBound<T> {
 pub const MIN_REVEAL_BLOCKS: u32 = 3;
 
 /// A training round's watch lottery ([`Watches`]): the public seed every whistleblower
-/// scores privately, the highest winning score, and the last block a whistleblower's
-/// bond may have been made at to take part.
+/// scores privately, the highest winning score, and the last block a whistleblower may
+/// have joined the active list at to take part.
 #[derive(Encode, Decode, Clone, Copy, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct WatchDraw<BlockNumber> {
 	/// The lottery's seed, drawn from the beacon with the round's verifiers.
 	pub seed: Hash32,
 	/// The highest winning score: `u64::MAX / whistleblowers * WatchersPerRound`, so
-	/// that each of the whistleblowers that may watch wins with that share.
+	/// that each of the whistleblowers on the active list at the draw wins with that
+	/// share.
 	pub odds: u64,
-	/// Only bonds made at or before this block take part: `RandomnessDelay` blocks
-	/// before the draw, when nobody knew the seed, so that no account can be made (its
-	/// key searched for) to win a lottery whose seed is known.
+	/// Only whistleblowers on the active list since this block or earlier take part:
+	/// `RandomnessDelay` blocks before the draw, when nobody knew the seed, so that no
+	/// account can be made (its key searched for), or brought back onto the list, to win
+	/// a lottery whose seed is known.
 	pub bonded_by: BlockNumber,
 }
 

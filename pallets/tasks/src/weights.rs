@@ -62,14 +62,14 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// and dropping each segment's `ChallengedAt`)
 /// and the task re-drawn over a full active list; or a draw alone.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 14 + 4 * DEADLINE_LEGS + ROOM_READS;
+const DEADLINE_READS: u64 = 15 + 4 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: a bond and an engagement count for each candidate tried
 /// ([`crate::draw::ROOM_TRIES`]).
 const ROOM_READS: u64 = 2 * crate::draw::ROOM_TRIES as u64;
 /// Proof size of those reads: a `Bonds` entry (about 150 bytes) and an `Engagements`
 /// entry (about 60) per candidate.
 const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64;
-const DEADLINE_WRITES: u64 = 17 + 5 * DEADLINE_LEGS;
+const DEADLINE_WRITES: u64 = 18 + 5 * DEADLINE_LEGS;
 /// A task, its spec and audits, and two full active lists (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers').
 const DEADLINE_PROOF: u64 = 2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS + ROOM_PROOF;
@@ -138,12 +138,12 @@ impl Est {
 		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
 			.saturating_add(db.reads_writes(19, 16))
 	}
-	// watch_challenge: a challenge, r Watches, the bond and capability, and one VRF
-	// verification (two scalar multiplications and transcript hashing; natively about
-	// 0.1 ms, counted at 2 ms for the wasm runtime).
+	// watch_challenge: a challenge, r Watches, the whistleblowers' active list and when
+	// each joined it, and one VRF verification (two scalar multiplications and
+	// transcript hashing; natively about 0.1 ms, counted at 2 ms for the wasm runtime).
 	fn watch_challenge(&self) -> Weight {
 		self.challenge()
-			.saturating_add(Weight::from_parts(2_000_000_000, 200))
+			.saturating_add(Weight::from_parts(2_000_000_000, 2 * ACTIVE_LIST_PROOF + 200))
 			.saturating_add(self.0.reads(3))
 	}
 	// on_initialize base: r/w Deadlines; the beacon's fold: r the block's randomness,

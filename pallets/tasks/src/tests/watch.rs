@@ -139,15 +139,22 @@ fn each_whistleblower_wins_about_its_share_of_rounds() {
 	assert!(wins.iter().all(|n| (15..=45).contains(n)), "{wins:?}");
 }
 
-/// A richer account cannot silence a watcher by pushing it off the whistleblowers'
-/// full active list: off the list it still challenges with its ticket and is shown its
-/// duties, and its catch is paid.
+/// A watcher that challenged before richer accounts pushed it off the whistleblowers'
+/// full active list keeps its claim, and its catch is paid; off the list it watches no
+/// more (an account off the list was not counted in the odds). Nobody knows the
+/// watchers, so outbidding cannot aim at one.
 #[test]
-fn a_watcher_pushed_off_the_active_list_still_challenges_and_is_paid() {
+fn a_watcher_pushed_off_the_active_list_keeps_its_catch_and_watches_no_more() {
 	let salt = salt_where(&[13, 16], |w| !w.is_empty());
 	ExtBuilder::default().salt(salt).build().execute_with(|| {
 		let id = drawn_with_whistleblowers(&[13, 16]);
 		let watcher = watchers(id)[0];
+		let audits = Audits::<T>::get(id);
+		verify_all(id, false);
+		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
+		let before = worth(watcher);
+		let pot = Balances::free_balance(JACKPOT);
+		assert_ok!(watch_challenge(watcher, id, audits[0].segment));
 		// Higher bonds fill the list until the watcher gives way.
 		let mut fillers = [2, 3, 4, 5, 6, 7, 8, 9, 14, 15].into_iter();
 		while Stake::is_active(&watcher, Role::Whistleblower) {
@@ -156,18 +163,49 @@ fn a_watcher_pushed_off_the_active_list_still_challenges_and_is_paid() {
 			let (role, origin) = (Role::Whistleblower, RuntimeOrigin::signed(who));
 			assert_ok!(Stake::register(origin, role, 300, cap(16_384), endpoint));
 		}
-		let audits = Audits::<T>::get(id);
-		verify_all(id, false);
-		let worth = |w: u64| Balances::total_balance(&w) + Stake::bond(&w, Role::Whistleblower);
-		let before = worth(watcher);
-		let pot = Balances::free_balance(JACKPOT);
-		assert!(TaskPallet::duties(&watcher).iter().any(|d| matches!(d, Duty::Watch { .. })));
-		assert_ok!(watch_challenge(watcher, id, audits[0].segment));
+		assert!(!watchers(id).contains(&watcher), "off the list, no longer a watcher");
+		if let Some(b) = audits.get(1) {
+			assert_noop!(watch_challenge(watcher, id, b.segment), Error::<T>::NotWatcher);
+		}
 		rule(id, audits[0].segment, true);
 		reveal_all(id);
 		run_to(task(id).deadline);
 		assert_eq!(worth(watcher), before + (pot - 1) / 10, "the watcher is paid one catch");
 		check();
+	});
+}
+
+/// A dormant account that was on the list before the draw, pushed off it, and brought
+/// back by a top-up once the seed was known (because its score wins) joins anew: it
+/// takes no part in the lottery, whose odds never counted it.
+#[test]
+fn an_account_brought_back_onto_the_list_after_the_draw_never_watches() {
+	let play = || {
+		reg_bonded(16, Role::Whistleblower, 20);
+		for who in [2, 3, 4, 5, 6, 7, 8, 9] {
+			reg_bonded(who, Role::Whistleblower, 30);
+		}
+		assert!(!Stake::is_active(&16, Role::Whistleblower), "16 was pushed off");
+		let id = drawn_with_whistleblowers(&[]);
+		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(16), Role::Whistleblower, 100));
+		assert!(Stake::is_active(&16, Role::Whistleblower), "back on the list");
+		id
+	};
+	// A draw whose seed 16 scores a win on: it comes back for this one.
+	let salt = (0..64)
+		.find(|salt| {
+			ExtBuilder::default().salt(*salt).build().execute_with(|| {
+				let draw = Watches::<T>::get(play()).expect("a lottery");
+				draw.won(score(16, &draw.seed))
+			})
+		})
+		.expect("a salt");
+	ExtBuilder::default().salt(salt).build().execute_with(|| {
+		let id = play();
+		verify_all(id, false);
+		assert!(!watchers(id).contains(&16));
+		let segment = Audits::<T>::get(id)[0].segment;
+		assert_noop!(watch_challenge(16, id, segment), Error::<T>::NotWatcher);
 	});
 }
 
