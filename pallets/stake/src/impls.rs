@@ -23,12 +23,13 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		Self::is_bonded(who, role) && Self::bond(who, role) >= needed
 	}
 
-	fn active_since(role: Role) -> Vec<(T::AccountId, u64)> {
-		let joined = Joined::<T>::get(role);
-		let since = |who: &T::AccountId| {
-			joined.iter().find(|(a, _)| a == who).map_or(0, |(_, b)| (*b).saturated_into::<u64>())
-		};
-		Active::<T>::get(role).into_iter().map(|(a, _)| (a.clone(), since(&a))).collect()
+	fn joined_at(who: &T::AccountId, role: Role) -> Option<u64> {
+		// `Joined` holds only workers on the list; one on it without an entry joined
+		// before the chain kept the block.
+		match Joined::<T>::get(role).iter().find(|(a, _)| a == who) {
+			Some((_, at)) => Some((*at).saturated_into()),
+			None => Self::is_active(who, role).then_some(0),
+		}
 	}
 
 	fn capability(who: &T::AccountId) -> Option<Capability> {

@@ -209,11 +209,11 @@ pub trait StakeInterface<AccountId, Balance> {
 	/// cannot back many fakes at once and have every slash after the first come to
 	/// nothing.
 	fn has_room(who: &AccountId, role: Role) -> bool;
-	/// The active workers of `role` with the block each joined the list (0 for one that
-	/// joined before the chain kept it). A worker pushed off the list that joins it again
-	/// joins anew: a draw whose randomness was known before a worker joined must not
-	/// count it, since it may have been made (or brought back) to win that draw.
-	fn active_since(role: Role) -> Vec<(AccountId, u64)>;
+	/// The block `who` joined `role`'s active list at (0 for one that joined before the
+	/// chain kept it), while it is on the list. A worker pushed off the list that joins
+	/// it again joins anew: a draw whose randomness was known before a worker joined
+	/// must not admit it, since it may have been made (or brought back) to win that draw.
+	fn joined_at(who: &AccountId, role: Role) -> Option<u64>;
 	/// The capability `who` claims, if it has a profile.
 	fn capability(who: &AccountId) -> Option<Capability>;
 	/// The proof-store base URL `who` published (empty without a profile).

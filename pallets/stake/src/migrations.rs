@@ -8,12 +8,12 @@ use frame_support::{migrations::VersionedMigration, weights::Weight};
 /// moves: a worker on the list without an entry joined before the upgrade, and reads
 /// as joined at block 0.
 pub type V0ToV1<T> =
-	VersionedMigration<0, 1, KeepBondBlocks<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+	VersionedMigration<0, 1, KeepJoinBlocks<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 
 /// Version 0 to 1's step, unversioned: writes nothing.
-pub struct KeepBondBlocks<T>(core::marker::PhantomData<T>);
+pub struct KeepJoinBlocks<T>(core::marker::PhantomData<T>);
 
-impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for KeepBondBlocks<T> {
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for KeepJoinBlocks<T> {
 	fn on_runtime_upgrade() -> Weight {
 		Weight::zero()
 	}

@@ -383,9 +383,7 @@ fn try_state_catches_a_broken_hold() {
 fn the_active_list_keeps_when_each_worker_joined_it() {
 	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
 	run(|| {
-		let since = |who: u64| {
-			StakeOf::active_since(Role::Verifier).into_iter().find(|(a, _)| *a == who).map(|x| x.1)
-		};
+		let since = |who: u64| StakeOf::joined_at(&who, Role::Verifier);
 		System::set_block_number(7);
 		for (a, bond) in [(1, 100), (2, 110), (3, 120), (4, 110)] {
 			reg(a, Role::Verifier, bond);
@@ -397,6 +395,10 @@ fn the_active_list_keeps_when_each_worker_joined_it() {
 		System::set_block_number(12);
 		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(1), Role::Verifier, 8));
 		assert_eq!((since(1), since(5)), (Some(12), None), "1 is back, joined anew");
+		// A top-up while on the list keeps the block it joined at.
+		System::set_block_number(13);
+		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(3), Role::Verifier, 1));
+		assert_eq!(since(3), Some(7));
 		// A slash below the minimum takes 2 off the list.
 		StakeOf::slash(&2, Role::Verifier, 100, None);
 		assert_eq!(since(2), None);

@@ -45,17 +45,21 @@ pub const WEIGHED_ACTIVE: u64 = 1_024;
 /// and a 9-byte capability, a length prefix and the trie nodes above the value.
 pub const ACTIVE_LIST_PROOF: u64 = WEIGHED_ACTIVE * 41 + 3 + 1_000;
 
+/// Proof size of one full [`crate::Joined`] list: [`WEIGHED_ACTIVE`] entries of a
+/// 32-byte account and a 4-byte block, a length prefix and the trie nodes above it.
+pub const JOINED_LIST_PROOF: u64 = WEIGHED_ACTIVE * 36 + 3 + 1_000;
+
 /// Proof size of reading every active worker's bond (a full list's lowest bond gives
 /// way to a higher one): [`WEIGHED_ACTIVE`] `Bonds` entries of about 150 bytes each.
 pub const ACTIVE_BONDS_PROOF: u64 = WEIGHED_ACTIVE * 150;
 
 impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn register() -> Weight {
-		// r: Bonds, Holds, Account, Active x3, and on a full list every active bond;
-		// w: Holds, Account, Profiles, Bonds, Active x3, Joined
+		// r: Bonds, Holds, Account, Active x3, Joined, and on a full list every active
+		// bond; w: Holds, Account, Profiles, Bonds, Active x3, Joined
 		Weight::from_parts(60_000_000 + WEIGHED_ACTIVE * 2_000, 4 * ACTIVE_LIST_PROOF)
-			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
-			.saturating_add(T::DbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 8))
+			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF + JOINED_LIST_PROOF))
+			.saturating_add(T::DbWeight::get().reads_writes(7 + WEIGHED_ACTIVE, 8))
 	}
 	fn update_profile() -> Weight {
 		// r: Profiles, Active x3; w: Profiles, Active x3
@@ -63,26 +67,26 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 			.saturating_add(T::DbWeight::get().reads_writes(4, 4))
 	}
 	fn bond_extra() -> Weight {
-		// r: Bonds, Holds, Account, Profiles, Active, and on a full list every active
-		// bond; w: Holds, Account, Bonds, Active
+		// r: Bonds, Holds, Account, Profiles, Active, Joined, and on a full list every
+		// active bond; w: Holds, Account, Bonds, Active, Joined
 		Weight::from_parts(50_000_000 + WEIGHED_ACTIVE * 2_000, 2 * ACTIVE_LIST_PROOF)
-			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
-			.saturating_add(T::DbWeight::get().reads_writes(5 + WEIGHED_ACTIVE, 4))
+			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF + JOINED_LIST_PROOF))
+			.saturating_add(T::DbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 5))
 	}
 	fn unbond() -> Weight {
-		// r: Bonds, Active; w: Bonds, Active
-		Weight::from_parts(30_000_000, ACTIVE_LIST_PROOF)
-			.saturating_add(T::DbWeight::get().reads_writes(2, 2))
+		// r: Bonds, Active, Joined; w: Bonds, Active, Joined
+		Weight::from_parts(30_000_000, ACTIVE_LIST_PROOF + JOINED_LIST_PROOF)
+			.saturating_add(T::DbWeight::get().reads_writes(3, 3))
 	}
 	fn withdraw() -> Weight {
 		// r: Bonds, Engagements, Holds, Account, Bonds x3; w: Holds, Account, Bonds, Profiles
 		Weight::from_parts(50_000_000, 4_000).saturating_add(T::DbWeight::get().reads_writes(7, 4))
 	}
 	fn slash() -> Weight {
-		// r: Bonds, Holds x3, Account x4 (source, victim, reporter, jackpot), Active;
-		// w: Holds, Account x4, Bonds, Active, TotalIssuance
-		Weight::from_parts(110_000_000, ACTIVE_LIST_PROOF + 5_000)
-			.saturating_add(T::DbWeight::get().reads_writes(9, 8))
+		// r: Bonds, Holds x3, Account x4 (source, victim, reporter, jackpot), Active,
+		// Joined; w: Holds, Account x4, Bonds, Active, Joined, TotalIssuance
+		Weight::from_parts(110_000_000, ACTIVE_LIST_PROOF + JOINED_LIST_PROOF + 5_000)
+			.saturating_add(T::DbWeight::get().reads_writes(10, 9))
 	}
 }
 
@@ -90,8 +94,8 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 impl WeightInfo for () {
 	fn register() -> Weight {
 		Weight::from_parts(60_000_000 + WEIGHED_ACTIVE * 2_000, 4 * ACTIVE_LIST_PROOF)
-			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
-			.saturating_add(RocksDbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 7))
+			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF + JOINED_LIST_PROOF))
+			.saturating_add(RocksDbWeight::get().reads_writes(7 + WEIGHED_ACTIVE, 8))
 	}
 	fn update_profile() -> Weight {
 		Weight::from_parts(35_000_000, 3 * ACTIVE_LIST_PROOF)
@@ -99,19 +103,19 @@ impl WeightInfo for () {
 	}
 	fn bond_extra() -> Weight {
 		Weight::from_parts(50_000_000 + WEIGHED_ACTIVE * 2_000, 2 * ACTIVE_LIST_PROOF)
-			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF))
-			.saturating_add(RocksDbWeight::get().reads_writes(5 + WEIGHED_ACTIVE, 4))
+			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF + JOINED_LIST_PROOF))
+			.saturating_add(RocksDbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 5))
 	}
 	fn unbond() -> Weight {
-		Weight::from_parts(30_000_000, ACTIVE_LIST_PROOF)
-			.saturating_add(RocksDbWeight::get().reads_writes(2, 2))
+		Weight::from_parts(30_000_000, ACTIVE_LIST_PROOF + JOINED_LIST_PROOF)
+			.saturating_add(RocksDbWeight::get().reads_writes(3, 3))
 	}
 	fn withdraw() -> Weight {
 		Weight::from_parts(50_000_000, 4_000)
 			.saturating_add(RocksDbWeight::get().reads_writes(7, 4))
 	}
 	fn slash() -> Weight {
-		Weight::from_parts(110_000_000, ACTIVE_LIST_PROOF + 5_000)
-			.saturating_add(RocksDbWeight::get().reads_writes(9, 8))
+		Weight::from_parts(110_000_000, ACTIVE_LIST_PROOF + JOINED_LIST_PROOF + 5_000)
+			.saturating_add(RocksDbWeight::get().reads_writes(10, 9))
 	}
 }

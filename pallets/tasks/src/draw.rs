@@ -322,11 +322,15 @@ impl<T: Config> Pallet<T> {
 			}
 			picked.push((s, v));
 		}
-		for v in verifiers.iter().filter(|v| picked.iter().any(|(_, p)| p == *v)) {
+		// Only the verifiers given a segment take part; one drawn for none stays out of
+		// the task (and may watch it, as the lottery's odds count it).
+		let assigned: Vec<T::AccountId> =
+			verifiers.into_iter().filter(|v| picked.iter().any(|(_, p)| p == v)).collect();
+		for v in &assigned {
 			Self::engage(id, task, v)?;
 			T::ForcedErrors::bind(v, id);
 		}
-		Self::draw_watch(id, task, &verifiers, &mut rng);
+		Self::draw_watch(id, task, &assigned, &mut rng);
 		Audits::<T>::insert(id, audits);
 		task.deadline = Self::schedule(id, now.saturating_add(T::VerifyPeriod::get()));
 		task.phase = Phase::Verifying;
@@ -390,9 +394,7 @@ impl<T: Config> Pallet<T> {
 		let by: u64 = draw.bonded_by.saturated_into();
 		let verifiers: Vec<T::AccountId> =
 			Audits::<T>::get(id).into_iter().map(|a| a.verifier).collect();
-		T::Stake::active_since(Role::Whistleblower)
-			.iter()
-			.any(|(a, since)| a == who && *since <= by)
+		T::Stake::joined_at(who, Role::Whistleblower).is_some_and(|since| since <= by)
 			&& Self::outside(task, &verifiers, who)
 	}
 

@@ -18,6 +18,7 @@ use frame_support::{
 	weights::{constants::RocksDbWeight, Weight},
 };
 pub use pallet_gensyn_stake::weights::ACTIVE_LIST_PROOF;
+use pallet_gensyn_stake::weights::{JOINED_LIST_PROOF, WEIGHED_ACTIVE};
 
 /// Weight functions of the tasks pallet.
 pub trait WeightInfo {
@@ -138,13 +139,15 @@ impl Est {
 		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
 			.saturating_add(db.reads_writes(19, 16))
 	}
-	// watch_challenge: a challenge, r Watches, the whistleblowers' active list and when
-	// each joined it, and one VRF verification (two scalar multiplications and
-	// transcript hashing; natively about 0.1 ms, counted at 2 ms for the wasm runtime).
+	// watch_challenge: a challenge, r Watches, Audits, the whistleblowers' `Joined` list
+	// (a scan of it) and active list, and one VRF verification (two scalar
+	// multiplications and transcript hashing; natively about 0.1 ms, counted at 2 ms for
+	// the wasm runtime).
 	fn watch_challenge(&self) -> Weight {
+		let lists = ACTIVE_LIST_PROOF + JOINED_LIST_PROOF;
 		self.challenge()
-			.saturating_add(Weight::from_parts(2_000_000_000, 2 * ACTIVE_LIST_PROOF + 200))
-			.saturating_add(self.0.reads(3))
+			.saturating_add(Weight::from_parts(2_000_000_000 + 2_000 * WEIGHED_ACTIVE, lists))
+			.saturating_add(self.0.reads(4))
 	}
 	// on_initialize base: r/w Deadlines; the beacon's fold: r the block's randomness,
 	// r/w Beacon, one blake2 hash.

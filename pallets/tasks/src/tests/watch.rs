@@ -275,3 +275,33 @@ fn an_account_bonded_after_the_seed_was_known_never_watches() {
 		assert_eq!(worth(16), worth16);
 	});
 }
+
+/// A verifier drawn for a round but given no segment (one audited segment, two drawn)
+/// takes no part in the task: the odds count it among the whistleblowers, and it may
+/// watch the round like any of them.
+#[test]
+fn a_verifier_drawn_for_no_segment_is_counted_and_may_watch() {
+	new_test_ext().execute_with(|| {
+		with_jackpot(sp_runtime::Perbill::one());
+		let one = spec_with(|s| s.verification.audit_fraction = SpecPermill(1));
+		let id = submitted_with(one);
+		for who in [11, 12] {
+			reg(who, Role::Verifier);
+			commit(who);
+			reg(who, Role::Whistleblower);
+		}
+		reg(13, Role::Whistleblower);
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		let (root, location) = (merkle::root(&leaves(8)), BoundedVec::default());
+		let signed = RuntimeOrigin::signed(10);
+		assert_ok!(TaskPallet::submit_result(signed, id, [9; 32], root, 8, location));
+		run_to(3);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 1, "{audits:?}");
+		let idle = if audits[0].verifier == 11 { 12 } else { 11 };
+		let draw = Watches::<T>::get(id).expect("a lottery");
+		assert_eq!(draw.odds, u64::MAX / 2, "13 and the idle verifier are counted");
+		assert!(TaskPallet::may_watch(id, &task(id), &draw, &idle));
+		assert!(!TaskPallet::may_watch(id, &task(id), &draw, &audits[0].verifier));
+	});
+}
