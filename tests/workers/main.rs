@@ -146,11 +146,20 @@ fn workers_train_verify_and_settle_a_task() {
 /// and Charlie, unable to back his claim, concedes: slashed, his verdict void. The
 /// segment is audited again by Eve (a second verifier node, registered once Charlie has
 /// posted, so never bound to the task before), who replays it: the honest solver is paid
-/// in full on a segment someone checked.
+/// in full on a segment someone checked. Dave's first challenge never reaches a block
+/// (a test fault): he challenges again within the window.
 #[test]
 fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
-	let s = setup(Some("lazy-verifier"), Some("0"));
+	let s = setup_with(Options {
+		fault: Some("lazy-verifier"),
+		forced_percent: Some("0"),
+		node_args: &["--worker-lose-first-challenge"],
+		// Room for a second challenge after the first is given up for lost.
+		challenge_period: Some("30"),
+		..Options::default()
+	});
 	let (stdout, stderr, log, eve_log) = with_eve_joining(&s, &[], "lazy pass");
+	assert!(log.contains("lost on its way"), "the first challenge was lost: {}", tail(&log));
 	assert!(stdout.lines().any(|l| l.starts_with("OUTCOME ")), "{stdout}\n{stderr}");
 	let outcome = tagged_json(&stdout, "OUTCOME ");
 	// The void verdict's segment, checked again by Eve, leaves the solver's proof standing.

@@ -40,6 +40,8 @@ pub struct Options<'a> {
 	pub node_args: &'a [&'a str],
 	/// Blocks every training deadline starts with.
 	pub min_training: Option<&'a str>,
+	/// Blocks of the challenge window (12 when not given).
+	pub challenge_period: Option<&'a str>,
 }
 
 /// `setup` with `o`'s differences.
@@ -62,8 +64,9 @@ pub fn setup_with(o: Options) -> Setup {
 		n.finalized_number().is_some_and(|f| f >= 1)
 	});
 	let ws = node.ws_url();
+	let window = o.challenge_period.unwrap_or("12");
 	let mut timing =
-		vec!["--ws", ws.as_str(), "--challenge-period", "12", "--randomness-delay", "2"];
+		vec!["--ws", ws.as_str(), "--challenge-period", window, "--randomness-delay", "2"];
 	if let Some(p) = o.forced_percent {
 		timing.extend(["--forced-error-rate", p]);
 	}

@@ -28,12 +28,14 @@ use super::{
 pub struct Player {
 	ctx: Arc<WorkerContext>,
 	replays: Replays,
+	challenged: Challenged,
 }
 
 impl Player {
-	/// A player sharing `replays` with its role (a whistleblower's checks fill it).
-	pub fn new(ctx: Arc<WorkerContext>, replays: Replays) -> Self {
-		Player { ctx, replays }
+	/// A player sharing `replays` with its role (a whistleblower's checks fill it) and
+	/// recording in `challenged` the verdicts it plays a game against.
+	pub fn new(ctx: Arc<WorkerContext>, replays: Replays, challenged: Challenged) -> Self {
+		Player { ctx, replays, challenged }
 	}
 
 	fn game(
@@ -65,13 +67,20 @@ impl Player {
 	/// the other side's turn, else a job computing the move.
 	pub fn plan(&self, at: H256, who: &AccountId, task: TaskId, segment: u32) -> Plan {
 		let Some(game) = self.game(at, who, task, segment) else { return Plan::Ignore };
-		if !game.to_move {
-			return Plan::Ignore;
-		}
 		let view = match chain::task(&self.ctx.client, at, task) {
 			Ok(v) => v,
 			Err(e) => return Plan::failed(e),
 		};
+		if game.side == Party::Challenger {
+			// The challenge reached the chain: if the verdict stands after this game, this
+			// node's replay is the one in doubt.
+			if let Some(key) = segment::replay_key(task, segment, &view) {
+				self.challenged.lock().unwrap_or_else(|e| e.into_inner()).insert(key);
+			}
+		}
+		if !game.to_move {
+			return Plan::Ignore;
+		}
 		let key = (task, segment);
 		let seen = chain::step_roots(&self.ctx.client, at, key)
 			.and_then(|r| Ok((r, chain::opened_chunk(&self.ctx.client, at, key)?)));
@@ -147,9 +156,11 @@ pub fn replayed(
 	Ok(r)
 }
 
-/// The verdicts a role challenged (by replay key): a verdict that survived this node's
-/// challenge is not challenged again by it (a lost game means this node's replay is the
-/// one in doubt; others may still try).
+/// The verdicts a role played a game against as challenger (by replay key), recorded
+/// once the game is seen on chain: a verdict that survived this node's challenge is not
+/// challenged again by it (a lost game means this node's replay is the one in doubt;
+/// others may still try), while a challenge that never opened a game (refused, evicted,
+/// failed at dispatch) is made again.
 pub type Challenged = Arc<std::sync::Mutex<std::collections::HashSet<segment::ReplayKey>>>;
 
 /// Plans `role`'s check of the verdict on `segment` of `task` as read at block `at`: a
@@ -217,7 +228,7 @@ pub fn check_verdict(
 		return Ok(None);
 	}
 	let key = segment::replay_key(id, segment, view).ok_or("no result")?;
-	if !challenged.lock().unwrap_or_else(|e| e.into_inner()).insert(key) {
+	if challenged.lock().unwrap_or_else(|e| e.into_inner()).contains(&key) {
 		log::warn!(
 			target: "gensyn-worker",
 			"{role}: task {id} segment {segment}: the verdict stood against this node's \

@@ -150,7 +150,8 @@ enum Progress {
 	Sent(BlockNumber),
 	/// Its job failed at this block.
 	Failed(BlockNumber),
-	/// Its call (planned without a job) was refused by the pool at this block.
+	/// Its call was refused by the pool at this block (a job's call is kept and sent
+	/// again, not computed again).
 	Refused(BlockNumber),
 	/// Nothing to do about it (ignored): looked at again when it changes.
 	Idle,
@@ -169,6 +170,9 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 	let (done_tx, done_rx) = mpsc::unbounded::<Finished>();
 	let mut done_rx = done_rx.fuse();
 	let mut progress: HashMap<DutyKey, Progress> = HashMap::new();
+	// Calls jobs computed that the pool refused: sent again while their duty lasts (a
+	// challenge or a verdict is due within a window; a training job is hours of work).
+	let mut held: HashMap<DutyKey, RuntimeCall> = HashMap::new();
 	let mut best: BlockNumber = 0;
 	// Why the chain's runtime is not one this node can act on, while it is not.
 	let mut halted: Option<String> = None;
@@ -187,6 +191,8 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 						}
 					}
 					Ok(Some(why)) => {
+						// Encoded for a runtime the chain no longer runs: never sent.
+						held.clear();
 						if halted.as_ref() != Some(&why) {
 							log::error!(target: "gensyn-worker", "{name}: stopped acting: {why}");
 						}
@@ -208,6 +214,7 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 				};
 				let keys: Vec<DutyKey> = duties.iter().map(|d| role.key(d, block.hash)).collect();
 				progress.retain(|k, p| matches!(p, Progress::Running) || keys.contains(k));
+				held.retain(|k, _| keys.contains(k));
 				for (duty, key) in duties.iter().zip(keys) {
 					let due = match progress.get(&key) {
 						None => true,
@@ -217,6 +224,14 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 						Some(Progress::Refused(at)) => best >= at.saturating_add(RESEND_AFTER),
 					};
 					if !due {
+						continue;
+					}
+					if let Some(call) = held.remove(&key) {
+						let sent = send(&submitter, name, key, call.clone(), &ctx).await;
+						if !sent {
+							held.insert(key, call);
+						}
+						progress.insert(key, if sent { Progress::Sent(best) } else { Progress::Refused(best) });
 						continue;
 					}
 					let (job, heavy) = match role.plan(duty, block.hash) {
@@ -247,10 +262,11 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 					// Built for a runtime the chain no longer runs: never sent.
 					Ok(Some(_)) if halted.is_some() => Progress::Failed(best),
 					Ok(Some(call)) => {
-						if send(&submitter, name, key, call, &ctx).await {
+						if send(&submitter, name, key, call.clone(), &ctx).await {
 							Progress::Sent(best)
 						} else {
-							Progress::Failed(best)
+							held.insert(key, call);
+							Progress::Refused(best)
 						}
 					}
 					Ok(None) => Progress::Idle,
@@ -274,6 +290,10 @@ async fn send(
 	call: RuntimeCall,
 	ctx: &WorkerContext,
 ) -> bool {
+	if ctx.faults.loses(&call) {
+		log::warn!(target: "gensyn-worker", "{role}: {key:?} lost on its way (test fault)");
+		return true;
+	}
 	match submitter.submit(call).await {
 		Ok(hash) => {
 			log::info!(target: "gensyn-worker", "{role}: submitted {key:?} ({hash:?})");

@@ -33,6 +33,12 @@ pub struct Faults {
 	#[cfg(feature = "test-faults")]
 	#[arg(long, value_name = "STEPS")]
 	pub worker_stop_after: Option<u64>,
+
+	/// Lose this node's first challenge on its way to the pool, as if the pool took it
+	/// and it never reached a block (evicted, or refused at dispatch).
+	#[cfg(feature = "test-faults")]
+	#[arg(long)]
+	pub worker_lose_first_challenge: bool,
 }
 
 impl Faults {
@@ -53,6 +59,27 @@ impl Faults {
 		return self.worker_fault;
 		#[cfg(not(feature = "test-faults"))]
 		None
+	}
+
+	/// Whether this node's challenge call `call` is to be lost on its way (the first
+	/// challenge only, when asked).
+	pub fn loses(&self, call: &gensyn_runtime::RuntimeCall) -> bool {
+		#[cfg(feature = "test-faults")]
+		{
+			use gensyn_runtime::RuntimeCall::Tasks;
+			use pallet_gensyn_tasks::Call;
+			static LOST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+			let challenge =
+				matches!(call, Tasks(Call::challenge { .. } | Call::watch_challenge { .. }));
+			challenge
+				&& self.worker_lose_first_challenge
+				&& !LOST.swap(true, std::sync::atomic::Ordering::Relaxed)
+		}
+		#[cfg(not(feature = "test-faults"))]
+		{
+			let _ = call;
+			false
+		}
 	}
 
 	/// Steps after which training stops and fails, if asked.

@@ -42,8 +42,9 @@ impl Solver {
 	/// A solver whose proof store answers at `url`.
 	pub fn new(ctx: Arc<WorkerContext>, url: String) -> Self {
 		let replays = Replays::default();
-		let player = Player::new(ctx.clone(), replays.clone());
-		Solver { ctx, url, replays, challenged: Challenged::default(), player, account: None }
+		let challenged = Challenged::default();
+		let player = Player::new(ctx.clone(), replays.clone(), challenged.clone());
+		Solver { ctx, url, replays, challenged, player, account: None }
 	}
 }
 

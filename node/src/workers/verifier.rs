@@ -59,7 +59,8 @@ impl Verifier {
 	/// A verifier keeping its secrets in `secrets`, that reports a segment unavailable
 	/// once the solver's store has failed to serve it for `report_after` blocks.
 	pub fn new(ctx: Arc<WorkerContext>, secrets: Secrets, report_after: BlockNumber) -> Self {
-		let player = Player::new(ctx.clone(), Replays::default());
+		// A verifier defends; it never challenges.
+		let player = Player::new(ctx.clone(), Replays::default(), Default::default());
 		let unserved = Unserved::default();
 		Verifier { ctx, secrets, player, account: None, unserved, report_after }
 	}

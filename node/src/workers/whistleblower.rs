@@ -42,8 +42,8 @@ impl Whistleblower {
 	/// and every one of a round whose lottery its `tickets` win.
 	pub fn new(ctx: Arc<WorkerContext>, watch_percent: u8, tickets: Tickets) -> Self {
 		let replays = Replays::default();
-		let player = Player::new(ctx.clone(), replays.clone());
 		let challenged = Challenged::default();
+		let player = Player::new(ctx.clone(), replays.clone(), challenged.clone());
 		let sample = Sample::new(watch_percent);
 		Whistleblower { ctx, replays, challenged, player, account: None, sample, tickets }
 	}

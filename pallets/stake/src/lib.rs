@@ -9,6 +9,8 @@ pub use pallet::*;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
 mod impls;
+#[cfg(any(test, feature = "try-runtime", feature = "std"))]
+mod invariants;
 pub mod migrations;
 #[cfg(test)]
 mod mock;
@@ -781,33 +783,6 @@ pub mod pallet {
 			let outcome = SlashOutcome { total: taken, to_reporter, to_jackpot, burnt, to_victim };
 			Self::deposit_event(Event::Slashed { who: who.clone(), role, outcome });
 			outcome
-		}
-
-		/// Checks the pallet's invariants: every bond equals its hold, every active
-		/// worker is bonded at least the minimum and has a profile, no account is listed
-		/// twice.
-		#[cfg(any(test, feature = "try-runtime", feature = "std"))]
-		pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
-			for (who, role, rb) in Bonds::<T>::iter() {
-				let held = T::Currency::balance_on_hold(&Self::hold_reason(role).into(), &who);
-				ensure!(held == rb.bond, "stake: bond differs from its hold");
-				ensure!(Profiles::<T>::contains_key(&who), "stake: bonded account has no profile");
-			}
-			for role in Role::ALL {
-				let list = Active::<T>::get(role);
-				for (i, (who, cap)) in list.iter().enumerate() {
-					let rb = Bonds::<T>::get(who, role).ok_or("stake: active but not bonded")?;
-					ensure!(rb.status == BondStatus::Bonded, "stake: active but unbonding");
-					ensure!(rb.bond >= Self::min_bond(role), "stake: active below minimum");
-					let p = Profiles::<T>::get(who).ok_or("stake: active without profile")?;
-					ensure!(p.capability == *cap, "stake: stale capability in active list");
-					ensure!(
-						!list.iter().skip(i.saturating_add(1)).any(|(a, _)| a == who),
-						"stake: listed twice"
-					);
-				}
-			}
-			Ok(())
 		}
 	}
 }

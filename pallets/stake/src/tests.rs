@@ -376,6 +376,24 @@ fn try_state_catches_a_broken_hold() {
 	});
 }
 
+#[test]
+fn try_state_catches_a_join_block_kept_off_the_list() {
+	new_test_ext().execute_with(|| {
+		reg(1, Role::Whistleblower, 100);
+		assert!(StakeOf::do_try_state().is_ok());
+		Active::<Test>::mutate(Role::Whistleblower, |l| l.clear());
+		assert!(StakeOf::do_try_state().is_err(), "joined but not active");
+		reg(2, Role::Whistleblower, 100);
+		Active::<Test>::mutate(Role::Whistleblower, |l| l.retain(|(a, _)| *a == 2));
+		Joined::<Test>::mutate(Role::Whistleblower, |l| {
+			l.retain(|(a, _)| *a == 2);
+			let twice = l[0];
+			l.try_push(twice).unwrap();
+		});
+		assert!(StakeOf::do_try_state().is_err(), "joined twice");
+	});
+}
+
 /// The list keeps the block each worker joined it: a worker pushed off and brought
 /// back by a top-up joins anew, one taken off by a slash leaves it, and one that joined
 /// before storage version 1 reads as joined at block 0.
