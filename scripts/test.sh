@@ -3,7 +3,8 @@
 # fetches the MNIST digits, checks formatting and clippy, then builds and runs every test of the
 # workspace in the one release profile (unit, runtime, ML, and end-to-end tests that
 # start real nodes on 127.0.0.1 and drive them with polkadot.js), then the pallets'
-# benchmarks as tests and a bounded fuzz run of the task spec.
+# benchmarks as tests and a bounded fuzz run of the task spec; and builds the
+# validator-only node (no libtorch) and lets it author blocks.
 #
 #   scripts/test.sh [extra cargo test arguments]
 #
@@ -38,6 +39,9 @@ say "cargo clippy -D warnings"
 SKIP_WASM_BUILD=1 cargo clippy --release --workspace --all-targets --locked \
 	--features gensyn-node/test-faults -- -D warnings
 say "clippy finished in $(($(date +%s) - start)) s"
+
+# Before the test build, which then puts the full node binary back in the target dir.
+"$ROOT/scripts/validator-node.sh"
 
 say "building and running the tests (target dir: $CARGO_TARGET_DIR)"
 # The node is built with its test-only fault injection (the workers tests need it).

@@ -51,5 +51,15 @@ pub struct Cli {
 
 	/// Flags of the embedded protocol workers (`--solver`, `--verifier`, ...).
 	#[clap(flatten)]
-	pub workers: crate::workers::WorkerArgs,
+	pub workers: WorkerArgs,
 }
+
+/// The embedded workers' flags.
+#[cfg(feature = "workers")]
+pub type WorkerArgs = crate::workers::WorkerArgs;
+
+/// No worker flags: this node was built without the `workers` feature (a validator or
+/// RPC node, without libtorch).
+#[derive(Debug, Clone, Default, clap::Args)]
+#[cfg(not(feature = "workers"))]
+pub struct WorkerArgs {}

@@ -10,6 +10,8 @@ mod cli;
 mod command;
 mod rpc;
 mod service;
+// The embedded workers, with libtorch; a validator-only build leaves both out.
+#[cfg(feature = "workers")]
 mod workers;
 
 fn main() -> sc_cli::Result<()> {

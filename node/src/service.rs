@@ -150,7 +150,7 @@ pub fn new_partial(config: &mut Configuration) -> Result<Partial, ServiceError> 
 /// Starts a full node with the network backend the command line chose.
 pub fn new_full(
 	config: Configuration,
-	workers: &crate::workers::WorkerArgs,
+	workers: &crate::cli::WorkerArgs,
 ) -> Result<TaskManager, ServiceError> {
 	match config.network.network_backend {
 		sc_network::config::NetworkBackendType::Libp2p => new_full_with::<
@@ -183,7 +183,7 @@ fn warn_missing_session_keys(keystore: &dyn Keystore) {
 
 fn new_full_with<N>(
 	config: Configuration,
-	workers: &crate::workers::WorkerArgs,
+	workers: &crate::cli::WorkerArgs,
 ) -> Result<TaskManager, ServiceError>
 where
 	N: sc_network::NetworkBackend<Block, <Block as sp_runtime::traits::Block>::Hash>,
@@ -267,6 +267,7 @@ where
 	let name = config.network.node_name.clone();
 	let enable_grandpa = !config.disable_grandpa;
 	let prometheus_registry = config.prometheus_registry().cloned();
+	#[cfg(feature = "workers")]
 	let worker_deps = crate::workers::WorkerDeps {
 		client: client.clone(),
 		pool: transaction_pool.clone(),
@@ -332,7 +333,10 @@ where
 		tracing_execute_block: None,
 	})?;
 
+	#[cfg(feature = "workers")]
 	crate::workers::start(workers, worker_deps).map_err(ServiceError::Other)?;
+	#[cfg(not(feature = "workers"))]
+	let _ = workers;
 
 	if role.is_authority() {
 		warn_missing_session_keys(&*keystore_container.keystore());
