@@ -17,10 +17,11 @@ say() { printf '\033[1;34m[validator-node]\033[0m %s\n' "$*" >&2; }
 fail() { printf '\033[1;31m[validator-node]\033[0m %s\n' "$*" >&2; exit 1; }
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/gensyn-node/target}"
 
-if cargo tree --locked -p gensyn-node --no-default-features -e normal,build -i torch-sys \
-	>/dev/null 2>&1; then
-	fail "torch-sys is in the validator-only node's dependency graph"
+if tree=$(cargo tree --locked -p gensyn-node --no-default-features -e normal,build \
+	-i torch-sys 2>&1); then
+	fail "torch-sys is in the validator-only node's dependency graph: $tree"
 fi
+grep -q "did not match any packages" <<<"$tree" || fail "cargo tree failed: $tree"
 
 say "building gensyn-node --no-default-features"
 built=$(mktemp)

@@ -24,7 +24,7 @@ use crate::hash::{self, Hash};
 use crate::order::DataOrder;
 use crate::proof_store::{Journal, ProofStore, StoreError};
 use crate::train::Backend;
-use gensyn_primitives::{verdict, VerificationMode};
+use gensyn_primitives::{verdict, TaskSpec, VerificationMode};
 pub use gensyn_repops::state::Distances;
 use serde::Serialize;
 
@@ -74,6 +74,10 @@ pub enum ReplayError {
 	/// The replay engine failed.
 	#[error("replay failed: {0}")]
 	Engine(String),
+	/// The run is not one of its task as the protocol defines it (checkpoint `i` after
+	/// `min(i·k, total)` steps, the first the task's seeded initial state).
+	#[error("the run is not one of this task: {0}")]
+	NotThisTask(String),
 	/// A checkpoint's content does not hash to what the run committed to.
 	#[error("checkpoint {index} hashes to {actual}, but the run committed to {committed}")]
 	CommitmentMismatch {
@@ -84,6 +88,39 @@ pub enum ReplayError {
 		/// Committed hash (hex).
 		committed: String,
 	},
+}
+
+/// Checks that `journal` is a run of `spec`: as many checkpoints as the task has,
+/// checkpoint `i` taken after `min(i·k, total)` steps, and the first one the task's
+/// seeded initial state. Each segment's replay runs from one checkpoint's step to the
+/// next one's, so a run stamped with steps of the solver's choosing (one step per
+/// segment, or none) would replay to its own checkpoints and pass, and one from a
+/// start of its choosing would train another model; neither is a run of the task.
+pub fn check_schedule(spec: &TaskSpec, journal: &Journal) -> Result<(), ReplayError> {
+	let total = spec.total_steps();
+	let k = u64::from(spec.training.checkpoint_interval.max(1));
+	let expected = total.div_ceil(k).saturating_add(1);
+	let found = journal.checkpoints.len() as u64;
+	if found != expected {
+		let why = format!("{found} checkpoints where the task has {expected}");
+		return Err(ReplayError::NotThisTask(why));
+	}
+	for (i, entry) in journal.checkpoints.iter().enumerate() {
+		let step = (i as u64).saturating_mul(k).min(total);
+		if entry.step != step {
+			let why =
+				format!("checkpoint {i} is at step {}, the task's at step {step}", entry.step);
+			return Err(ReplayError::NotThisTask(why));
+		}
+	}
+	let initial =
+		crate::reference::initial_state(spec).map_err(|e| ReplayError::Engine(e.to_string()))?;
+	let initial = hash::to_hex(&checkpoint::state_hash(&initial));
+	if journal.checkpoints.first().map(|e| &e.state_hash) != Some(&initial) {
+		let why = "the first checkpoint is not the task's seeded initial state".to_string();
+		return Err(ReplayError::NotThisTask(why));
+	}
+	Ok(())
 }
 
 /// Reads checkpoint `index` of `journal` from `store`, checking its blob hash and its

@@ -361,3 +361,53 @@ fn the_libtorch_second_opinion_passes_honest_segments_and_not_cheats() {
 	assert!(reports[1].libtorch_l2.is_some_and(|l2| l2 > 1e-4), "{:?}", reports[1]);
 	assert!(reports[0].passed && reports[2].passed, "{reports:?}");
 }
+
+/// A run stamped with steps of the solver's choosing (one step per segment, as many
+/// checkpoints as the task has) replays to its own checkpoints and passes segment by
+/// segment: only its schedule gives it away. One from another start, or a checkpoint
+/// short, is not the task's either; honest runs of both engines are.
+#[test]
+fn a_run_off_the_tasks_checkpoint_schedule_is_not_the_tasks() {
+	use gensyn_workers::proof_store::CheckpointEntry;
+	let dir = tempfile::tempdir().unwrap();
+	let store = ProofStore::open(dir.path().join("store")).unwrap();
+	let spec = common::spec(dir.path(), "mlp", SGD, "exact");
+	let data = common::data(&spec, dir.path());
+	for kind in ["tch", "repops"] {
+		let honest = common::honest_run(kind, &spec, &data, &store, None);
+		replay::check_schedule(&spec, &honest.journal).unwrap();
+	}
+	let honest = common::honest_run("repops", &spec, &data, &store, None).journal;
+	let not_the_tasks =
+		|j: &Journal| matches!(replay::check_schedule(&spec, j), Err(ReplayError::NotThisTask(_)));
+
+	let initial = reference::initial_state(&spec).unwrap();
+	let mut e = common::engine("repops", &spec, &initial, &data);
+	let mut order = DataOrder::new(&spec, RANDOMNESS);
+	let mut lazy =
+		Journal { run_id: "one-step-a-segment".into(), checkpoints: vec![], ..honest.clone() };
+	let commit = |journal: &mut Journal, state: TrainState| {
+		let blob = store.put(&checkpoint::to_safetensors(&spec, &state).unwrap()).unwrap();
+		journal.checkpoints.push(CheckpointEntry {
+			step: state.step,
+			blob: hash::to_hex(&blob),
+			state_hash: hash::to_hex(&checkpoint::state_hash(&state)),
+		});
+	};
+	commit(&mut lazy, initial);
+	for step in 0..(honest.checkpoints.len() - 1) as u64 {
+		let batch = order.batch(step).unwrap().to_vec();
+		e.step(&batch).unwrap();
+		commit(&mut lazy, e.state().unwrap());
+	}
+	let reports = verify_all(&spec, &data, &store, &lazy, VerificationMode::Exact);
+	assert!(reports.iter().all(passed), "each segment replays to its own checkpoint");
+	assert!(not_the_tasks(&lazy), "one step a segment");
+
+	let mut elsewhere = honest.clone();
+	elsewhere.checkpoints[0].state_hash = hash::to_hex(&[1; 32]);
+	assert!(not_the_tasks(&elsewhere), "another start");
+	let mut short = honest;
+	short.checkpoints.pop();
+	assert!(not_the_tasks(&short), "a checkpoint short");
+}

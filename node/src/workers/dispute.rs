@@ -19,6 +19,7 @@ use sp_core::H256;
 
 use super::{
 	chain,
+	challenges::{verdict_key, Challenged, Decision, MAX_TRIES},
 	duties::{DutyKey, Job, Plan},
 	segment::{self, Replayed, Replays},
 	WorkerContext,
@@ -74,8 +75,10 @@ impl Player {
 		if game.side == Party::Challenger {
 			// The challenge reached the chain: if the verdict stands after this game, this
 			// node's replay is the one in doubt.
-			if let Some(key) = segment::replay_key(task, segment, &view) {
-				self.challenged.lock().unwrap_or_else(|e| e.into_inner()).insert(key);
+			let audit = view.audits.iter().find(|a| a.segment == segment);
+			let run = segment::replay_key(task, segment, &view);
+			if let Some(key) = run.zip(audit).and_then(|(run, a)| verdict_key(run, a)) {
+				self.challenged.played(key);
 			}
 		}
 		if !game.to_move {
@@ -156,13 +159,6 @@ pub fn replayed(
 	Ok(r)
 }
 
-/// The verdicts a role played a game against as challenger (by replay key), recorded
-/// once the game is seen on chain: a verdict that survived this node's challenge is not
-/// challenged again by it (a lost game means this node's replay is the one in doubt;
-/// others may still try), while a challenge that never opened a game (refused, evicted,
-/// failed at dispatch) is made again.
-pub type Challenged = Arc<std::sync::Mutex<std::collections::HashSet<segment::ReplayKey>>>;
-
 /// Plans `role`'s check of the verdict on `segment` of `task` as read at block `at`: a
 /// heavy job, or with `quick` a job of its own beside any heavy one (a solver checks
 /// verdicts on its own work while it may be training another task). A challenge goes
@@ -227,14 +223,38 @@ pub fn check_verdict(
 		);
 		return Ok(None);
 	}
-	let key = segment::replay_key(id, segment, view).ok_or("no result")?;
-	if challenged.lock().unwrap_or_else(|e| e.into_inner()).contains(&key) {
-		log::warn!(
-			target: "gensyn-worker",
-			"{role}: task {id} segment {segment}: the verdict stood against this node's \
-			 challenge; not challenging it again"
-		);
-		return Ok(None);
+	let run = segment::replay_key(id, segment, view).ok_or("no result")?;
+	let key = verdict_key(run, audit).ok_or("no verdict")?;
+	// The replay took a while: the challenge names only the segment, so it must still
+	// be this verdict's (one voided and audited again meanwhile would be another's).
+	let best = sc_client_api::HeaderBackend::info(&*ctx.client).best_hash;
+	let now = chain::task(&ctx.client, best, id)?;
+	let same = now.audits.iter().find(|a| a.segment == segment).is_some_and(|a| {
+		a.challenger.is_none()
+			&& segment::replay_key(id, segment, &now) == Some(run)
+			&& verdict_key(run, a).as_ref() == Some(&key)
+	});
+	if !same {
+		return Err(format!("task {id} segment {segment}: the verdict changed; checking again"));
+	}
+	match challenged.decide(&key) {
+		Decision::Challenge => {}
+		Decision::Played => {
+			log::warn!(
+				target: "gensyn-worker",
+				"{role}: task {id} segment {segment}: the verdict stood against this node's \
+				 challenge; not challenging it again"
+			);
+			return Ok(None);
+		}
+		Decision::GaveUp => {
+			log::warn!(
+				target: "gensyn-worker",
+				"{role}: task {id} segment {segment}: {MAX_TRIES} challenges never opened a \
+				 game; giving up on this verdict"
+			);
+			return Ok(None);
+		}
 	}
 	log::warn!(
 		target: "gensyn-worker",

@@ -23,6 +23,9 @@ pub const RETRY_AFTER: BlockNumber = 20;
 /// Blocks to wait before planning a call again that the pool refused (a call is cheap
 /// to retry, and some are due within a window: a verifier's reveal).
 const RESEND_AFTER: BlockNumber = 2;
+/// Times a job's call the pool refused is sent again before the job is run again
+/// instead (a refusal that lasts may be the call's own fault).
+const MAX_RESENDS: u32 = 10;
 
 /// What a role does about one duty now.
 pub enum Plan {
@@ -172,7 +175,7 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 	let mut progress: HashMap<DutyKey, Progress> = HashMap::new();
 	// Calls jobs computed that the pool refused: sent again while their duty lasts (a
 	// challenge or a verdict is due within a window; a training job is hours of work).
-	let mut held: HashMap<DutyKey, RuntimeCall> = HashMap::new();
+	let mut held: HashMap<DutyKey, (RuntimeCall, u32)> = HashMap::new();
 	let mut best: BlockNumber = 0;
 	// Why the chain's runtime is not one this node can act on, while it is not.
 	let mut halted: Option<String> = None;
@@ -226,12 +229,17 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 					if !due {
 						continue;
 					}
-					if let Some(call) = held.remove(&key) {
-						let sent = send(&submitter, name, key, call.clone(), &ctx).await;
-						if !sent {
-							held.insert(key, call);
-						}
-						progress.insert(key, if sent { Progress::Sent(best) } else { Progress::Refused(best) });
+					if let Some((call, resent)) = held.remove(&key) {
+						let state = if send(&submitter, name, key, call.clone(), &ctx).await {
+							Progress::Sent(best)
+						} else if resent + 1 < MAX_RESENDS {
+							held.insert(key, (call, resent + 1));
+							Progress::Refused(best)
+						} else {
+							log::warn!(target: "gensyn-worker", "{name}: {key:?} refused {MAX_RESENDS} times; running its job again in {RETRY_AFTER} blocks");
+							Progress::Failed(best)
+						};
+						progress.insert(key, state);
 						continue;
 					}
 					let (job, heavy) = match role.plan(duty, block.hash) {
@@ -265,7 +273,7 @@ pub async fn run(ctx: Arc<WorkerContext>, submitter: Submitter, mut role: Box<dy
 						if send(&submitter, name, key, call.clone(), &ctx).await {
 							Progress::Sent(best)
 						} else {
-							held.insert(key, call);
+							held.insert(key, (call, 0));
 							Progress::Refused(best)
 						}
 					}

@@ -15,8 +15,8 @@ pub enum WorkerFault {
 	/// The solver's proof store serves nothing (an empty store on its address).
 	WithholdingSolver,
 	/// The solver commits checkpoint hashes that are not its checkpoints' (its journal
-	/// says so too, its blobs are the real ones): every served checkpoint mismatches its
-	/// committed leaf.
+	/// says so too, its blobs are the real ones): every served checkpoint after the
+	/// initial state mismatches its committed leaf.
 	MismatchedSolver,
 }
 

@@ -10,6 +10,7 @@
 //! logged and retried a little later; it never stops the node.
 
 mod chain;
+mod challenges;
 mod dispute;
 mod duties;
 mod faults;

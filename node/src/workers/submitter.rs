@@ -101,6 +101,14 @@ impl Submitter {
 	async fn submit_once(&self, call: &RuntimeCall) -> Result<H256, SubmitError> {
 		let info = self.client.info();
 		let (best_hash, best_number) = (info.best_hash, info.best_number);
+		// A call encoded for this node's runtime is never signed for another one (the
+		// role loops stop at such a block, but a finished job may get here first);
+		// checked before a nonce is taken, which a refusal would leave unused.
+		if let Some(why) = super::chain::runtime_incompatibility(&self.client, best_hash)
+			.map_err(SubmitError::Runtime)?
+		{
+			return Err(SubmitError::Runtime(why));
+		}
 		let chain_nonce = self
 			.client
 			.runtime_api()

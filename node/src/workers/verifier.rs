@@ -17,7 +17,7 @@ use gensyn_workers::{
 	jobs::{self, VerifyJob},
 	profile,
 	proof_store::StoreError,
-	replay::ReplayError,
+	replay::{self, ReplayError},
 };
 use pallet_gensyn_jackpot::Call as JackpotCall;
 use pallet_gensyn_stake::Role as StakeRole;
@@ -267,6 +267,22 @@ fn verify_segment(
 		Ok(c) => c,
 		Err(e) => return store.unserved(id, segment, e),
 	};
+	// A run off the task's checkpoint schedule replays to checkpoints of the solver's
+	// choosing; no segment of it is judged. Every honest verifier finds the same, so it
+	// is reported unchecked at once: two reports reject the proof.
+	match replay::check_schedule(&spec, &journal) {
+		Ok(()) => {}
+		Err(e @ ReplayError::NotThisTask(_)) => {
+			log::warn!(
+				target: "gensyn-worker",
+				"verifier: task {id} segment {segment}: {e}; reporting the segment unchecked"
+			);
+			return Ok(RuntimeCall::Tasks(TasksCall::report_unavailable { id, segment }));
+		}
+		// This node's own trouble (its initialisation of the model): retried, never
+		// blamed on the solver.
+		Err(e) => return Err(format!("task {id}: checking the run's schedule: {e}")),
+	}
 	let leaf = segment as usize + 1;
 	let checkpoint_hash =
 		*leaves.get(leaf).ok_or_else(|| format!("task {id}: no checkpoint {leaf}"))?;

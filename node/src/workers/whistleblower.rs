@@ -20,7 +20,8 @@ use sp_keystore::KeystorePtr;
 
 use super::{
 	chain,
-	dispute::{self, Challenged, Player},
+	challenges::Challenged,
+	dispute::{self, Player},
 	duties::{DutyKey, Plan, Role},
 	segment::Replays,
 	WorkerContext,

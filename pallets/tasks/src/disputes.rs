@@ -17,6 +17,10 @@ impl<T: Config> Pallet<T> {
 	) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(matches!(task.phase, Phase::Challenge | Phase::Disputed), Error::<T>::WrongPhase);
+		let now = frame_system::Pallet::<T>::block_number();
+		// Past the window a task stays open only for games already under way: a challenge
+		// then would ride their timeout and void a verdict that no game tried.
+		ensure!(now < task.window_end, Error::<T>::WindowClosed);
 		let mut audits = Audits::<T>::get(id);
 		let audit =
 			audits.iter_mut().find(|a| a.segment == segment).ok_or(Error::<T>::UnknownSegment)?;
@@ -38,7 +42,6 @@ impl<T: Config> Pallet<T> {
 		audit.challenger = Some(who.clone());
 		Audits::<T>::insert(id, audits);
 		Self::engage(id, &mut task, &who)?;
-		let now = frame_system::Pallet::<T>::block_number();
 		// Only a watcher's challenge opened before any reveal could be seen may earn a
 		// catch (and a later challenger never inherits an earlier, lost one's claim).
 		if before_reveals && watcher {
@@ -46,9 +49,14 @@ impl<T: Config> Pallet<T> {
 		} else {
 			ChallengedAt::<T>::remove(id, segment);
 		}
+		// Every game has a whole timeout to play out: one opened late in the window is not
+		// voided, unplayed, at the timeout an earlier game set.
+		let until = now.saturating_add(T::DisputeTimeout::get());
 		if task.phase == Phase::Challenge {
-			task.deadline = Self::schedule(id, now.saturating_add(T::DisputeTimeout::get()));
+			task.deadline = Self::schedule(id, until);
 			task.phase = Phase::Disputed;
+		} else if task.deadline < until {
+			task.deadline = Self::schedule(id, until);
 		}
 		Tasks::<T>::insert(id, task);
 		Self::deposit_event(Event::Challenged { id, segment, challenger: who });

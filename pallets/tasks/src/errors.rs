@@ -148,13 +148,15 @@ mod errors {
 		ProfileAlreadyPosted,
 		/// The segment is a revealed forced error: void and audited again, not challenged.
 		ForcedErrorRevealed,
-		/// Until the task's reveals open, a failing verdict is challenged only by the
-		/// whistleblower drawn to watch the task (it may be a forced error, whose catch is
-		/// the watcher's).
+		/// Until the task's reveals open, a failing verdict is challenged only by a
+		/// whistleblower whose ticket wins the round's watch lottery (it may be a forced
+		/// error, whose catch is the watcher's).
 		NotWatcher,
 		/// A drawn profiler has yet to post or lapse, or the profilers are drawn in the
 		/// next block: the task can be cancelled once each has posted or lapsed (a posted
 		/// profile is then paid).
 		ProfilersAtWork,
+		/// The task's challenge window has ended (the games under way may still run).
+		WindowClosed,
 	}
 }

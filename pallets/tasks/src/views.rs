@@ -61,12 +61,14 @@ impl<T: Config> Pallet<T> {
 				Phase::Challenge | Phase::Disputed => {
 					let audits = Audits::<T>::get(id);
 					out.extend(Self::reveal_duty(id, &t, who, &audits));
+					// Past the window a challenge is refused; games under way go on.
+					let open = frame_system::Pallet::<T>::block_number() < t.window_end;
 					for a in audits {
 						if let Some(c) = &a.challenger {
 							if c == who || a.verifier == *who {
 								out.push(Duty::Dispute { task: id, segment: a.segment });
 							}
-						} else if is_solver && Self::contestable_by_solver(id, &a) {
+						} else if is_solver && open && Self::contestable_by_solver(id, &a) {
 							// The solver may check a failing verdict that would count
 							// against its work (revealed, not a forced error).
 							out.push(Duty::Watch {
@@ -94,8 +96,11 @@ impl<T: Config> Pallet<T> {
 	/// only with a winning ticket of the round's lottery.
 	pub(crate) fn watch_duties(who: &T::AccountId, out: &mut Vec<Duty<BlockNumberFor<T>>>) {
 		let (mut open, mut early) = (0usize, 0usize);
+		let now = frame_system::Pallet::<T>::block_number();
 		for (id, t) in Tasks::<T>::iter() {
+			// Past the window a challenge is refused (games under way go on).
 			if !matches!(t.phase, Phase::Challenge | Phase::Disputed)
+				|| now >= t.window_end
 				|| t.solver.as_ref() == Some(who)
 			{
 				continue;
@@ -176,8 +181,10 @@ impl<T: Config> Pallet<T> {
 	/// Tasks in their challenge window with its end (runtime API; iterates all live
 	/// tasks, so it is for off-chain use only).
 	pub fn challengeable() -> Vec<(TaskId, BlockNumberFor<T>)> {
+		let now = frame_system::Pallet::<T>::block_number();
 		Tasks::<T>::iter()
 			.filter(|(_, t)| matches!(t.phase, Phase::Challenge | Phase::Disputed))
+			.filter(|(_, t)| now < t.window_end)
 			.map(|(id, t)| (id, t.window_end))
 			.collect()
 	}

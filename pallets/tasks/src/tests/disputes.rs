@@ -252,3 +252,58 @@ fn an_unresolved_dispute_times_out_and_its_verdict_is_void_and_audited_again() {
 		assert_eq!(Balances::free_balance(a.verifier), vfree, "the void verdict is unpaid");
 	});
 }
+
+/// A challenge after the window is refused, even while an earlier game keeps the task
+/// disputed: it would ride that game's timeout and void an honest verdict no game tried.
+#[test]
+fn a_challenge_after_the_window_is_refused_while_another_game_runs() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with(two);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2, "{audits:?}");
+		reg(13, Role::Whistleblower);
+		verify_all(id, true);
+		let end = task(id).window_end;
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[0].segment));
+		let watches =
+			|| TaskPallet::duties(&13).iter().filter(|d| matches!(d, Duty::Watch { .. })).count();
+		assert_eq!(watches(), 1, "the other verdict is shown while the window is open");
+		run_to(end);
+		assert_eq!(task(id).phase, Phase::Disputed);
+		assert_eq!(watches(), 0, "and not past it");
+		assert!(TaskPallet::challengeable().is_empty());
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[1].segment),
+			Error::<T>::WindowClosed
+		);
+	});
+}
+
+/// A game opened in the window's last block has a whole dispute timeout to play out:
+/// the earlier game's timeout does not cancel it unplayed (voiding its verdict unpaid).
+#[test]
+fn a_game_opened_late_in_the_window_gets_its_whole_timeout() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with(two);
+		let audits = Audits::<T>::get(id);
+		reg(13, Role::Whistleblower);
+		verify_all(id, true);
+		let end = task(id).window_end;
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[0].segment));
+		let first = task(id).deadline;
+		run_to(end - 1);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[1].segment));
+		assert_eq!(task(id).deadline, end - 1 + 20, "a whole timeout from the late challenge");
+		assert!(first < task(id).deadline);
+		run_to(first);
+		assert_eq!(task(id).phase, Phase::Disputed);
+		assert_eq!(
+			DISPUTES.with(|d| d.borrow().len()),
+			2,
+			"no game cancelled at the first timeout"
+		);
+		assert!(Audits::<T>::get(id).iter().all(|a| a.verdict.is_some()), "no verdict voided");
+	});
+}
