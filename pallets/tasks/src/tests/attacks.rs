@@ -612,3 +612,34 @@ fn a_shortened_challenge_period_never_closes_a_window_before_its_reveals() {
 		assert!(end >= shown, "the window ends at {end}, sooner than the {shown} shown");
 	});
 }
+
+/// A whistleblower keeps a task disputed with a game over an honest pass past the
+/// window's end, to challenge the other honest verdict there and have the game's
+/// timeout void it unplayed. The late challenge is refused; the first game is lost on
+/// its merits: the griefer pays its slash, and the honest verifiers and solver are paid.
+#[test]
+fn a_griefer_cannot_challenge_past_the_window_under_an_earlier_games_cover() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_with(two);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2, "{audits:?}");
+		reg(13, Role::Whistleblower);
+		let honest = [10, audits[0].verifier, audits[1].verifier];
+		let (griefer, others) = (worth(13), worth_of(&honest));
+		verify_all(id, true);
+		let end = task(id).window_end;
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[0].segment));
+		run_to(end);
+		assert_eq!(task(id).phase, Phase::Disputed, "the game runs past the window");
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[1].segment),
+			Error::<T>::WindowClosed
+		);
+		rule(id, audits[0].segment, false);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(worth(13) < griefer, "the griefer loses");
+		assert!(worth_of(&honest) > others, "the honest parties are paid");
+	});
+}
