@@ -123,6 +123,37 @@ pub fn check_schedule(spec: &TaskSpec, journal: &Journal) -> Result<(), ReplayEr
 	Ok(())
 }
 
+/// Where a replay of `segment` starts and how many steps it runs, as the protocol (and
+/// the pinpoint game) defines the segment: from the task's seeded initial state for
+/// segment 0, else from the solver's checkpoint `segment` taken as the state after
+/// `segment·k` steps, for `min(k, total - segment·k)` steps. A whistleblower replays
+/// this, not the journal's own steps, so that a partner verifier's pass on a run off
+/// the task's schedule (or from another start) is one its replay does not reach, and
+/// the game, which fixes the same steps, rules for it.
+pub fn segment_start(
+	spec: &TaskSpec,
+	store: &ProofStore,
+	journal: &Journal,
+	segment: usize,
+) -> Result<(TrainState, u64), ReplayError> {
+	let total = spec.total_steps();
+	let k = u64::from(spec.training.checkpoint_interval.max(1));
+	let at = |i: usize| (i as u64).saturating_mul(k).min(total);
+	let (first, last) = (at(segment), at(segment.saturating_add(1)));
+	if first >= last {
+		let checkpoints = total.div_ceil(k).saturating_add(1) as usize;
+		return Err(ReplayError::NoSegment { segment, checkpoints });
+	}
+	let start = if segment == 0 {
+		crate::reference::initial_state(spec).map_err(|e| ReplayError::Engine(e.to_string()))?
+	} else {
+		let mut state = load_checkpoint(store, journal, segment)?;
+		state.step = first;
+		state
+	};
+	Ok((start, last - first))
+}
+
 /// Reads checkpoint `index` of `journal` from `store`, checking its blob hash and its
 /// committed state hash.
 pub fn load_checkpoint(

@@ -407,7 +407,43 @@ fn a_run_off_the_tasks_checkpoint_schedule_is_not_the_tasks() {
 	let mut elsewhere = honest.clone();
 	elsewhere.checkpoints[0].state_hash = hash::to_hex(&[1; 32]);
 	assert!(not_the_tasks(&elsewhere), "another start");
-	let mut short = honest;
+	let mut short = honest.clone();
 	short.checkpoints.pop();
 	assert!(not_the_tasks(&short), "a checkpoint short");
+
+	// What a whistleblower replays (`segment_start`: the task's own steps, from the
+	// task's own start) reaches every checkpoint of the honest run and none of the lazy
+	// one, whose partner verifier's passes it therefore challenges.
+	let reaches = |journal: &Journal, segment: usize| {
+		let (start, steps) = replay::segment_start(&spec, &store, journal, segment).unwrap();
+		let mut e = common::engine("repops", &spec, &start, &data);
+		let mut order = DataOrder::new(&spec, RANDOMNESS);
+		let end = replay::replay_steps(e.as_mut(), &mut order, start.step, start.step + steps);
+		hash::to_hex(&checkpoint::state_hash(&end.unwrap()))
+			== journal.checkpoints[segment + 1].state_hash
+	};
+	let segments = honest.checkpoints.len() - 1;
+	assert!((0..segments).all(|s| reaches(&honest, s)), "the honest run");
+	assert!((0..segments).all(|s| !reaches(&lazy, s)), "one step a segment");
+	// A run trained on schedule from another start: its first segment is not reached.
+	let mut moved = reference::initial_state(&spec).unwrap();
+	moved.params[0][3] += 0.25;
+	let mut e = common::engine("repops", &spec, &moved, &data);
+	let mut order = DataOrder::new(&spec, RANDOMNESS);
+	let k = u64::from(spec.training.checkpoint_interval);
+	let mut other = Journal { run_id: "another-start".into(), checkpoints: vec![], ..honest };
+	commit(&mut other, moved);
+	for step in 0..spec.total_steps() {
+		let batch = order.batch(step).unwrap().to_vec();
+		e.step(&batch).unwrap();
+		if (step + 1) % k == 0 || step + 1 == spec.total_steps() {
+			commit(&mut other, e.state().unwrap());
+		}
+	}
+	assert!(not_the_tasks(&other), "another start, on schedule");
+	assert!(!reaches(&other, 0), "its first segment, replayed from the task's start");
+	assert!(matches!(
+		replay::segment_start(&spec, &store, &other, segments),
+		Err(ReplayError::NoSegment { .. })
+	));
 }

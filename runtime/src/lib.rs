@@ -84,6 +84,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V6ToV7<Runtime>,
 	pallet_gensyn_tasks::migrations::V7ToV8<Runtime>,
 	pallet_gensyn_tasks::migrations::V8ToV9<Runtime>,
+	pallet_gensyn_tasks::migrations::V9ToV10<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
 );
@@ -126,7 +127,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 138,
+	spec_version: 139,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,

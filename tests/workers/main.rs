@@ -183,6 +183,48 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
 }
 
+/// Bob trains an Exact task on the task's schedule but from weights of his own, and
+/// Charlie, his partner, passes every segment unchecked: each replays to Bob's own
+/// checkpoints. Dave checks the committed run against the task before its verdicts and
+/// proves, from Bob's first checkpoint alone, that it is not the task's seeded start; the
+/// chain checks the proof and rejects Bob's proof at settlement with Dave as reporter:
+/// Bob is slashed his bond. Dave may also challenge segment 0's pass (his replay starts
+/// from the task's own start), and no other: the other segments replay to Bob's
+/// checkpoints.
+#[test]
+fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
+	let s = setup_with(Options {
+		fault: Some("partner-from-elsewhere"),
+		forced_percent: Some("0"),
+		challenge_period: Some("40"),
+		..Options::default()
+	});
+	let every_segment = |spec: &mut Value| {
+		spec["verification"]["mode"] = Value::String("exact".into());
+		spec["verification"]["audit_fraction"] = Value::from(1_000_000);
+	};
+	let (_, stdout, stderr) = submit_spec(&s.ws, every_segment, &[]);
+	let log = s.node.log();
+	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
+	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\n{}", worker_lines(&log));
+	assert!(log.contains("training from weights of its own"), "{}", tail(&log));
+	assert!(log.contains("proving its committed run off the task"), "{}", worker_lines(&log));
+	assert!(stdout.contains("tasks.RunOffTask"), "{stdout}");
+	assert!(stdout.contains("tasks.ProofRejected"), "{stdout}");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{}", worker_lines(&log));
+	for line in stdout.lines().filter(|l| l.contains("tasks.Challenged")) {
+		assert!(line.contains("\"segment\":\"0\""), "a pass Dave's replay reaches: {line}");
+	}
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Charlie,//Dave");
+	const GSN: i128 = 1_000_000_000_000;
+	let (d_bob, fee_bob) = account(&ledger, 0);
+	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed his bond: {ledger}");
+	let (d_dave, fee_dave) = account(&ledger, 2);
+	assert!(d_dave > 0 && fee_dave > 0, "Dave paid as the reporter: {ledger}");
+}
+
 /// Bob trains on the wrong data order; Charlie's replay fails the segment, Bob is
 /// slashed, and of his slash first what Charlie's verdicts cost goes back into Alice's
 /// escrow; the task is offered to Ferdie (a second solver node, registered once Bob

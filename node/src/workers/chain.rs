@@ -180,6 +180,12 @@ pub fn verdict_fails(
 	Ok(audits.iter().any(|a| a.segment == segment && a.verdict.is_some_and(|v| !v.pass)))
 }
 
+/// Whether `task`'s committed run was proven off the task, as stored at `at`.
+pub fn off_task_proven(client: &FullClient, at: H256, task: TaskId) -> Result<bool, String> {
+	let key = pallet_gensyn_tasks::OffTask::<Runtime>::hashed_key_for(task);
+	Ok(read::<AccountId>(client, at, key)?.is_some())
+}
+
 fn read<T: Decode>(client: &FullClient, at: H256, key: Vec<u8>) -> Result<Option<T>, String> {
 	let Some(data) = client.storage(at, &StorageKey(key)).map_err(|e| e.to_string())? else {
 		return Ok(None);

@@ -107,6 +107,9 @@ pub enum DutyKey {
 	Watch(TaskId, u32),
 	/// A failing verdict a whistleblower may check only once reveals open.
 	Early(TaskId, u32),
+	/// Check whether a task's committed run is one of the task (whistleblower), before
+	/// its verdicts.
+	OffTask(TaskId),
 	/// Post a forced-error commitment.
 	Commit,
 	/// Reveal a forced-error secret (and whether it is time to).
@@ -137,7 +140,7 @@ impl DutyKey {
 			DutyKey::Verify(..) => "verify",
 			DutyKey::Dispute(..) => "dispute",
 			DutyKey::Move(..) => "move",
-			DutyKey::Watch(..) | DutyKey::Early(..) => "watch",
+			DutyKey::Watch(..) | DutyKey::Early(..) | DutyKey::OffTask(..) => "watch",
 			DutyKey::Commit => "commit",
 			DutyKey::Reveal(..) => "reveal",
 		}

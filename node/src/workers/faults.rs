@@ -18,6 +18,10 @@ pub enum WorkerFault {
 	/// says so too, its blobs are the real ones): every served checkpoint after the
 	/// initial state mismatches its committed leaf.
 	MismatchedSolver,
+	/// A solver and verifier in partnership: the solver trains a task in Exact mode on
+	/// schedule, but from weights of its own (one initial weight moved), and the verifier
+	/// passes every segment drawn without checking the schedule or replaying.
+	PartnerFromElsewhere,
 }
 
 /// The fault-injection flags (present with the `test-faults` feature only).

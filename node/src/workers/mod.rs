@@ -15,6 +15,7 @@ mod dispute;
 mod duties;
 mod faults;
 mod metrics;
+mod off_task;
 mod secrets;
 mod segment;
 mod solver;

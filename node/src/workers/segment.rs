@@ -8,7 +8,7 @@ use std::sync::Arc;
 use gensyn_primitives::TaskSpec;
 use gensyn_workers::{
 	dataset::{self, DatasetError},
-	hash, jobs,
+	hash,
 	proof_store::{remote, Journal},
 	replay, train,
 };
@@ -61,8 +61,10 @@ pub fn split_run_url(url: &str) -> Option<(&str, &str)> {
 		.then_some((base, run))
 }
 
-/// Replays `segment` of the committed run with repops from the solver's checkpoint
-/// `segment` (fetched and hash-checked), keeping the state after every step.
+/// Replays `segment` of the committed run with repops over the task's own steps for
+/// it, from the task's initial state (segment 0) or the solver's checkpoint `segment`
+/// (fetched and hash-checked; see [`replay::segment_start`]), keeping the state after
+/// every step.
 pub fn replay(
 	ctx: &WorkerContext,
 	spec: &TaskSpec,
@@ -71,16 +73,19 @@ pub fn replay(
 	segment: u32,
 ) -> Result<Run, String> {
 	let i = segment as usize;
-	let end = run
-		.journal
-		.checkpoints
-		.get(i + 1)
-		.ok_or_else(|| format!("the run has no segment {segment}"))?
-		.step;
-	jobs::fetch_segments(&run.base, &run.journal, &[i], &ctx.store, ctx.data.private_hosts)
-		.map_err(|e| e.to_string())?;
-	let start = replay::load_checkpoint(&ctx.store, &run.journal, i).map_err(|e| e.to_string())?;
-	let steps = end.checked_sub(start.step).ok_or("checkpoints out of order")?;
+	if i + 1 >= run.journal.checkpoints.len() {
+		return Err(format!("the run has no segment {segment}"));
+	}
+	// Only the start is read: segment 0 starts from the task's initial state, and the
+	// end is compared with the verdict, not with the solver's next checkpoint.
+	if i > 0 {
+		let entry = run.journal.checkpoints.get(i).ok_or("no such checkpoint")?;
+		let blob = hash::from_hex(&entry.blob).ok_or("a checkpoint's blob name is not hex")?;
+		remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
+			.map_err(|e| e.to_string())?;
+	}
+	let (start, steps) =
+		replay::segment_start(spec, &ctx.store, &run.journal, i).map_err(|e| e.to_string())?;
 	let (file, data) = task_data(ctx, spec, &run.base).map_err(|e| e.to_string())?;
 	let samples: pallet_gensyn_arbitration::prover::Samples = Box::new(data);
 	Run::replay(spec.clone(), file, Some(samples), randomness, start, steps, None)

@@ -199,7 +199,11 @@ fn train(
 		threads: ctx.threads,
 		stop_after: ctx.faults.stop_after(),
 	};
-	let trained = jobs::train(&job, None).map_err(|e| e.to_string())?;
+	let trained = if ctx.faults.is(WorkerFault::PartnerFromElsewhere) {
+		train_from_elsewhere(&job).map_err(|e| format!("task {id}: {e}"))?
+	} else {
+		jobs::train(&job, None).map_err(|e| e.to_string())?
+	};
 	let mut r = trained.result;
 	if ctx.faults.is(WorkerFault::MismatchedSolver) {
 		// Test fault: every committed checkpoint hash after the initial state's is not the
@@ -250,4 +254,26 @@ fn train(
 		checkpoints,
 		location,
 	}))
+}
+
+/// Test fault: trains `job` with repops on the task's schedule, but from the task's
+/// initial state with its first weight moved (a start of the solver's choosing).
+fn train_from_elsewhere(job: &TrainJob) -> Result<jobs::Trained, String> {
+	use gensyn_workers::{order::DataOrder, reference, train};
+	log::warn!(target: "gensyn-worker", "solver: training from weights of its own");
+	let mut start = reference::initial_state(job.spec).map_err(|e| e.to_string())?;
+	if let Some(w) = start.params.first_mut().and_then(|p| p.first_mut()) {
+		*w += 0.25;
+	}
+	let run_id = train::run_id(job.spec, &job.randomness, "repops-elsewhere");
+	let total = job.spec.total_steps();
+	let (state, mut journal) = train::resume_point(job.store, &run_id, "repops", total, || start)
+		.map_err(|e| e.to_string())?;
+	journal.data = Some(gensyn_workers::hash::to_hex(&job.spec.data.file_hash.0));
+	let mut order = DataOrder::new(job.spec, job.randomness);
+	let mut engine = reference::RepopsEngine::new(job.spec, &state, job.data.clone(), job.threads);
+	let options = train::RunOptions { stop_after: None };
+	let result = train::run(job.spec, &mut order, &mut engine, job.store, journal, &options)
+		.map_err(|e| e.to_string())?;
+	Ok(jobs::Trained { result, resumed_from: state.step, accuracy: None })
 }

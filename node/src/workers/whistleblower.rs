@@ -11,10 +11,10 @@ use std::sync::{Arc, Mutex};
 
 use gensyn_runtime::{
 	watch::{self, WatchTicket},
-	AccountId, BlockNumber,
+	AccountId, BlockNumber, RuntimeCall,
 };
 use pallet_gensyn_stake::Role as StakeRole;
-use pallet_gensyn_tasks::{Duty, Hash32, TaskId};
+use pallet_gensyn_tasks::{Call as TasksCall, Duty, Hash32, TaskId};
 use sp_core::{sr25519, H256};
 use sp_keystore::KeystorePtr;
 
@@ -23,7 +23,8 @@ use super::{
 	challenges::Challenged,
 	dispute::{self, Player},
 	duties::{DutyKey, Plan, Role},
-	segment::Replays,
+	off_task,
+	segment::{self, Replays},
 	WorkerContext,
 };
 
@@ -36,6 +37,32 @@ pub struct Whistleblower {
 	account: Option<AccountId>,
 	sample: Sample,
 	tickets: Tickets,
+	examined: Examined,
+}
+
+/// Committed runs (task and checkpoint root) this node has checked against their task
+/// (a proof sent for those that are not its), shared with the jobs that check them.
+#[derive(Clone, Default)]
+struct Examined(Arc<Mutex<std::collections::HashSet<RunKey>>>);
+
+/// A committed run: its task and checkpoint root.
+type RunKey = (TaskId, [u8; 32]);
+
+/// Most runs [`Examined`] remembers (forgotten all at once; one more check each).
+const EXAMINED_KEPT: usize = 4096;
+
+impl Examined {
+	fn contains(&self, key: &RunKey) -> bool {
+		self.0.lock().unwrap_or_else(|e| e.into_inner()).contains(key)
+	}
+
+	fn insert(&self, key: RunKey) {
+		let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+		if all.len() >= EXAMINED_KEPT {
+			all.clear();
+		}
+		all.insert(key);
+	}
 }
 
 impl Whistleblower {
@@ -46,7 +73,49 @@ impl Whistleblower {
 		let challenged = Challenged::default();
 		let player = Player::new(ctx.clone(), replays.clone(), challenged.clone());
 		let sample = Sample::new(watch_percent);
-		Whistleblower { ctx, replays, challenged, player, account: None, sample, tickets }
+		let examined = Examined::default();
+		Whistleblower { ctx, replays, challenged, player, account: None, sample, tickets, examined }
+	}
+
+	/// The committed run of `task` at block `at` when this node has not yet checked it
+	/// against its task.
+	fn unexamined(&self, at: H256, task: TaskId) -> Option<RunKey> {
+		let view = chain::task(&self.ctx.client, at, task).ok()?;
+		let key = (task, view.result?.checkpoint_root);
+		(!self.examined.contains(&key)).then_some(key)
+	}
+
+	/// A job that checks the committed run of `task` against its task and, when it is
+	/// not one of the task, proves it (`prove_off_task`): the chain then rejects it at
+	/// settlement, whatever its verdicts say.
+	fn examine(&self, at: H256, key: RunKey) -> Plan {
+		let (ctx, examined, task) = (self.ctx.clone(), self.examined.clone(), key.0);
+		Plan::Quick(Box::new(move || {
+			let view = chain::task(&ctx.client, at, task)?;
+			if chain::off_task_proven(&ctx.client, at, task)? {
+				examined.insert(key);
+				return Ok(None);
+			}
+			let spec = chain::spec(&view)?;
+			let committed = segment::committed(&ctx, task, &view)?;
+			// A proof that cannot be made (a checkpoint not served) never holds up the
+			// checks of the task's verdicts.
+			let proof = off_task::proof(&ctx, &spec, &committed).unwrap_or_else(|e| {
+				log::warn!(
+					target: "gensyn-worker",
+					"whistleblower: task {task}: no proof of its run made: {e}"
+				);
+				None
+			});
+			examined.insert(key);
+			Ok(proof.map(|proof| {
+				log::warn!(
+					target: "gensyn-worker",
+					"whistleblower: task {task}: proving its committed run off the task"
+				);
+				RuntimeCall::Tasks(TasksCall::prove_off_task { id: task, proof })
+			}))
+		}))
 	}
 
 	/// Whether the verdict on `segment` of `task` is a failing one this node may not
@@ -152,6 +221,9 @@ impl Role for Whistleblower {
 
 	fn key(&self, duty: &Duty<BlockNumber>, at: H256) -> DutyKey {
 		match *duty {
+			Duty::Watch { task, .. } if self.unexamined(at, task).is_some() => {
+				DutyKey::OffTask(task)
+			}
 			// Looked at again once reveals open.
 			Duty::Watch { task, segment, .. } if self.waits_for_reveals(at, task, segment) => {
 				DutyKey::Early(task, segment)
@@ -162,6 +234,12 @@ impl Role for Whistleblower {
 
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
 		let Some(who) = self.account.clone() else { return Plan::Ignore };
+		// A task's run is checked against the task before any of its verdicts.
+		if let Duty::Watch { task, .. } = *duty {
+			if let Some(key) = self.unexamined(at, task) {
+				return self.examine(at, key);
+			}
+		}
 		match *duty {
 			Duty::Watch { task, segment, .. } if self.waits_for_reveals(at, task, segment) => {
 				Plan::Ignore

@@ -79,3 +79,59 @@ impl<T: Config> Pallet<T> {
 		Ok(loc.value(byte))
 	}
 }
+
+/// Whether `proof` shows that the run committed under `root` (of `checkpoints` leaves) is
+/// not one of a task of `spec`. The checkpoint it opens must be a committed leaf with as
+/// many tensors as the spec's state has: a state root does not commit to its leaf
+/// count, so the roots of a subtree could stand in for its leaves and any other count
+/// would "show" an honest run off the task (a state with other tensors is left to the
+/// game, whose start cannot be opened from it). Then a step off the schedule
+/// (checkpoint `i` after `min(i·k, total)` steps) shows it, and so does, in the first
+/// checkpoint, a value of a proven chunk other than the task's seeded initial value.
+pub(crate) fn off_task(
+	spec: &TaskSpec,
+	root: &Hash32,
+	checkpoints: u32,
+	proof: &OffTaskProof,
+) -> bool {
+	let shapes = graph::param_shapes(spec);
+	let slots = graph::opt_slots(&spec.training.optimizer);
+	if proof.tensor_roots.len() != shapes.len().saturating_mul(slots.saturating_add(1)) {
+		return false;
+	}
+	let leaf = geo::state_root(proof.step, proof.tensor_roots.iter().copied());
+	let opened = gensyn_primitives::MerkleProof {
+		leaf_index: proof.index,
+		leaf_count: checkpoints,
+		siblings: proof.siblings.to_vec(),
+	};
+	if !gensyn_primitives::merkle::verify_proof(root, &leaf, &opened) {
+		return false;
+	}
+	let total = spec.total_steps();
+	let k = u64::from(spec.training.checkpoint_interval.max(1));
+	if proof.step != u64::from(proof.index).saturating_mul(k).min(total) {
+		return true;
+	}
+	// On the schedule: only a first checkpoint's values can still be off the task.
+	let (0, Some(c)) = (proof.index, &proof.chunk) else { return false };
+	let t = c.tensor as usize;
+	let (kind, shape) = match t.checked_sub(shapes.len()) {
+		None => (TensorKind::Param(c.tensor), shapes.get(t)),
+		Some(o) => (TensorKind::OptState(o as u32), shapes.get(o / slots.max(1))),
+	};
+	let (Some(shape), Some(tensor_root)) = (shape, proof.tensor_roots.get(t)) else {
+		return false;
+	};
+	let numel = shape.iter().fold(1u64, |n, d| n.saturating_mul(u64::from(*d)));
+	let values: Vec<f32> = c.values.iter().map(|b| f32::from_bits(*b)).collect();
+	if !geo::verify_tensor_chunk(tensor_root, numel, u64::from(c.chunk), &values, &c.siblings) {
+		return false;
+	}
+	let first =
+		u64::from(c.chunk).saturating_mul(gensyn_primitives::merkle::TENSOR_CHUNK_ELEMENTS as u64);
+	values.iter().zip(first..).any(|(v, i)| match model::initial_value(spec, kind, i) {
+		Some(Ok(x)) => x.to_bits() != v.to_bits(),
+		_ => false,
+	})
+}

@@ -54,6 +54,15 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 			&& replayable
 	}
 
+	fn off_task(
+		spec: &TaskSpec,
+		checkpoint_root: &Hash32,
+		checkpoints: u32,
+		proof: &OffTaskProof,
+	) -> bool {
+		evidence::off_task(spec, checkpoint_root, checkpoints, proof)
+	}
+
 	fn cancel(task: TaskId, segment: u32) {
 		let key = (task, segment);
 		let Some(d) = Disputes::<T>::take(key) else { return };

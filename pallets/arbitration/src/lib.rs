@@ -39,9 +39,10 @@ use gensyn_primitives::{order, TaskSpec};
 use gensyn_repops::{
 	dispute as geo, element,
 	graph::{self, Graph, TensorKind, INPUT, LABELS},
+	model,
 };
 use pallet_gensyn_tasks::{
-	DisputeArbiter, DisputeContext, DisputeOutcome, DisputeSubjects, TaskId,
+	DisputeArbiter, DisputeContext, DisputeOutcome, DisputeSubjects, OffTaskProof, TaskId,
 };
 use sp_runtime::traits::Saturating;
 
@@ -530,13 +531,16 @@ pub mod pallet {
 			let Stage::PickTensor { step } = d.stage else {
 				return Err(Error::<T>::WrongStage.into());
 			};
-			let (ctx, g, _) = Self::step_context(key, &d, step)?;
+			let (ctx, g, global) = Self::step_context(key, &d, step)?;
 			let info = g.tensors.get(tensor as usize).ok_or(Error::<T>::NotDisputable)?;
 			let disputable = match info.kind {
 				TensorKind::Input | TensorKind::Labels => {
 					geo::data_disputable(ctx.spec.data.format)
 				}
-				TensorKind::Param(_) | TensorKind::OptState(_) => false,
+				// A first step starts from the task's seeded initial state, each of whose
+				// values the chain computes; any later step's start is the end of the one
+				// before, disputed there.
+				TensorKind::Param(_) | TensorKind::OptState(_) => global == 0,
 				_ => true,
 			};
 			ensure!(disputable && info.numel() > 0, Error::<T>::NotDisputable);
@@ -651,6 +655,18 @@ pub mod pallet {
 				ensure!(data_samples <= T::MaxDataSamples::get(), Error::<T>::TooManySamples);
 				let expected = Self::data_value(&ctx, global, tensor, elem, &data)?;
 				return Self::rule(key, d, expected.to_bits() != value, Ruling::DataChecked);
+			}
+			let kind = g.tensors.get(tensor as usize).ok_or(Error::<T>::BadGraph)?.kind;
+			if let Some(initial) = model::initial_value(&ctx.spec, kind, elem) {
+				// A value of the initial state (only a first step's may be picked) has no
+				// operands: the chain computes it from the seed.
+				ensure!(
+					matches!(&answer, ElementAnswer::Operands(o) if o.is_empty()),
+					Error::<T>::WrongAnswer
+				);
+				let expected = initial.map_err(|_| Error::<T>::BadGraph)?;
+				ensure!(global == 0, Error::<T>::BadGraph);
+				return Self::rule(key, d, expected.to_bits() != value, Ruling::ElementComputed);
 			}
 			let op = g.ops.iter().position(|o| o.output == tensor).ok_or(Error::<T>::BadGraph)?;
 			let red = element::reduction(&g, op, elem).map_err(|_| Error::<T>::BadGraph)?;

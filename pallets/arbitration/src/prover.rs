@@ -320,6 +320,11 @@ impl Run {
 			}));
 		}
 		let g = &t.graph;
+		let kind = g.tensors.get(tensor as usize).ok_or(ReproError::OutOfRange)?.kind;
+		if model::initial_value(&self.spec, kind, elem).is_some() {
+			// The chain computes an initial value itself.
+			return Ok(ElementAnswer::Operands(BoundedVec::new()));
+		}
 		let op = Self::op_of(&t, tensor)?;
 		let fetch =
 			|id: u32, i: u64| t.values.get(id as usize).and_then(|v| v.get(i as usize)).copied();
@@ -470,7 +475,13 @@ pub fn challenge<T: Config>(run: &Run, table: &Table) -> Result<Call<T>> {
 	let at = |step: u64| first.checked_add(step).ok_or(ReproError::OutOfRange);
 	let pick = |index: u32| Call::pick { task, segment, index };
 	let call = match (table.stage, table.posted) {
-		(Stage::Steps { lo, hi, .. }, Posted::Roots(posted)) => {
+		(Stage::Steps { lo, hi, lo_root, .. }, Posted::Roots(posted)) => {
+			// A start it disputes (a first checkpoint that is not the task's initial
+			// state, or one stamped with another step) is kept in the interval: the
+			// defendant must open the step from it.
+			if run.root(at(lo)?)? != lo_root {
+				return Ok(pick(0));
+			}
 			let points = geo::dissection_points(lo, hi, MAX_POINTS);
 			let truth = points.iter().map(|p| run.root(at(*p)?)).collect::<Result<Vec<_>>>()?;
 			pick(first_difference(posted, &truth))
@@ -488,7 +499,13 @@ pub fn challenge<T: Config>(run: &Run, table: &Table) -> Result<Call<T>> {
 		}
 		(Stage::PickTensor { step }, _) => {
 			let t = run.step_trace(at(step)?)?;
-			let order = [INPUT, LABELS].into_iter().chain(t.graph.ops.iter().map(|o| o.output));
+			// The task's first step starts from its initial state, which the chain rules on.
+			let mut order: Vec<u32> = Vec::new();
+			if at(step)? == 0 {
+				order.extend(t.graph.params.iter().chain(&t.graph.opt_state));
+			}
+			order.extend([INPUT, LABELS]);
+			order.extend(t.graph.ops.iter().map(|o| o.output));
 			let differs = |id: u32| {
 				let mine = t.values.get(id as usize).map(|v| merkle::tensor_root(v));
 				mine.is_some() && table.step_roots.get(id as usize).copied() != mine

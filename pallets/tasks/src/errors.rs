@@ -25,6 +25,10 @@ mod errors {
 		WrongPhase,
 		/// The result's checkpoint count differs from what the spec implies.
 		WrongCheckpointCount,
+		/// The proof does not show that the committed run is off the task.
+		NotOffTask,
+		/// The committed run was already proven off the task.
+		AlreadyProvenOffTask,
 		/// No audit of this segment.
 		UnknownSegment,
 		/// The verdict of this segment was already posted.

@@ -102,6 +102,7 @@ impl<T: Config> Pallet<T> {
 		let _ = ChallengedAt::<T>::clear_prefix(id, T::MaxAuditSegments::get(), None);
 		RevealsFrom::<T>::remove(id);
 		Watches::<T>::remove(id);
+		OffTask::<T>::remove(id);
 		for who in core::mem::take(&mut task.engaged) {
 			WorkerTasks::<T>::mutate_exists(&who, id, |n| {
 				let v = n.unwrap_or(0).saturating_sub(1);

@@ -57,6 +57,10 @@ impl<T: Config> Pallet<T> {
 		for id in Watches::<T>::iter_keys() {
 			ensure!(Tasks::<T>::contains_key(id), "tasks: a watcher of a dead task");
 		}
+		for id in OffTask::<T>::iter_keys() {
+			let t = Tasks::<T>::get(id).ok_or("tasks: an off-task proof of a dead task")?;
+			ensure!(t.result.is_some(), "tasks: an off-task proof without a result");
+		}
 		for (id, from) in RevealsFrom::<T>::iter() {
 			let t = Tasks::<T>::get(id).ok_or("tasks: a reveal point of a dead task")?;
 			ensure!(from <= t.window_end, "tasks: reveals open after the window ends");

@@ -18,6 +18,7 @@ mod invariants;
 pub mod migrations;
 #[cfg(test)]
 mod mock;
+mod off_task;
 pub mod profiling;
 pub mod queue;
 mod settlement;
@@ -63,7 +64,7 @@ include!("types.rs");
 /// audit names the verifier whose fail it re-checks; 4: several profilers; 5: when each
 /// challenge was opened; 6: when a round's reveals open; 7: the draw beacon; 8: a decline
 /// marks the draws past `MaxDraws`; 9: a private watch lottery in place of one watcher).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(9);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(10);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet]
@@ -302,6 +303,11 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type DeadlineBacklog<T: Config> = StorageValue<_, BlockNumberFor<T>, OptionQuery>;
 
+	/// Tasks whose committed run was proven not one of the task (`prove_off_task`), and
+	/// who proved it: at settlement the proof is rejected with the prover as reporter.
+	#[pallet::storage]
+	pub type OffTask<T: Config> = StorageMap<_, Twox64Concat, TaskId, T::AccountId>;
+
 	/// Live tasks each worker takes part in (how many roles in it), for the runtime API.
 	#[pallet::storage]
 	pub type WorkerTasks<T: Config> =
@@ -523,6 +529,14 @@ pub mod pallet {
 			/// Paid back into the escrow from the solver's slash.
 			compensated: BalanceOf<T>,
 		},
+		/// `by` proved that the task's committed run is not one of the task; the proof
+		/// is rejected at settlement, whatever its verdicts.
+		RunOffTask {
+			/// The task.
+			id: TaskId,
+			/// Who proved it (the reporter of the solver's slash).
+			by: T::AccountId,
+		},
 		/// The task failed; the owner was refunded what was not paid out.
 		TaskFailed {
 			/// The task.
@@ -723,6 +737,25 @@ pub mod pallet {
 		) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::do_challenge(who, id, segment, Some(ticket))
+		}
+
+		/// Anyone proves that the task's committed run is not one of the task
+		/// ([`OffTaskProof`]: a checkpoint stamped off the task's schedule, or a first
+		/// checkpoint that is not the task's seeded initial state). Verdicts replay a run
+		/// from its own checkpoints, so partners of the solver could pass such a run; the
+		/// chain checks this proof itself, and at settlement the solver's proof is
+		/// rejected and slashed with the prover as its reporter.
+		#[pallet::call_index(11)]
+		#[pallet::weight(T::WeightInfo::prove_off_task())]
+		pub fn prove_off_task(
+			origin: OriginFor<T>,
+			id: TaskId,
+			proof: OffTaskProof,
+		) -> DispatchResultWithPostInfo {
+			let who = ensure_signed(origin)?;
+			Self::do_prove_off_task(who, id, proof)?;
+			// A proof the chain accepts is free; a refused one pays its fee.
+			Ok(Pays::No.into())
 		}
 	}
 }

@@ -485,3 +485,17 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ForgetWatch
 		T::DbWeight::get().reads_writes(removed, removed)
 	}
 }
+
+/// The tasks pallet's migration from storage version 9 to 10 (runs once): version 10
+/// adds [`crate::OffTask`], empty at the upgrade; nothing stored before changes.
+pub type V9ToV10<T> =
+	VersionedMigration<9, 10, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// A step with no data to move (a version that only adds storage).
+pub struct NothingToMove;
+
+impl frame_support::traits::UncheckedOnRuntimeUpgrade for NothingToMove {
+	fn on_runtime_upgrade() -> Weight {
+		Weight::zero()
+	}
+}

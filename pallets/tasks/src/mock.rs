@@ -84,6 +84,8 @@ thread_local! {
 	pub static DISPUTES: RefCell<Vec<(u64, u32, u64, u64)>> = const { RefCell::new(Vec::new()) };
 	/// Whether the test arbiter refuses to open disputes.
 	pub static REFUSE: RefCell<bool> = const { RefCell::new(false) };
+	/// The checkpoint whose off-task proof the test arbiter accepts (none: no proof).
+	pub static OFF_TASK_INDEX: RefCell<Option<u32>> = const { RefCell::new(None) };
 	/// Whether forced errors go through the real jackpot pallet (else: none).
 	pub static REAL_JACKPOT: RefCell<bool> = const { RefCell::new(false) };
 	/// The profiling period (0: profiling off).
@@ -128,6 +130,14 @@ impl crate::DisputeArbiter<u64> for TestArbiter {
 	}
 	fn rules_on(spec: &gensyn_primitives::TaskSpec) -> bool {
 		spec.data.samples <= MAX_DISPUTABLE_SAMPLES
+	}
+	fn off_task(
+		_: &gensyn_primitives::TaskSpec,
+		_: &crate::Hash32,
+		_: u32,
+		proof: &crate::OffTaskProof,
+	) -> bool {
+		OFF_TASK_INDEX.with(|i| *i.borrow() == Some(proof.index))
 	}
 }
 
@@ -314,6 +324,7 @@ impl ExtBuilder {
 		PERIOD.with(|d| *d.borrow_mut() = 5);
 		DISPUTES.with(|d| d.borrow_mut().clear());
 		REFUSE.with(|r| *r.borrow_mut() = false);
+		OFF_TASK_INDEX.with(|r| *r.borrow_mut() = None);
 		REAL_JACKPOT.with(|r| *r.borrow_mut() = self.jackpot.is_some());
 		PROFILE.with(|r| *r.borrow_mut() = self.profile);
 		RATE.with(|r| *r.borrow_mut() = self.jackpot.unwrap_or_else(Perbill::zero));

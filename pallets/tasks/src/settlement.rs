@@ -81,6 +81,17 @@ impl<T: Config> Pallet<T> {
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
 		Self::judge_forced(id, task, &mut audits, &forced_of, &mut slashed);
 		let exact = !Self::is_threshold(id);
+		if let Some(prover) = OffTask::<T>::take(id) {
+			// The run is not the task's, whatever its verdicts say: nothing is audited
+			// again, and the prover reports the solver. No verdict is paid: an honest
+			// verifier checks the whole run first and reports such a run, so a pass on
+			// it is one nobody checked.
+			let Some(solver) = task.solver.clone() else {
+				Self::fail(id, task, FailReason::ProofRejected);
+				return Ok(false);
+			};
+			return Self::reject(id, task, solver, Some(prover), Zero::zero(), !exact, now);
+		}
 		if !exact {
 			Self::recheck_fails(id, &mut audits);
 		}

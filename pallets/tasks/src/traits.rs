@@ -18,6 +18,16 @@ pub trait DisputeArbiter<AccountId> {
 	/// arbiter could not rule on (a data format it cannot read, more samples than a game
 	/// replays) would leave an honest defendant unable to answer, so it is refused.
 	fn rules_on(spec: &TaskSpec) -> bool;
+	/// Whether `proof` shows that the run committed under `checkpoint_root` (of
+	/// `checkpoints` leaves) is not one of a task of `spec`: a checkpoint stamped with a
+	/// step off the task's schedule, or a first checkpoint holding a value other than the
+	/// task's seeded initial state.
+	fn off_task(
+		spec: &TaskSpec,
+		checkpoint_root: &Hash32,
+		checkpoints: u32,
+		proof: &OffTaskProof,
+	) -> bool;
 }
 
 /// No arbiter: challenges are refused (and so no spec is refused for the arbiter's sake).
@@ -28,6 +38,9 @@ impl<AccountId> DisputeArbiter<AccountId> for () {
 	fn cancel(_: TaskId, _: u32) {}
 	fn rules_on(_: &TaskSpec) -> bool {
 		true
+	}
+	fn off_task(_: &TaskSpec, _: &Hash32, _: u32, _: &OffTaskProof) -> bool {
+		false
 	}
 }
 

@@ -199,6 +199,50 @@ pub struct CheckpointProof {
 	pub siblings: BoundedVec<Hash32, ConstU32<MAX_PROOF_DEPTH>>,
 }
 
+/// Most tensors a training state holds: a weight and a bias for each of a spec's (at
+/// most 32) layers, and two optimizer-state tensors for each of those (Adam's).
+pub const MAX_STATE_TENSORS: u32 = 192;
+
+/// Values in one leaf chunk of a tensor's Merkle tree.
+pub const TENSOR_CHUNK_VALUES: u32 = 64;
+
+/// A proof that a committed run is not one of its task (see `prove_off_task`):
+/// checkpoint `index`, opened from the result's checkpoint root down to the step it is
+/// stamped with and the roots of its tensors (as many as the spec's state has), and for
+/// the first checkpoint one chunk of one of them. The chain checks it against the spec
+/// alone.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct OffTaskProof {
+	/// The checkpoint opened (0: the run's initial state).
+	pub index: u32,
+	/// Sibling hashes of its state root under the checkpoint root, leaf level first.
+	pub siblings: BoundedVec<Hash32, ConstU32<MAX_PROOF_DEPTH>>,
+	/// The step its state is stamped with.
+	pub step: u64,
+	/// The roots of its tensors: parameters, then optimizer state.
+	pub tensor_roots: BoundedVec<Hash32, ConstU32<MAX_STATE_TENSORS>>,
+	/// For the first checkpoint: a chunk holding a value that is not the task's
+	/// initial value.
+	pub chunk: Option<StateChunk>,
+}
+
+/// One leaf chunk of a state tensor with its Merkle proof under the tensor's root.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct StateChunk {
+	/// The tensor (its place in the state: parameters, then optimizer state).
+	pub tensor: u32,
+	/// The chunk's index in the tensor.
+	pub chunk: u32,
+	/// Its values (f32 bits).
+	pub values: BoundedVec<u32, ConstU32<TENSOR_CHUNK_VALUES>>,
+	/// Sibling hashes under the tensor's root, leaf level first.
+	pub siblings: BoundedVec<Hash32, ConstU32<MAX_PROOF_DEPTH>>,
+}
+
 /// Most profilers drawn for a Threshold task. Its threshold is the median of theirs, so
 /// that no lone profiler sets it: one that posts zero (every honest solver fails) or a
 /// huge value (every fake passes) is outvoted by the other two.

@@ -19,26 +19,46 @@ use gensyn_primitives::{
 pub fn init_state(spec: &TaskSpec) -> Result<TrainState> {
 	spec.validate()?;
 	let shapes = param_shapes(spec);
-	let mut fan_ins = Vec::new();
-	for l in spec.model.layers.iter() {
-		match *l {
-			Layer::Linear { in_features, .. } => fan_ins.push(in_features),
-			Layer::Conv2d { in_channels, kernel, .. } => {
-				fan_ins.push(in_channels * kernel * kernel)
-			}
-			_ => {}
-		}
-	}
 	let mut params = Vec::new();
 	for (t, s) in shapes.iter().enumerate() {
-		let fan_in = *fan_ins.get(t / 2).ok_or(ReproError::OutOfRange)?;
-		let bound = 1.0 / libm::sqrtf(fan_in as f32);
+		let bound = param_bound(spec, t as u32)?;
 		let n: usize = s.iter().map(|d| *d as usize).product();
 		params.push(init::uniform_tensor(spec.training.seed, t as u32, n, bound));
 	}
 	let slots = opt_slots(&spec.training.optimizer);
 	let opt = params.iter().flat_map(|p| (0..slots).map(move |_| vec![0.0f32; p.len()])).collect();
 	Ok(TrainState { step: 0, params, opt })
+}
+
+/// The range `1 / sqrt(fan_in)` of parameter tensor `t` (weight then bias per
+/// trainable layer) at initialisation.
+fn param_bound(spec: &TaskSpec, t: u32) -> Result<f32> {
+	let fan_in = spec
+		.model
+		.layers
+		.iter()
+		.filter_map(|l| match *l {
+			Layer::Linear { in_features, .. } => Some(in_features),
+			Layer::Conv2d { in_channels, kernel, .. } => Some(in_channels * kernel * kernel),
+			_ => None,
+		})
+		.nth((t / 2) as usize)
+		.ok_or(ReproError::OutOfRange)?;
+	Ok(1.0 / libm::sqrtf(fan_in as f32))
+}
+
+/// Element `elem` of `kind` (a parameter or optimizer-state tensor) in the task's
+/// initial state, computed on its own: the pinpoint game rules on one value of a first
+/// checkpoint with it. `None` for any other kind of tensor.
+pub fn initial_value(spec: &TaskSpec, kind: graph::TensorKind, elem: u64) -> Option<Result<f32>> {
+	match kind {
+		graph::TensorKind::Param(t) => Some(param_bound(spec, t).map(|bound| {
+			let u = init::uniform(init::tensor_key(spec.training.seed, t), elem);
+			(u * 2.0 - 1.0) * bound
+		})),
+		graph::TensorKind::OptState(_) => Some(Ok(0.0)),
+		_ => None,
+	}
 }
 
 /// Checks that `state` has the tensors `spec`'s model and optimizer need.

@@ -48,6 +48,31 @@ fn changing_anything_changes_the_state() {
 	assert_eq!(a.step, 3);
 }
 
+/// Every value of the initial state can be computed on its own, as the pinpoint game
+/// does to rule on a first checkpoint; nothing else has an initial value.
+#[test]
+fn each_initial_value_is_the_initial_states() {
+	use gensyn_repops::graph::{param_shapes, TensorKind};
+	for spec in [tiny_mlp(), tiny_cnn(), base_spec()] {
+		let st = init_state(&spec).unwrap();
+		assert_eq!(st.params.len(), param_shapes(&spec).len());
+		for (t, p) in st.params.iter().enumerate() {
+			for (i, v) in p.iter().enumerate() {
+				let got = model::initial_value(&spec, TensorKind::Param(t as u32), i as u64);
+				assert_eq!(got.unwrap().unwrap().to_bits(), v.to_bits(), "param {t}[{i}]");
+			}
+		}
+		for (t, o) in st.opt.iter().enumerate() {
+			let got = model::initial_value(&spec, TensorKind::OptState(t as u32), 0);
+			assert_eq!(got.unwrap().unwrap().to_bits(), o[0].to_bits(), "opt {t}");
+		}
+		let beyond = param_shapes(&spec).len() as u32;
+		assert!(model::initial_value(&spec, TensorKind::Param(beyond), 0).unwrap().is_err());
+		assert!(model::initial_value(&spec, TensorKind::Value, 0).is_none());
+		assert!(model::initial_value(&spec, TensorKind::NewParam(0), 0).is_none());
+	}
+}
+
 #[test]
 fn element_and_reduction_evaluation_match_the_fast_ops() {
 	for spec in [tiny_mlp(), tiny_cnn()] {

@@ -320,4 +320,5 @@ fn time_out_blocks(n: u64) {
 
 mod moves;
 mod outcomes;
+mod schedule;
 mod whole_games;

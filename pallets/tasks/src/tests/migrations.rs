@@ -288,3 +288,20 @@ fn a_public_watcher_is_forgotten_when_storage_moves_to_version_9() {
 		check();
 	});
 }
+
+/// Version 10 only adds the off-task proofs: a chain at version 9 moves to 10 with its
+/// tasks as they were.
+#[test]
+fn storage_moves_to_version_10_unchanged() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let id = verifying_with_jackpot(sp_runtime::Perbill::one());
+		let before = (task(id), Audits::<T>::get(id));
+		StorageVersion::new(9).put::<TaskPallet>();
+		crate::migrations::V9ToV10::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 10);
+		assert_eq!((task(id), Audits::<T>::get(id)), before);
+		assert_eq!(OffTask::<T>::iter().count(), 0);
+		check();
+	});
+}

@@ -19,6 +19,7 @@ mod disputes;
 mod invariants;
 mod jackpot;
 mod migrations;
+mod off_task;
 mod profiling;
 mod property;
 mod settlement;

@@ -1,0 +1,30 @@
+//! Proofs that a committed run is not one of its task. A verdict replays a segment from
+//! the solver's own checkpoint, so a run stamped with steps of the solver's choosing, or
+//! trained from weights of its choosing, replays to its own checkpoints: partner
+//! verifiers could pass it. Its commitment gives it away, and anyone can show that from
+//! the commitment alone (`prove_off_task`); the proof is rejected at settlement with the
+//! prover as its reporter.
+
+use crate::*;
+
+impl<T: Config> Pallet<T> {
+	/// `prove_off_task`: checks `proof` against the task's committed result and records
+	/// `who` as its prover (the first one).
+	pub(crate) fn do_prove_off_task(
+		who: T::AccountId,
+		id: TaskId,
+		proof: OffTaskProof,
+	) -> DispatchResult {
+		let task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
+		ensure!(!OffTask::<T>::contains_key(id), Error::<T>::AlreadyProvenOffTask);
+		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(
+			T::Arbiter::off_task(&spec, &result.checkpoint_root, result.checkpoints, &proof),
+			Error::<T>::NotOffTask
+		);
+		OffTask::<T>::insert(id, &who);
+		Self::deposit_event(Event::RunOffTask { id, by: who });
+		Ok(())
+	}
+}
