@@ -106,7 +106,7 @@ pub fn check_schedule(spec: &TaskSpec, journal: &Journal) -> Result<(), ReplayEr
 		return Err(ReplayError::NotThisTask(why));
 	}
 	for (i, entry) in journal.checkpoints.iter().enumerate() {
-		let step = (i as u64).saturating_mul(k).min(total);
+		let step = spec.checkpoint_step(i as u64);
 		if entry.step != step {
 			let why =
 				format!("checkpoint {i} is at step {}, the task's at step {step}", entry.step);
@@ -136,12 +136,10 @@ pub fn segment_start(
 	journal: &Journal,
 	segment: usize,
 ) -> Result<(TrainState, u64), ReplayError> {
-	let total = spec.total_steps();
-	let k = u64::from(spec.training.checkpoint_interval.max(1));
-	let at = |i: usize| (i as u64).saturating_mul(k).min(total);
-	let (first, last) = (at(segment), at(segment.saturating_add(1)));
+	let first = spec.checkpoint_step(segment as u64);
+	let last = spec.checkpoint_step((segment as u64).saturating_add(1));
 	if first >= last {
-		let checkpoints = total.div_ceil(k).saturating_add(1) as usize;
+		let checkpoints = journal.checkpoints.len();
 		return Err(ReplayError::NoSegment { segment, checkpoints });
 	}
 	let start = if segment == 0 {

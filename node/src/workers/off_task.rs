@@ -30,14 +30,10 @@ pub fn proof(
 		}
 		Err(e) => return Err(e.to_string()),
 	}
-	let total = spec.total_steps();
-	let k = u64::from(spec.training.checkpoint_interval.max(1));
-	let on_schedule = |(i, e): (usize, &gensyn_workers::proof_store::CheckpointEntry)| {
-		e.step == (i as u64).saturating_mul(k).min(total)
-	};
 	// The first checkpoint stamped off the schedule, else the first one.
-	let index = run.journal.checkpoints.iter().enumerate().position(|c| !on_schedule(c));
-	let index = index.unwrap_or(0);
+	let checkpoints = run.journal.checkpoints.iter().enumerate();
+	let off = checkpoints.map(|(i, e)| e.step != spec.checkpoint_step(i as u64)).position(|o| o);
+	let index = off.unwrap_or(0);
 	let entry = run.journal.checkpoints.get(index).ok_or("the journal lists no checkpoint")?;
 	let blob = hash::from_hex(&entry.blob).ok_or("a checkpoint's blob name is not hex")?;
 	remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)

@@ -108,9 +108,7 @@ pub(crate) fn off_task(
 	if !gensyn_primitives::merkle::verify_proof(root, &leaf, &opened) {
 		return false;
 	}
-	let total = spec.total_steps();
-	let k = u64::from(spec.training.checkpoint_interval.max(1));
-	if proof.step != u64::from(proof.index).saturating_mul(k).min(total) {
+	if proof.step != spec.checkpoint_step(u64::from(proof.index)) {
 		return true;
 	}
 	// On the schedule: only a first checkpoint's values can still be off the task.

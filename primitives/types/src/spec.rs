@@ -703,6 +703,14 @@ impl TaskSpec {
 		(self.training.epochs as u64).saturating_mul(self.steps_per_epoch())
 	}
 
+	/// The step checkpoint `i` of a run of this task is taken after: `min(i·k, total)`
+	/// (`k` the checkpoint interval, at least 1). Segment `i` runs from checkpoint `i`'s
+	/// step to checkpoint `i + 1`'s.
+	pub fn checkpoint_step(&self, i: u64) -> u64 {
+		let k = u64::from(self.training.checkpoint_interval.max(1));
+		i.saturating_mul(k).min(self.total_steps())
+	}
+
 	/// Validates the spec; see [`crate::validate`].
 	pub fn validate(&self) -> Result<(), crate::SpecError> {
 		crate::validate::validate(self)

@@ -23,6 +23,7 @@ fn play_out(segment: u32, leaves: &[Hash32], defendant: &Run, challenger: &Run) 
 		claimed_root: leaves[segment as usize + 1],
 	};
 	CONTEXTS.with(|c| c.borrow_mut().insert(key, ctx));
+	let issuance = Balances::total_issuance();
 	assert_ok!(<Arbitration as DisputeArbiter<u64>>::open(TASK, segment, &C, &D));
 	let mut moves = 0;
 	while let Some(state) = Disputes::<Test>::get(key) {
@@ -56,7 +57,7 @@ fn play_out(segment: u32, leaves: &[Hash32], defendant: &Run, challenger: &Run) 
 		moves += 1;
 		assert!(moves < 80, "the game did not end");
 	}
-	System::events()
+	let won = System::events()
 		.into_iter()
 		.find_map(|r| match r.event {
 			RuntimeEvent::Arbitration(Event::Resolved { challenger_won, .. }) => {
@@ -64,7 +65,24 @@ fn play_out(segment: u32, leaves: &[Hash32], defendant: &Run, challenger: &Run) 
 			}
 			_ => None,
 		})
-		.expect("resolved")
+		.expect("resolved");
+	check_funds(won, issuance);
+	won
+}
+
+/// Whether the game ended with the chain computing the disputed element, for the
+/// challenger when `won`.
+fn computed(won: bool) -> bool {
+	System::events().into_iter().any(|r| {
+		matches!(
+			r.event,
+			RuntimeEvent::Arbitration(Event::Resolved {
+				challenger_won,
+				ruling: Ruling::ElementComputed,
+				..
+			}) if challenger_won == won
+		)
+	})
 }
 
 /// A whole run of the task trained honestly from `start` instead of its initial state.
@@ -98,17 +116,7 @@ fn a_pass_on_a_first_checkpoint_that_is_not_the_tasks_initial_state_loses() {
 			// The partner's pass: the faked run reaches its own second checkpoint.
 			assert_eq!(leaves[1], faked.root(u64::from(K)).unwrap());
 			assert!(play_out(0, &leaves, &faked, &truth), "tensor {tensor}: the fake stood");
-			let ruled = System::events().into_iter().any(|r| {
-				matches!(
-					r.event,
-					RuntimeEvent::Arbitration(Event::Resolved {
-						challenger_won: true,
-						ruling: Ruling::ElementComputed,
-						..
-					})
-				)
-			});
-			assert!(ruled, "tensor {tensor}: the chain computed the initial value and ruled");
+			assert!(computed(true), "tensor {tensor}: the chain computed the initial value");
 		});
 	}
 }
@@ -121,17 +129,7 @@ fn a_challenger_disputing_the_tasks_own_initial_state_loses() {
 		// A challenger that believes in another start disputes a weight of the first step.
 		let mistaken = run_from(moved_start(0));
 		assert!(!play_out(0, &leaves, &honest, &mistaken));
-		let ruled = System::events().into_iter().any(|r| {
-			matches!(
-				r.event,
-				RuntimeEvent::Arbitration(Event::Resolved {
-					challenger_won: false,
-					ruling: Ruling::ElementComputed,
-					..
-				})
-			)
-		});
-		assert!(ruled, "the chain computed the initial value and ruled for the defendant");
+		assert!(computed(false), "the chain computed the initial value for the defendant");
 	});
 }
 
