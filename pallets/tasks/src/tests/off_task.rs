@@ -74,3 +74,21 @@ fn a_proof_the_arbiter_does_not_accept_or_without_a_result_is_refused() {
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 	});
 }
+
+/// The solver proves its own run off the task from a second account, to take the
+/// reporter's share of its own slash back: the pair still loses the rest of the bond.
+#[test]
+fn a_solver_proving_its_own_run_off_the_task_still_loses() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(exact());
+		OFF_TASK_INDEX.with(|i| *i.borrow_mut() = Some(0));
+		let (pair, owner) = (worth_of(&[10, 14]), worth(1));
+		verify_all(id, true);
+		assert_ok!(prove(14, id, 0));
+		run_to(task(id).deadline);
+		// A slash of 100 of which the reporter gets half.
+		assert!(worth_of(&[10, 14]) + 50 <= pair, "the pair loses at least half the slash");
+		assert_eq!(worth(1), owner, "the owner pays nothing");
+		check();
+	});
+}
