@@ -85,6 +85,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V7ToV8<Runtime>,
 	pallet_gensyn_tasks::migrations::V8ToV9<Runtime>,
 	pallet_gensyn_tasks::migrations::V9ToV10<Runtime>,
+	pallet_gensyn_tasks::migrations::V10ToV11<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
 );
@@ -127,7 +128,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 139,
+	spec_version: 140,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 1,

@@ -16,11 +16,15 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		})
 	}
 
-	fn has_room(who: &T::AccountId, role: Role) -> bool {
-		// Engagements in any role count: the tasks pallet counts them per account.
-		let engagements = Engagements::<T>::get(who).saturating_add(1);
-		let needed = Pallet::<T>::min_bond(role).saturating_mul(engagements.into());
+	fn covers(who: &T::AccountId, role: Role, units: u32) -> bool {
+		let needed = Pallet::<T>::min_bond(role).saturating_mul(units.max(1).into());
 		Self::is_bonded(who, role) && Self::bond(who, role) >= needed
+	}
+
+	fn has_room(who: &T::AccountId, role: Role, units: u32) -> bool {
+		// Engagements in any role count: the tasks pallet counts them per account.
+		let counted = Engagements::<T>::get(who).saturating_add(units.max(1));
+		Self::covers(who, role, counted)
 	}
 
 	fn joined_at(who: &T::AccountId, role: Role) -> Option<u64> {
@@ -88,10 +92,14 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		Self::deposit_event(Event::Rewarded { who: who.clone(), role, amount });
 	}
 
-	fn note_engaged(who: &T::AccountId, engaged: bool) {
+	fn engaged_units(who: &T::AccountId) -> u32 {
+		Engagements::<T>::get(who)
+	}
+
+	fn note_engaged(who: &T::AccountId, units: u32, engaged: bool) {
 		Engagements::<T>::mutate_exists(who, |n| {
 			let v = n.unwrap_or(0);
-			let v = if engaged { v.saturating_add(1) } else { v.saturating_sub(1) };
+			let v = if engaged { v.saturating_add(units) } else { v.saturating_sub(units) };
 			*n = if v == 0 { None } else { Some(v) };
 		});
 	}

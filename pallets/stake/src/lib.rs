@@ -204,13 +204,17 @@ pub trait StakeInterface<AccountId, Balance> {
 	fn is_bonded(who: &AccountId, role: Role) -> bool {
 		Self::is_active(who, role)
 	}
-	/// Whether `who` may take one more engagement in `role`: it stands bonded and its
-	/// `role` bond covers one minimum bond of the role for every task that counts on it
-	/// (in any role), this one included. A solver's minimum bond is what a rejected
-	/// proof is slashed, so each task it holds has that slash there to take: one bond
-	/// cannot back many fakes at once and have every slash after the first come to
-	/// nothing.
-	fn has_room(who: &AccountId, role: Role) -> bool;
+	/// Whether `who`'s `role` bond covers `units` minimum bonds of the role: what one
+	/// engagement of that weight may be slashed (see [`Self::has_room`]).
+	fn covers(who: &AccountId, role: Role, units: u32) -> bool;
+	/// Whether `who` may take one more engagement, of `units` units, in `role`: it stands
+	/// bonded and its `role` bond covers one minimum bond of the role for every unit of
+	/// every engagement that counts on it (in any role), these included. A task counts
+	/// one unit per engagement, or more when it pays more than one minimum bond backs
+	/// (the tasks pallet's `PayPerBondUnit`), and a solver's fault in it is slashed that
+	/// many minimum bonds: one bond cannot back many fakes at once and have every slash
+	/// after the first come to nothing.
+	fn has_room(who: &AccountId, role: Role, units: u32) -> bool;
 	/// The block `who` joined `role`'s active list at (0 for one that joined before the
 	/// chain kept it), while it is on the list. A worker pushed off the list that joins
 	/// it again joins anew: a draw whose randomness was known before a worker joined
@@ -246,9 +250,11 @@ pub trait StakeInterface<AccountId, Balance> {
 	fn reward(from: &AccountId, who: &AccountId, role: Role, amount: Balance) -> DispatchResult;
 	/// Records that `who` was paid `amount` for work in `role` by other means.
 	fn note_earned(who: &AccountId, role: Role, amount: Balance);
-	/// Notes that a task starts (`true`) or stops (`false`) counting on `who`; a worker
-	/// cannot withdraw a bond while any task counts on it.
-	fn note_engaged(who: &AccountId, engaged: bool);
+	/// The units of engagement tasks count on `who` now (see [`Self::note_engaged`]).
+	fn engaged_units(who: &AccountId) -> u32;
+	/// Notes that a task starts (`true`) or stops (`false`) counting `units` units on
+	/// `who`; a worker cannot withdraw a bond while any task counts on it.
+	fn note_engaged(who: &AccountId, units: u32, engaged: bool);
 }
 
 /// The balance type of the pallet's currency.
@@ -353,7 +359,9 @@ pub mod pallet {
 		ValueQuery,
 	>;
 
-	/// How many open tasks count on each worker; a worker withdraws nothing while > 0.
+	/// How many units of engagement open tasks count on each worker (one per engagement,
+	/// more in a task that pays more than a minimum bond backs); a worker withdraws
+	/// nothing while > 0.
 	#[pallet::storage]
 	pub type Engagements<T: Config> =
 		StorageMap<_, Blake2_128Concat, T::AccountId, u32, ValueQuery>;

@@ -216,12 +216,12 @@ fn unbond_and_withdraw_after_delay() {
 			Error::<Test>::UnbondingNotOver
 		);
 		System::set_block_number(11);
-		StakeOf::note_engaged(&1, true);
+		StakeOf::note_engaged(&1, 1, true);
 		assert_noop!(
 			Stake::withdraw(RuntimeOrigin::signed(1), Role::Solver),
 			Error::<Test>::Engaged
 		);
-		StakeOf::note_engaged(&1, false);
+		StakeOf::note_engaged(&1, 1, false);
 		assert_ok!(Stake::withdraw(RuntimeOrigin::signed(1), Role::Solver));
 		assert_eq!(held(1, Role::Solver), 0);
 		assert_eq!(Balances::free_balance(1), 1_000);
@@ -335,13 +335,38 @@ fn reward_pays_from_account_and_records() {
 #[test]
 fn engagements_count_up_and_down() {
 	run(|| {
-		StakeOf::note_engaged(&1, true);
-		StakeOf::note_engaged(&1, true);
+		StakeOf::note_engaged(&1, 1, true);
+		StakeOf::note_engaged(&1, 1, true);
 		assert_eq!(Engagements::<Test>::get(1), 2);
-		StakeOf::note_engaged(&1, false);
-		StakeOf::note_engaged(&1, false);
-		StakeOf::note_engaged(&1, false);
+		StakeOf::note_engaged(&1, 1, false);
+		StakeOf::note_engaged(&1, 1, false);
+		StakeOf::note_engaged(&1, 1, false);
 		assert!(!Engagements::<Test>::contains_key(1));
+	});
+}
+
+#[test]
+fn an_engagement_of_several_units_takes_a_minimum_bond_for_each() {
+	run(|| {
+		reg(1, Role::Solver, 350);
+		reg(1, Role::Verifier, 150);
+		assert!(StakeOf::covers(&1, Role::Solver, 3) && !StakeOf::covers(&1, Role::Solver, 4));
+		assert!(StakeOf::covers(&1, Role::Verifier, 3));
+		assert!(!StakeOf::covers(&1, Role::Verifier, 4));
+		assert!(StakeOf::has_room(&1, Role::Solver, 3));
+		// A task counting two units on the worker leaves room for one more.
+		StakeOf::note_engaged(&1, 2, true);
+		assert_eq!(Engagements::<Test>::get(1), 2);
+		assert!(StakeOf::has_room(&1, Role::Solver, 1));
+		assert!(!StakeOf::has_room(&1, Role::Solver, 2), "350 does not cover 2 + 2 units");
+		assert!(!StakeOf::has_room(&1, Role::Verifier, 2), "150 does not cover 2 + 2 units");
+		// Coverage reads the bond alone, whatever is engaged.
+		assert!(StakeOf::covers(&1, Role::Verifier, 3));
+		StakeOf::note_engaged(&1, 2, false);
+		assert!(!Engagements::<Test>::contains_key(1));
+		assert!(StakeOf::has_room(&1, Role::Solver, 3));
+		// No bond in a role covers nothing.
+		assert!(!StakeOf::covers(&1, Role::Whistleblower, 1));
 	});
 }
 
@@ -350,20 +375,20 @@ fn a_bond_covers_one_engagement_per_minimum_bond() {
 	run(|| {
 		reg(1, Role::Solver, 250);
 		reg(1, Role::Verifier, 50);
-		assert!(StakeOf::has_room(&1, Role::Solver) && StakeOf::has_room(&1, Role::Verifier));
+		assert!(StakeOf::has_room(&1, Role::Solver, 1) && StakeOf::has_room(&1, Role::Verifier, 1));
 		// One engagement, in any role, takes one minimum bond of each role's bond.
-		StakeOf::note_engaged(&1, true);
-		assert!(StakeOf::has_room(&1, Role::Solver), "250 covers a second 100");
-		assert!(!StakeOf::has_room(&1, Role::Verifier), "50 covers one engagement only");
-		StakeOf::note_engaged(&1, true);
-		assert!(!StakeOf::has_room(&1, Role::Solver), "250 does not cover a third 100");
-		StakeOf::note_engaged(&1, false);
-		assert!(StakeOf::has_room(&1, Role::Solver));
+		StakeOf::note_engaged(&1, 1, true);
+		assert!(StakeOf::has_room(&1, Role::Solver, 1), "250 covers a second 100");
+		assert!(!StakeOf::has_room(&1, Role::Verifier, 1), "50 covers one engagement only");
+		StakeOf::note_engaged(&1, 1, true);
+		assert!(!StakeOf::has_room(&1, Role::Solver, 1), "250 does not cover a third 100");
+		StakeOf::note_engaged(&1, 1, false);
+		assert!(StakeOf::has_room(&1, Role::Solver, 1));
 		// No bond in a role, or one unbonding, has no room.
-		assert!(!StakeOf::has_room(&1, Role::Whistleblower));
-		StakeOf::note_engaged(&1, false);
+		assert!(!StakeOf::has_room(&1, Role::Whistleblower, 1));
+		StakeOf::note_engaged(&1, 1, false);
 		assert_ok!(Stake::unbond(RuntimeOrigin::signed(1), Role::Verifier));
-		assert!(!StakeOf::has_room(&1, Role::Verifier));
+		assert!(!StakeOf::has_room(&1, Role::Verifier, 1));
 	});
 }
 

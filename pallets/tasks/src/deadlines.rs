@@ -109,7 +109,12 @@ impl<T: Config> Pallet<T> {
 			}
 		}
 		for v in &missing {
-			T::Stake::slash(v, Role::Verifier, T::MissedVerdictSlash::get(), None);
+			T::Stake::slash(
+				v,
+				Role::Verifier,
+				Self::per_unit(id, T::MissedVerdictSlash::get()),
+				None,
+			);
 		}
 		let unchecked =
 			|a: &Audit<T::AccountId>| a.reported_before && a.verdict.is_none() && !a.unavailable;

@@ -123,8 +123,9 @@ impl<T: Config> Pallet<T> {
 	/// concession or a timeout between them says nothing about the solver's work, so it
 	/// never turns a pass into a fail (a verifier and its own whistleblower account could
 	/// otherwise reject an honest solver).
-	pub(crate) fn overturn(audit: &mut Audit<T::AccountId>, winner: &T::AccountId) {
-		T::Stake::slash(&audit.verifier, Role::Verifier, T::WrongVerdictSlash::get(), Some(winner));
+	pub(crate) fn overturn(id: TaskId, audit: &mut Audit<T::AccountId>, winner: &T::AccountId) {
+		let slash = Self::per_unit(id, T::WrongVerdictSlash::get());
+		T::Stake::slash(&audit.verifier, Role::Verifier, slash, Some(winner));
 		audit.verdict = None;
 		audit.overturned = true;
 	}
@@ -198,7 +199,7 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 			// error (the verifier did what it had to) and a verdict whose secret is
 			// not revealed yet are decided at settlement, once the secret is known.
 			if Self::was_wrong(Self::forced(id, audit), audit) == Some(true) {
-				Self::overturn(audit, &challenger);
+				Self::overturn(id, audit, &challenger);
 			}
 		} else {
 			T::Stake::slash(

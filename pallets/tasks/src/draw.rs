@@ -104,25 +104,27 @@ impl<T: Config> Pallet<T> {
 			.collect()
 	}
 
-	/// One of [`Self::fitting`], drawn with randomness and `subject`.
+	/// One of [`Self::fitting`], drawn with randomness and `subject`: one whose bond
+	/// covers task `id`'s bond units where the tries find one ([`Self::pick_covering`]).
 	pub(crate) fn draw_one(
+		id: TaskId,
 		role: Role,
 		task: &Task<T>,
 		subject: &[u8],
 		eligible: impl Fn(&T::AccountId) -> bool,
 	) -> Option<T::AccountId> {
 		let mut pool = Self::fitting(role, task, eligible);
-		if pool.is_empty() {
-			return None;
-		}
 		let (x, _) = Self::random_u64(subject);
-		let i = (x % pool.len() as u64) as usize;
-		(i < pool.len()).then(|| pool.swap_remove(i))
+		let mut tries = ROOM_TRIES;
+		Self::pick_covering(&mut pool, Self::indices(x), &mut tries, Self::units(id), role)
 	}
 
 	/// Like [`Self::draw_one`], but only a worker whose bond covers one more engagement
-	/// ([`Self::pick_with_room`]); the first candidate tried is the one `draw_one` picks.
+	/// in task `id` ([`StakeInterface::has_room`]); the first candidate tried is the
+	/// one `draw_one` tries first. Busy when a worker tried covers the task's units but
+	/// is engaged too much to take it now; none tried covering them is a draw spent.
 	pub(crate) fn draw_with_room(
+		id: TaskId,
 		role: Role,
 		task: &Task<T>,
 		subject: &[u8],
@@ -133,34 +135,46 @@ impl<T: Config> Pallet<T> {
 			return Drawn::Nobody;
 		}
 		let (x, _) = Self::random_u64(subject);
-		let mut rng = gensyn_primitives::order::SplitMix64(x);
-		let mut first = Some(x);
-		match Self::pick_with_room(role, &mut pool, || {
-			first.take().unwrap_or_else(|| rng.next_u64())
-		}) {
+		let units = Self::units(id);
+		let mut covered = false;
+		let picked = Self::pick(&mut pool, Self::indices(x), |a| {
+			if !Self::covers(units, a, role) {
+				return false;
+			}
+			covered = true;
+			T::Stake::has_room(a, role, units)
+		});
+		match picked {
 			Some(a) => Drawn::Picked(a),
-			None => Drawn::Busy,
+			None if covered => Drawn::Busy,
+			None => Drawn::Nobody,
 		}
 	}
 
+	/// Indices to try drawn from `x`: `x` itself, then a stream seeded with it.
+	pub(crate) fn indices(x: u64) -> impl FnMut() -> u64 {
+		let mut rng = gensyn_primitives::order::SplitMix64(x);
+		let mut first = Some(x);
+		move || first.take().unwrap_or_else(|| rng.next_u64())
+	}
+
+	/// Takes the worker at index `x` (modulo its length) out of `pool`.
+	pub(crate) fn take_at(pool: &mut Vec<T::AccountId>, x: u64) -> Option<T::AccountId> {
+		let i = (x % (pool.len().max(1) as u64)) as usize;
+		(i < pool.len()).then(|| pool.swap_remove(i))
+	}
+
 	/// Takes from `pool`, at indices from `next`, up to [`ROOM_TRIES`] candidates and
-	/// returns the first whose `role` bond covers one more engagement
-	/// ([`StakeInterface::has_room`]); each one tried leaves the pool. None when none did.
-	pub(crate) fn pick_with_room(
-		role: Role,
+	/// returns the first that `admits` (bond reads: the tries bound a draw's reads);
+	/// each one tried leaves the pool. None when none did, or the pool ran out.
+	pub(crate) fn pick(
 		pool: &mut Vec<T::AccountId>,
 		mut next: impl FnMut() -> u64,
+		mut admits: impl FnMut(&T::AccountId) -> bool,
 	) -> Option<T::AccountId> {
 		for _ in 0..ROOM_TRIES {
-			if pool.is_empty() {
-				return None;
-			}
-			let i = (next() % pool.len() as u64) as usize;
-			if i >= pool.len() {
-				return None;
-			}
-			let a = pool.swap_remove(i);
-			if T::Stake::has_room(&a, role) {
+			let a = Self::take_at(pool, next())?;
+			if admits(&a) {
 				return Some(a);
 			}
 		}
@@ -208,7 +222,7 @@ impl<T: Config> Pallet<T> {
 		}
 		task.draws = task.draws.saturating_add(1);
 		let subject = (b"gensyn/solver", id, task.draws).encode();
-		match Self::draw_with_room(Role::Solver, task, &subject, checkable) {
+		match Self::draw_with_room(id, Role::Solver, task, &subject, checkable) {
 			Drawn::Picked(solver) => {
 				let until = Self::schedule(id, now.saturating_add(T::AcceptPeriod::get()));
 				Self::engage(id, task, &solver)?;
@@ -272,21 +286,23 @@ impl<T: Config> Pallet<T> {
 			})
 			.map(|(a, _)| a)
 			.collect();
-		if pool.is_empty() {
+		let mut rng = gensyn_primitives::order::SplitMix64(seed);
+		let mut verifiers: Vec<T::AccountId> = Vec::new();
+		let units = Self::units(id);
+		// One budget of bond reads for every seat.
+		let mut tries = ROOM_TRIES;
+		for _ in 0..T::VerifiersPerTask::get().max(1) {
+			let next = || rng.next_u64();
+			match Self::pick_covering(&mut pool, next, &mut tries, units, Role::Verifier) {
+				Some(v) => verifiers.push(v),
+				None => break,
+			}
+		}
+		if verifiers.is_empty() {
+			// No verifier fits: wait for one.
 			let wait = T::RetryPeriod::get().max(1u32.into());
 			task.deadline = Self::schedule(id, now.saturating_add(wait));
 			return Ok(true);
-		}
-		let mut rng = gensyn_primitives::order::SplitMix64(seed);
-		let mut verifiers: Vec<T::AccountId> = Vec::new();
-		for _ in 0..T::VerifiersPerTask::get().max(1) {
-			if pool.is_empty() {
-				break;
-			}
-			let i = (rng.next_u64() % pool.len() as u64) as usize;
-			if i < pool.len() {
-				verifiers.push(pool.swap_remove(i));
-			}
 		}
 		let segments = task.checkpoints.saturating_sub(1).max(1);
 		let mut audits: AuditsOf<T> = BoundedVec::default();
@@ -477,6 +493,9 @@ impl<T: Config> Pallet<T> {
 		let (seed, _) = Self::random_u64(&(b"gensyn/reaudit", id).encode());
 		let mut rng = gensyn_primitives::order::SplitMix64(seed);
 		let mut given = false;
+		let units = Self::units(id);
+		// One budget of bond reads for every segment given.
+		let mut tries = ROOM_TRIES;
 		// The re-auditor drawn for each reporter's (or Threshold failer's) segments.
 		let mut drawn_for: Vec<(T::AccountId, T::AccountId)> = Vec::new();
 		for i in voided {
@@ -489,10 +508,10 @@ impl<T: Config> Pallet<T> {
 			let v = match same {
 				Some((_, v)) => v.clone(),
 				None => {
-					if pool.is_empty() {
-						continue;
-					}
-					let v = pool.swap_remove((rng.next_u64() % pool.len() as u64) as usize);
+					let next = || rng.next_u64();
+					let picked =
+						Self::pick_covering(&mut pool, next, &mut tries, units, Role::Verifier);
+					let Some(v) = picked else { continue };
 					if Self::engage(id, task, &v).is_err() {
 						// The task counts on as many workers as it may: no re-audit.
 						break;

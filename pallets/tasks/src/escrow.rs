@@ -49,11 +49,11 @@ impl<T: Config> Pallet<T> {
 		released
 	}
 
-	/// Counts `who` as working on the task.
+	/// Counts `who` as working on the task (with the task's bond units).
 	pub(crate) fn engage(id: TaskId, task: &mut Task<T>, who: &T::AccountId) -> DispatchResult {
 		task.engaged.try_push(who.clone()).map_err(|_| Error::<T>::TooManyEngaged)?;
 		WorkerTasks::<T>::mutate(who, id, |n| *n = Some(n.unwrap_or(0).saturating_add(1)));
-		T::Stake::note_engaged(who, true);
+		T::Stake::note_engaged(who, Self::units(id), true);
 		Ok(())
 	}
 
@@ -65,7 +65,7 @@ impl<T: Config> Pallet<T> {
 			let v = n.unwrap_or(0).saturating_sub(1);
 			*n = if v == 0 { None } else { Some(v) };
 		});
-		T::Stake::note_engaged(who, false);
+		T::Stake::note_engaged(who, Self::units(id), false);
 	}
 
 	/// Lets a drawn worker that declined go, unslashed: stops counting on it, keeps it from
@@ -89,6 +89,8 @@ impl<T: Config> Pallet<T> {
 		Self::release_workers(id, task);
 		Tasks::<T>::remove(id);
 		Specs::<T>::remove(id);
+		// Last: releasing the workers reads it.
+		BondUnits::<T>::remove(id);
 	}
 
 	/// Drops the task's audits, frees its verifiers' forced-error bindings and stops
@@ -103,12 +105,13 @@ impl<T: Config> Pallet<T> {
 		RevealsFrom::<T>::remove(id);
 		Watches::<T>::remove(id);
 		OffTask::<T>::remove(id);
+		let units = Self::units(id);
 		for who in core::mem::take(&mut task.engaged) {
 			WorkerTasks::<T>::mutate_exists(&who, id, |n| {
 				let v = n.unwrap_or(0).saturating_sub(1);
 				*n = if v == 0 { None } else { Some(v) };
 			});
-			T::Stake::note_engaged(&who, false);
+			T::Stake::note_engaged(&who, units, false);
 		}
 	}
 }

@@ -16,10 +16,28 @@ impl<T: Config> Pallet<T> {
 		);
 	}
 
+	/// The engagement units live tasks count on each worker engaged in one: the task's
+	/// bond units once per engagement.
+	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
+	pub fn engaged_units() -> Vec<(T::AccountId, u32)> {
+		let mut counted: Vec<(T::AccountId, u32)> = Vec::new();
+		for (id, t) in Tasks::<T>::iter() {
+			let units = Self::units(id);
+			for who in t.engaged.iter() {
+				match counted.iter_mut().find(|(a, _)| a == who) {
+					Some((_, n)) => *n = n.saturating_add(units),
+					None => counted.push((who.clone(), units)),
+				}
+			}
+		}
+		counted
+	}
+
 	/// Checks the invariants: each owner's escrow hold equals the sum of its live
 	/// tasks' escrows; every live task's deadline is in the future (or carried over) and indexed;
-	/// every engagement is counted in [`WorkerTasks`]; assigned phases have a solver;
-	/// reveals open within a live task's window.
+	/// every engagement is counted in [`WorkerTasks`] and, with the task's bond units, in
+	/// the stake pallet; assigned phases have a solver; reveals open within a live task's
+	/// window.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		let now = frame_system::Pallet::<T>::block_number();
@@ -43,6 +61,12 @@ impl<T: Config> Pallet<T> {
 			}
 			ensure!(Specs::<T>::contains_key(id), "tasks: live task without spec");
 		}
+		for (who, units) in Self::engaged_units() {
+			ensure!(
+				T::Stake::engaged_units(&who) == units,
+				"tasks: the stake pallet counts other engagement units"
+			);
+		}
 		for (owner, sum) in owners {
 			let held = T::Currency::balance_on_hold(&HoldReason::Escrow.into(), &owner);
 			ensure!(held == sum, "tasks: escrow hold differs from live escrows");
@@ -56,6 +80,10 @@ impl<T: Config> Pallet<T> {
 		}
 		for id in Watches::<T>::iter_keys() {
 			ensure!(Tasks::<T>::contains_key(id), "tasks: a watcher of a dead task");
+		}
+		for (id, units) in BondUnits::<T>::iter() {
+			ensure!(Tasks::<T>::contains_key(id), "tasks: bond units of a dead task");
+			ensure!(units > 1, "tasks: a task of one bond unit keeps an entry");
 		}
 		for id in OffTask::<T>::iter_keys() {
 			let t = Tasks::<T>::get(id).ok_or("tasks: an off-task proof of a dead task")?;

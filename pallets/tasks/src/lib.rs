@@ -9,6 +9,7 @@ pub use pallet::*;
 mod audit;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
+mod collateral;
 mod deadlines;
 mod disputes;
 mod draw;
@@ -63,8 +64,9 @@ include!("types.rs");
 /// The storage layout's version (1: paged deadlines; 2: several excluded workers; 3: an
 /// audit names the verifier whose fail it re-checks; 4: several profilers; 5: when each
 /// challenge was opened; 6: when a round's reveals open; 7: the draw beacon; 8: a decline
-/// marks the draws past `MaxDraws`; 9: a private watch lottery in place of one watcher).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(10);
+/// marks the draws past `MaxDraws`; 9: a private watch lottery in place of one watcher; 10:
+/// runs proven off their task; 11: the bond units of tasks that count more than one).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(11);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet]
@@ -204,15 +206,23 @@ pub mod pallet {
 		/// Slash of a solver that misses its result deadline.
 		#[pallet::constant]
 		type MissedResultSlash: Get<BalanceOf<Self>>;
-		/// Slash of a solver whose proof fails an audit.
+		/// Slash of a solver whose proof fails an audit, per bond unit of the task.
 		#[pallet::constant]
 		type RejectedProofSlash: Get<BalanceOf<Self>>;
-		/// Slash of a verifier that posts no verdict in time.
+		/// Slash of a verifier that posts no verdict (or profile) in time, per bond unit
+		/// of the task.
 		#[pallet::constant]
 		type MissedVerdictSlash: Get<BalanceOf<Self>>;
-		/// Slash of a verifier whose verdict is overturned.
+		/// Slash of a verifier whose verdict is overturned, per bond unit of the task.
 		#[pallet::constant]
 		type WrongVerdictSlash: Get<BalanceOf<Self>>;
+		/// The solver pay that one bond unit stands for. A task counts one unit per
+		/// started `PayPerBondUnit` of its solver's pay (at least one): its solver needs
+		/// room for that many minimum bonds, its verifiers bonds of that many minimum
+		/// bonds, and a rejected proof, a wrong verdict or a missed one is slashed per
+		/// unit, so that what a cheat risks grows with the pay it could take.
+		#[pallet::constant]
+		type PayPerBondUnit: Get<BalanceOf<Self>>;
 		/// Slash of a verifier that does not reveal its forced-error secret by the end
 		/// of the challenge window, or that did not apply a forced error.
 		#[pallet::constant]
@@ -307,6 +317,12 @@ pub mod pallet {
 	/// who proved it: at settlement the proof is rejected with the prover as reporter.
 	#[pallet::storage]
 	pub type OffTask<T: Config> = StorageMap<_, Twox64Concat, TaskId, T::AccountId>;
+
+	/// Bond units of live tasks that count more than one ([`Config::PayPerBondUnit`]);
+	/// a task without an entry counts one. Fixed at submission: an engagement is
+	/// released with the units it was counted with.
+	#[pallet::storage]
+	pub type BondUnits<T: Config> = StorageMap<_, Twox64Concat, TaskId, u32>;
 
 	/// Live tasks each worker takes part in (how many roles in it), for the runtime API.
 	#[pallet::storage]

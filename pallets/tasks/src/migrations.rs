@@ -499,3 +499,9 @@ impl frame_support::traits::UncheckedOnRuntimeUpgrade for NothingToMove {
 		Weight::zero()
 	}
 }
+
+/// The tasks pallet's migration from storage version 10 to 11 (runs once): version 11
+/// adds [`crate::BondUnits`]. A task live at the upgrade has no entry and counts one
+/// unit, as every engagement in it was counted: nothing stored before changes.
+pub type V10ToV11<T> =
+	VersionedMigration<10, 11, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;

@@ -92,6 +92,22 @@ thread_local! {
 	pub static PROFILE: RefCell<u64> = const { RefCell::new(0) };
 	/// The forced-error rate of the jackpot.
 	pub static RATE: RefCell<Perbill> = const { RefCell::new(Perbill::zero()) };
+	/// The solver pay a bond unit stands for (so large that every task counts one
+	/// unless a test lowers it).
+	pub static UNIT_PAY: RefCell<u64> = const { RefCell::new(u64::MAX) };
+}
+
+/// [`UNIT_PAY`] as the pallet reads it.
+pub struct PayPerBondUnit;
+impl frame_support::traits::Get<u64> for PayPerBondUnit {
+	fn get() -> u64 {
+		UNIT_PAY.with(|u| *u.borrow())
+	}
+}
+
+/// Has a task count one bond unit per `pay` of its solver's pay from now on.
+pub fn set_pay_per_bond_unit(pay: u64) {
+	UNIT_PAY.with(|u| *u.borrow_mut() = pay);
 }
 
 /// Randomness of the parent block: a hash of the subject, the block and [`SALT`],
@@ -280,6 +296,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type RejectedProofSlash = ConstU64<100>;
 	type MissedVerdictSlash = ConstU64<20>;
 	type WrongVerdictSlash = ConstU64<30>;
+	type PayPerBondUnit = PayPerBondUnit;
 	type FalseChallengeSlash = ConstU64<15>;
 	type MissedRevealSlash = ConstU64<40>;
 	type DefaultThreshold = ConstU32<0x3f80_0000>;
@@ -328,6 +345,7 @@ impl ExtBuilder {
 		REAL_JACKPOT.with(|r| *r.borrow_mut() = self.jackpot.is_some());
 		PROFILE.with(|r| *r.borrow_mut() = self.profile);
 		RATE.with(|r| *r.borrow_mut() = self.jackpot.unwrap_or_else(Perbill::zero));
+		UNIT_PAY.with(|u| *u.borrow_mut() = u64::MAX);
 		let mut t = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
 		let mut balances: Vec<(u64, u64)> = (1..=ACCOUNTS).map(|a| (a, START)).collect();
 		balances.push((JACKPOT, 1));

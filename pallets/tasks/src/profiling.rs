@@ -71,7 +71,8 @@ impl<T: Config> Pallet<T> {
 			}
 			let subject = (b"gensyn/profiler", id, task.draws, slot).encode();
 			let taken: Vec<T::AccountId> = task.profilers.iter().map(|p| p.who.clone()).collect();
-			let Some(p) = Self::draw_one(Role::Verifier, task, &subject, |a| !taken.contains(a))
+			let Some(p) =
+				Self::draw_one(id, Role::Verifier, task, &subject, |a| !taken.contains(a))
 			else {
 				break;
 			};
@@ -120,7 +121,8 @@ impl<T: Config> Pallet<T> {
 		// As many as before: within the same bound.
 		task.profilers = BoundedVec::truncate_from(kept);
 		for p in late {
-			T::Stake::slash(&p.who, Role::Verifier, T::MissedVerdictSlash::get(), None);
+			let slash = Self::per_unit(id, T::MissedVerdictSlash::get());
+			T::Stake::slash(&p.who, Role::Verifier, slash, None);
 			Self::disengage(id, task, &p.who);
 			task.exclude(p.who);
 		}

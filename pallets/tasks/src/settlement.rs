@@ -152,7 +152,7 @@ impl<T: Config> Pallet<T> {
 			if Self::was_wrong(forced, a) == Some(false) {
 				continue;
 			}
-			Self::overturn(a, &winner);
+			Self::overturn(id, a, &winner);
 		}
 		// A re-audit verdict on a reported segment whose secret is unrevealed cannot be
 		// trusted and does not check the report (a re-audit is never forced).
@@ -344,7 +344,7 @@ impl<T: Config> Pallet<T> {
 		let outcome = T::Stake::slash_compensating(
 			&solver,
 			Role::Solver,
-			T::RejectedProofSlash::get(),
+			Self::per_unit(id, T::RejectedProofSlash::get()),
 			&task.owner,
 			wasted,
 			reporter.as_ref(),

@@ -93,6 +93,10 @@ impl<T: Config> Pallet<T> {
 			threshold: None,
 		};
 		Specs::<T>::insert(id, spec);
+		let units = Self::bond_units(q.solver_pay);
+		if units > 1 {
+			BondUnits::<T>::insert(id, units);
+		}
 		Self::deposit_event(Event::TaskSubmitted { id, owner, escrow, gas: q.gas });
 		let alive = if q.profiles > 0 {
 			// Profilers are drawn `RandomnessDelay` blocks later, from randomness the

@@ -65,17 +65,25 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// and dropping each segment's `ChallengedAt`)
 /// and the task re-drawn over a full active list; or a draw alone.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 15 + 4 * DEADLINE_LEGS + ROOM_READS;
-/// Reads of a solver draw: a bond and an engagement count for each candidate tried
-/// ([`crate::draw::ROOM_TRIES`]).
-const ROOM_READS: u64 = 2 * crate::draw::ROOM_TRIES as u64;
+const DEADLINE_READS: u64 = 15 + 4 * DEADLINE_LEGS + ROOM_READS + COVER_READS;
+/// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
+/// bond (whether it covers the task's bond units) and its bond and engagement count
+/// (whether it has room), and the task's bond units.
+const ROOM_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64 + 1;
 /// Proof size of those reads: a `Bonds` entry (about 150 bytes) and an `Engagements`
-/// entry (about 60) per candidate.
-const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64;
-const DEADLINE_WRITES: u64 = 18 + 5 * DEADLINE_LEGS;
+/// entry (about 60) per candidate, and the task's `BondUnits` entry.
+const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
+/// Bonds a deadline reads looking for verifiers whose bond covers a task of several
+/// units: [`crate::draw::ROOM_TRIES`] for each of three profilers (the most of any
+/// deadline: a verifier draw and a settlement's re-audits share one budget each).
+const COVER_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64;
+/// Proof size of those reads: a `Bonds` entry each.
+const COVER_PROOF: u64 = 150 * COVER_READS;
+const DEADLINE_WRITES: u64 = 19 + 5 * DEADLINE_LEGS;
 /// A task, its spec and audits, and two full active lists (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers').
-const DEADLINE_PROOF: u64 = 2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS + ROOM_PROOF;
+const DEADLINE_PROOF: u64 =
+	2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS + ROOM_PROOF + COVER_PROOF;
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);
@@ -83,32 +91,33 @@ struct Est(frame_support::weights::RuntimeDbWeight);
 impl Est {
 	// submit_task: r NextTaskId, Holds, Account, Active (solvers, and verifiers: a solver
 	// is drawn only when another could check it), Deadlines, WorkerTasks, Engagements;
-	// w those + Tasks, Specs. A Threshold task draws its profilers at a later deadline.
-	// A solver draw reads what [`ROOM_READS`] counts.
+	// w those + Tasks, Specs, BondUnits. A Threshold task draws its profilers at a later
+	// deadline. A solver draw reads what [`ROOM_READS`] counts.
 	fn submit_task(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(400_000_000, 2 * ACTIVE_LIST_PROOF + 12_000 + ROOM_PROOF)
-			.saturating_add(db.reads_writes(12 + ROOM_READS, 13))
+			.saturating_add(db.reads_writes(12 + ROOM_READS, 14))
 	}
-	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements; w + Specs, Audits;
+	// cancel_task: r Tasks, Holds, Account, WorkerTasks, Engagements, BondUnits; w +
+	// Specs, Audits;
 	// while profiling, up to three posted profiles paid out of escrow first, and the
 	// verifiers' list read (whether a profiler draw could be due next block).
 	fn cancel_task(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(150_000_000, 12_000 + ACTIVE_LIST_PROOF)
-			.saturating_add(db.reads_writes(14, 19))
+			.saturating_add(db.reads_writes(15, 20))
 	}
 	// accept_task: r Tasks, Profiles, Deadlines; w Tasks, Deadlines.
 	fn accept_task(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(50_000_000, 6_000).saturating_add(db.reads_writes(3, 2))
 	}
-	// decline_task: r Tasks, WorkerTasks, Engagements, Deadlines, the randomness delay
-	// (a storage parameter); w Tasks, WorkerTasks, Engagements, Deadlines (the next draw
-	// is a later deadline's).
+	// decline_task: r Tasks, WorkerTasks, Engagements, BondUnits, Deadlines, the
+	// randomness delay (a storage parameter); w Tasks, WorkerTasks, Engagements,
+	// Deadlines (the next draw is a later deadline's).
 	fn decline_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(5, 4))
+		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(6, 4))
 	}
 	// decline_profile, the last of a task's three after the others posted: the
 	// decliner let go (WorkerTasks, Engagements), the seat's pay moved to the pot (Holds,
@@ -141,13 +150,14 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(1_500_000_000, 24_000).saturating_add(db.reads_writes(3, 1))
 	}
-	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, the
+	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, BondUnits,
+	// the
 	// verifier's binding, RevealsFrom, Watches + the arbiter's opening (allowance: 10
 	// reads/writes); w Tasks, Audits, Deadlines, ChallengedAt, ...
 	fn challenge(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
-			.saturating_add(db.reads_writes(19, 16))
+			.saturating_add(db.reads_writes(20, 16))
 	}
 	// watch_challenge: a challenge, r Watches, Audits, the whistleblowers' `Joined` list
 	// (a scan of it) and active list, and one VRF verification (two scalar

@@ -84,6 +84,10 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	// would otherwise stay silent instead, and its segment would go unchecked for less.
 	type MissedVerdictSlash = ConstU128<{ 50 * UNIT }>;
 	type WrongVerdictSlash = ConstU128<{ 50 * UNIT }>;
+	// Each started 25 GSN of a task's solver pay is one bond unit: a rejected proof
+	// costs at least four times the pay it would have taken, a wrong verdict at least
+	// twice (the MNIST MLP example, 3.4 GSN, counts one unit).
+	type PayPerBondUnit = ConstU128<{ 25 * UNIT }>;
 	type FalseChallengeSlash = ConstU128<{ 10 * UNIT }>;
 	type MissedRevealSlash = ConstU128<{ 10 * UNIT }>;
 	// 0.01 as f32 bits: a placeholder until Threshold-mode profiling fixes the distance.

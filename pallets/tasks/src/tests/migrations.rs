@@ -305,3 +305,30 @@ fn storage_moves_to_version_10_unchanged() {
 		check();
 	});
 }
+
+/// Version 11 only adds the bond units of valuable tasks: a chain at version 10 moves to
+/// 11 with its tasks as they were, and a task live at the upgrade counts the one unit
+/// its engagements were counted with, whatever the unit's pay says now.
+#[test]
+fn storage_moves_to_version_11_with_live_tasks_at_one_unit() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(exact());
+		let workers: Vec<u64> = task(id).engaged.into_inner();
+		let before = (task(id), Audits::<T>::get(id));
+		StorageVersion::new(10).put::<TaskPallet>();
+		// The upgrade brings a unit far below the task's pay.
+		set_pay_per_bond_unit(1);
+		crate::migrations::V10ToV11::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 11);
+		assert_eq!((task(id), Audits::<T>::get(id)), before);
+		assert!(BondUnits::<T>::get(id).is_none());
+		verify_all(id, true);
+		run_to(task(id).deadline);
+		assert!(Tasks::<T>::get(id).is_none(), "settled");
+		for w in workers {
+			assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(w), 0, "{w} released");
+		}
+		check();
+	});
+}

@@ -15,6 +15,7 @@ use pallet_gensyn_stake::{Capability, DeviceKind};
 type T = Test;
 
 mod attacks;
+mod collateral;
 mod disputes;
 mod invariants;
 mod jackpot;
@@ -121,6 +122,11 @@ fn initial_issuance() -> u64 {
 fn check() {
 	TaskPallet::do_try_state().unwrap();
 	Stake::do_try_state().unwrap();
+	// No engagement is counted on a worker that no live task counts on.
+	let counted = TaskPallet::engaged_units();
+	for (who, n) in pallet_gensyn_stake::Engagements::<T>::iter() {
+		assert!(counted.contains(&(who, n)), "{who} counted {n} units by no live task");
+	}
 	assert_eq!(
 		pallet_balances::TotalIssuance::<Test>::get(),
 		sum_of_accounts(),

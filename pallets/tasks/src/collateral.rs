@@ -1,0 +1,88 @@
+//! Collateral in proportion to the pay at risk: a task's bond units.
+//!
+//! A fixed slash deters a cheat only while the pay it could take is small beside it. A
+//! task counts one bond unit per started [`Config::PayPerBondUnit`] of its solver's pay
+//! ([`BondUnits`], fixed at submission), and each unit weighs one minimum bond:
+//!
+//! - a solver is drawn only with room for the task's units on top of what it is
+//!   engaged in (one bond cannot back several valuable fakes at once);
+//! - a verifier, re-auditor or profiler is drawn among those whose bond covers the
+//!   task's units where the draw's bond reads find one, else among all that fit
+//!   ([`Pallet::pick_covering`]); its concurrent audits share its bond (a room rule
+//!   there would let a submitter that keeps honest verifiers busy steer draws to
+//!   accounts it keeps free);
+//! - a rejected proof, a wrong verdict and a missed verdict or profile are slashed per
+//!   unit, so a cheat on a task worth ten units risks ten slashes.
+//!
+//! Slashes that guard time, not pay (a missed accept, result or reveal, a false
+//! challenge), stay fixed.
+
+use crate::*;
+use sp_runtime::traits::One;
+
+impl<T: Config> Pallet<T> {
+	/// The bond units of a task paying its solver `pay`: one per started
+	/// `PayPerBondUnit`, at least one (and one when the unit is zero).
+	pub fn bond_units(pay: BalanceOf<T>) -> u32 {
+		let unit = T::PayPerBondUnit::get();
+		if unit.is_zero() {
+			return 1;
+		}
+		let whole = pay / unit;
+		let started = if (pay % unit).is_zero() { whole } else { whole.saturating_add(One::one()) };
+		started.saturated_into::<u32>().max(1)
+	}
+
+	/// The bond units task `id` counts ([`BondUnits`]; one without an entry).
+	pub(crate) fn units(id: TaskId) -> u32 {
+		BondUnits::<T>::get(id).unwrap_or(1).max(1)
+	}
+
+	/// `amount` once per bond unit of task `id`: the slash of a fault in it.
+	pub(crate) fn per_unit(id: TaskId, amount: BalanceOf<T>) -> BalanceOf<T> {
+		amount.saturating_mul(Self::units(id).into())
+	}
+
+	/// Takes one worker from `pool` for a task of `units` bond units: the first of the
+	/// candidates tried (at indices from `next`, each spending one of `tries`, a bond
+	/// read) whose `role` bond covers the units, else the first one tried; those tried
+	/// and passed over go back into the pool. None only when the pool is empty. A
+	/// covering bond is preferred, never required: a trained result must not wait on
+	/// large bonds, and a list diluted with small ones would then fail trained tasks
+	/// unchecked. Diluted, the list costs a task only the scaled collateral of its
+	/// verifiers, as uniform draws among all workers that fit did before units.
+	pub(crate) fn pick_covering(
+		pool: &mut Vec<T::AccountId>,
+		mut next: impl FnMut() -> u64,
+		tries: &mut u32,
+		units: u32,
+		role: Role,
+	) -> Option<T::AccountId> {
+		if units <= 1 || *tries == 0 {
+			// Every bond on the list covers one unit; with no tries left, any that fits.
+			return Self::take_at(pool, next());
+		}
+		let mut passed: Vec<T::AccountId> = Vec::new();
+		let mut found = None;
+		while *tries > 0 {
+			let Some(a) = Self::take_at(pool, next()) else { break };
+			*tries = tries.saturating_sub(1);
+			if T::Stake::covers(&a, role, units) {
+				found = Some(a);
+				break;
+			}
+			passed.push(a);
+		}
+		let mut passed = passed.into_iter();
+		let chosen = found.or_else(|| passed.next());
+		pool.extend(passed);
+		chosen
+	}
+
+	/// Whether the `role` bond of `who`, a worker on the role's active list, covers
+	/// `units` bond units. One unit needs no read: a worker on the list is bonded at
+	/// least the minimum.
+	pub(crate) fn covers(units: u32, who: &T::AccountId, role: Role) -> bool {
+		units <= 1 || T::Stake::covers(who, role, units)
+	}
+}

@@ -1,0 +1,205 @@
+//! Collateral in proportion to the pay at risk: a task paying its solver more than a
+//! bond unit's pay counts several units. Each test sets the unit so that the MNIST MLP
+//! example counts three.
+
+use super::*;
+
+/// Has the example's spec count three bond units; returns the solver's pay.
+fn three_units() -> u64 {
+	let pay = TaskPallet::quote(&exact()).unwrap().solver_pay;
+	set_pay_per_bond_unit(pay.div_ceil(3));
+	assert_eq!(TaskPallet::bond_units(pay), 3);
+	pay
+}
+
+fn engaged(who: u64) -> u32 {
+	pallet_gensyn_stake::Engagements::<T>::get(who)
+}
+
+#[test]
+fn units_count_each_started_unit_of_pay() {
+	new_test_ext().execute_with(|| {
+		assert_eq!(TaskPallet::bond_units(0), 1, "one at least");
+		assert_eq!(TaskPallet::bond_units(1_000), 1, "one while the unit is larger");
+		set_pay_per_bond_unit(100);
+		assert_eq!(TaskPallet::bond_units(100), 1);
+		assert_eq!(TaskPallet::bond_units(101), 2, "a started unit counts");
+		assert_eq!(TaskPallet::bond_units(1_000), 10);
+		assert_eq!(TaskPallet::bond_units(u64::MAX), u32::MAX, "saturates");
+		set_pay_per_bond_unit(0);
+		assert_eq!(TaskPallet::bond_units(1_000), 1, "no unit: one");
+	});
+}
+
+/// A solver whose bond covers two units is not offered a three-unit task: the draw is
+/// spent (a task no solver's bond covers fails after its draws rather than wait for
+/// ever). Once it bonds a third minimum bond it is offered it, and the task counts
+/// three units on it until the task ends.
+#[test]
+fn a_valuable_task_is_offered_only_to_a_solver_whose_bond_covers_its_units() {
+	new_test_ext().execute_with(|| {
+		three_units();
+		reg_bonded(10, Role::Solver, 250);
+		reg(11, Role::Verifier);
+		reg(12, Role::Verifier);
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), exact()));
+		let id = last_task();
+		assert_eq!(BondUnits::<T>::get(id), Some(3));
+		assert_eq!(task(id).phase, Phase::Queued, "250 covers two of the 100 units");
+		assert_eq!(task(id).draws, 1, "a draw spent");
+		assert!(!events().iter().any(|e| matches!(e, Event::SolverDrawn { .. })));
+		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(10), Role::Solver, 50));
+		run_to(task(id).deadline);
+		assert_eq!(task(id).solver, Some(10), "300 covers three");
+		assert_eq!(engaged(10), 3);
+		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
+		assert_eq!(engaged(10), 0, "released with the units it was counted with");
+		assert!(BondUnits::<T>::get(id).is_none());
+		check();
+	});
+	new_test_ext().execute_with(|| {
+		three_units();
+		reg_bonded(10, Role::Solver, 250);
+		let id = submitted_with(exact());
+		run_to(40);
+		assert!(Tasks::<T>::get(id).is_none());
+		assert!(events().iter().any(|e| matches!(
+			e,
+			Event::TaskFailed { id: i, reason: FailReason::NoSolver, .. } if *i == id
+		)));
+		assert_eq!(escrow_held(1), 0, "refunded");
+		check();
+	});
+}
+
+/// A solver whose bond covers the units but is engaged in another valuable task as much
+/// as it covers is busy: the task waits without spending its draws, and is offered to
+/// it once the other task ends.
+#[test]
+fn a_solver_engaged_up_to_its_bond_is_busy_for_a_valuable_task() {
+	new_test_ext().execute_with(|| {
+		three_units();
+		reg_bonded(10, Role::Solver, 500);
+		let first = submitted_with(exact());
+		assert_eq!(task(first).solver, Some(10));
+		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(2), exact()));
+		let second = last_task();
+		assert_eq!(task(second).phase, Phase::Queued, "3 + 3 units need 600");
+		assert_eq!(task(second).draws, 0, "busy: no draw spent");
+		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), first));
+		run_to(task(second).deadline);
+		assert_eq!(task(second).solver, Some(10));
+		assert_eq!(engaged(10), 3);
+		check();
+	});
+}
+
+/// Verifiers whose bond covers the units are drawn before others: over several draws,
+/// one that covers two units never audits a three-unit task while two that cover it
+/// can.
+#[test]
+fn a_verifier_whose_bond_covers_the_units_is_drawn_first() {
+	for salt in 0..6 {
+		ExtBuilder::default().salt(salt).build().execute_with(|| {
+			three_units();
+			reg_bonded(12, Role::Verifier, 100);
+			reg_bonded(14, Role::Verifier, 150);
+			let id = verifying_with(exact());
+			let drawn: Vec<u64> = Audits::<T>::get(id).iter().map(|a| a.verifier).collect();
+			assert!(!drawn.is_empty());
+			assert!(drawn.iter().all(|v| *v == 11 || *v == 14), "salt {salt}: {drawn:?}");
+			check();
+		});
+	}
+}
+
+/// With no verifier whose bond covers the units, a trained task is still checked by
+/// those that fit (never failed for want of a bond), and a wrong verdict takes what
+/// the bond holds, up to the scaled slash.
+#[test]
+fn a_task_no_bond_covers_is_still_checked_by_those_that_fit() {
+	new_test_ext().execute_with(|| {
+		three_units();
+		reg_bonded(11, Role::Verifier, 100);
+		reg_bonded(12, Role::Verifier, 100);
+		let id = verifying_with(exact());
+		let a = Audits::<T>::get(id)[0].clone();
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		rule(id, a.segment, true);
+		assert_eq!(Stake::bond(&a.verifier, Role::Verifier), 10, "90 of its 100");
+		check();
+	});
+	new_test_ext().execute_with(|| {
+		three_units();
+		reg_bonded(11, Role::Verifier, 100);
+		reg_bonded(12, Role::Verifier, 100);
+		let id = verifying_with(exact());
+		verify_all(id, true);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		check();
+	});
+}
+
+/// The attack: a solver fakes a valuable task and its bribed verifier passes the fake.
+/// A whistleblower's game overturns the pass, the re-audit fails the fake, and each of
+/// the pair is slashed three times what a one-unit task costs it.
+#[test]
+fn a_bribed_verifier_and_its_solver_lose_in_proportion_to_the_pay() {
+	new_test_ext().execute_with(|| {
+		three_units();
+		reg(14, Role::Verifier);
+		let id = verifying_with(exact());
+		let a = Audits::<T>::get(id)[0].clone();
+		let bribed = a.verifier;
+		let pair = worth_of(&[10, bribed]);
+		let (vb, sb) = (Stake::bond(&bribed, Role::Verifier), Stake::bond(&10, Role::Solver));
+		verify_all(id, true);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		rule(id, a.segment, true);
+		assert_eq!(Stake::bond(&bribed, Role::Verifier), vb - 3 * 30, "30 per unit");
+		let audits = Audits::<T>::get(id);
+		// The bribed verifier's other passes stand and are paid.
+		let kept = audits.iter().filter(|x| x.verifier == bribed).count() as u64;
+		let a = audits[0].clone();
+		assert_ne!(a.verifier, bribed, "audited again by another");
+		let p = proof_for(task(id).checkpoints, a.segment);
+		let segment_pay = task(id).segment_pay;
+		assert_ok!(TaskPallet::submit_verification(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment,
+			0x4000_0000,
+			[0xee; 32],
+			p
+		));
+		run_to(task(id).deadline);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::ProofRejected { id: i, solver: 10, .. } if *i == id)));
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - 3 * 100, "100 per unit");
+		assert!(
+			worth_of(&[10, bribed]) + 3 * (30 + 100) <= pair + kept * segment_pay,
+			"the pair loses both slashes in full"
+		);
+		assert!(Tasks::<T>::get(id).is_none(), "no other solver: the task failed");
+		assert_eq!((engaged(10), engaged(bribed), engaged(13)), (0, 0, 0), "all released");
+		check();
+	});
+}
+
+/// A verifier silent on a valuable task is slashed per unit too: silence costs what a
+/// wrong verdict costs, so it is never the cheaper way out of a replay.
+#[test]
+fn a_silent_verifier_of_a_valuable_task_is_slashed_per_unit() {
+	new_test_ext().execute_with(|| {
+		three_units();
+		let id = verifying();
+		let v = Audits::<T>::get(id)[0].verifier;
+		let bond = Stake::bond(&v, Role::Verifier);
+		run_to(task(id).deadline);
+		assert_eq!(Stake::bond(&v, Role::Verifier), bond - 3 * 20);
+		check();
+	});
+}
