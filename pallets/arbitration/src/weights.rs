@@ -54,9 +54,9 @@ const PER_SAMPLE: u64 = 30_000;
 /// verdict, a re-audit draw over the active verifier list.
 const RULE: u64 = 120_000_000;
 /// The ruling's proof: one full active list (the loser's role, which is also the list a
-/// re-audit draws from when the loser is the verifier), bonds, accounts, the task and
-/// its audits.
-const RULE_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF + 10_000;
+/// re-audit draws from when the loser is the verifier), bonds, accounts, the task, its
+/// audits and bond units.
+const RULE_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF + 10_050;
 
 fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
 	ref_time: u64,
@@ -116,19 +116,19 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		parts::<W>(
 			MOVE + GRAPH + data.max(ops) + RULE,
 			40_000 + RULE_PROOF + 4 * u64::from(s),
-			16,
+			17,
 			14,
 		)
 	}
 	fn open_term() -> Weight {
-		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 16, 14)
+		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 17, 14)
 	}
 	fn concede() -> Weight {
-		parts::<W>(RULE, RULE_PROOF, 12, 12)
+		parts::<W>(RULE, RULE_PROOF, 13, 12)
 	}
 	fn on_initialize(n: u32) -> Weight {
 		let n = u64::from(n);
-		parts::<W>(5_000_000 + RULE * n, 4_000 + RULE_PROOF * n, 1 + 12 * n, 1 + 12 * n)
+		parts::<W>(5_000_000 + RULE * n, 4_000 + RULE_PROOF * n, 1 + 13 * n, 1 + 12 * n)
 	}
 }
 

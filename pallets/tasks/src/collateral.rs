@@ -58,6 +58,10 @@ impl<T: Config> Pallet<T> {
 		units: u32,
 		role: Role,
 	) -> Option<T::AccountId> {
+		if pool.is_empty() {
+			// Nothing to take, and no randomness spent: a one-unit draw is as before units.
+			return None;
+		}
 		if units <= 1 || *tries == 0 {
 			// Every bond on the list covers one unit; with no tries left, any that fits.
 			return Self::take_at(pool, next());
