@@ -484,3 +484,19 @@ fn the_threshold_is_what_the_profiles_agree_on() {
 	assert!(!within_band(2e-2f32.to_bits(), d) && !within_band(5e-7f32.to_bits(), d));
 	assert!(!within_band(f32::MAX.to_bits(), d));
 }
+
+/// A profiler that lets a three-unit task's profile lapse is slashed three times what a
+/// lapse on a one-unit task costs: silence on a valuable task is not the cheap way out.
+#[test]
+fn a_lapsed_profile_of_a_valuable_task_is_slashed_per_unit() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let pay = TaskPallet::quote(&spec()).unwrap().solver_pay;
+		set_pay_per_bond_unit(pay.div_ceil(3));
+		let id = profiled_among(&[11]);
+		assert_eq!(BondUnits::<T>::get(id), Some(3));
+		let vb = Stake::bond(&11, Role::Verifier);
+		run_to(7);
+		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 3 * 20);
+		check();
+	});
+}
