@@ -86,6 +86,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V8ToV9<Runtime>,
 	pallet_gensyn_tasks::migrations::V9ToV10<Runtime>,
 	pallet_gensyn_tasks::migrations::V10ToV11<Runtime>,
+	pallet_gensyn_tasks::migrations::V11ToV12<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
 );
@@ -122,16 +123,17 @@ impl_opaque_keys! {
 	}
 }
 
-/// The runtime version. Bump `spec_version` on every change of runtime logic.
+/// The runtime version. Bump `spec_version` on every change of runtime logic, and
+/// `transaction_version` on every change of a call's index or arguments.
 #[runtime_version]
 pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 140,
+	spec_version: 141,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
-	transaction_version: 1,
+	transaction_version: 2,
 	system_version: 1,
 };
 

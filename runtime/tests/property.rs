@@ -267,11 +267,29 @@ fn step(d: &mut Draws, id: u64, any: AccountId32) {
 	let audits = pallet_gensyn_tasks::Audits::<Runtime>::get(id);
 	let audit = d.pick(&(0..audits.len()).collect::<Vec<_>>()).map(|i| audits[i].clone());
 	let _ = match (t.phase, audit) {
-		(Phase::Profiling, _) => {
-			let threshold = (d.below(4) as f32).to_bits();
-			let pending = t.profilers.iter().find(|p| p.threshold.is_none());
+		(Phase::Profiling | Phase::ProfileReveal, _) => {
+			let commitments = pallet_gensyn_tasks::ProfileCommitments::<Runtime>::get(id);
+			let committed = |w: &AccountId32| commitments.iter().any(|(c, _)| c == w);
+			// In Profiling the next to commit; in ProfileReveal the next to reveal.
+			let pending = t.profilers.iter().find(|p| {
+				p.threshold.is_none() && (t.phase == Phase::ProfileReveal || !committed(&p.who))
+			});
 			let profiler = pending.map(|p| p.who.clone()).unwrap_or(any);
-			Tasks::submit_profile(origin(profiler), id, threshold)
+			// Each profiler's threshold is fixed by its account, so that its reveal can
+			// match its commitment; now and then it reveals another (refused: it lapses).
+			let threshold = (1 + AsRef::<[u8]>::as_ref(&profiler)[0] % 3) as f32;
+			let revealed = if d.below(5) == 0 { threshold + 1.0 } else { threshold };
+			if t.phase == Phase::Profiling {
+				let c = pallet_gensyn_tasks::profile_commitment(
+					id,
+					&profiler,
+					threshold.to_bits(),
+					&[3; 32],
+				);
+				Tasks::commit_profile(origin(profiler), id, c)
+			} else {
+				Tasks::reveal_profile(origin(profiler), id, revealed.to_bits(), [3; 32])
+			}
 		}
 		(Phase::Offered, _) if d.below(3) == 0 => Tasks::decline_task(origin(solver), id),
 		(Phase::Offered, _) => Tasks::accept_task(origin(solver), id),
@@ -304,7 +322,7 @@ fn step(d: &mut Draws, id: u64, any: AccountId32) {
 }
 
 /// Sequences per run, and actions per sequence.
-const SEEDS: u64 = 8;
+const SEEDS: u64 = 12;
 const ACTIONS: u32 = 240;
 
 /// The first block, short windows (so that a sequence runs out in fewer blocks), and a

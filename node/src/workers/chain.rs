@@ -99,6 +99,18 @@ pub fn binding(
 	read(client, at, key)
 }
 
+/// The profile commitment `who` made for task `id` at block `at`, if any.
+pub fn profile_commitment(
+	client: &FullClient,
+	at: H256,
+	who: &AccountId,
+	id: TaskId,
+) -> Result<Option<[u8; 32]>, String> {
+	let key = pallet_gensyn_tasks::ProfileCommitments::<Runtime>::hashed_key_for(id);
+	let commitments: Option<Vec<(AccountId, [u8; 32])>> = read(client, at, key)?;
+	Ok(commitments.unwrap_or_default().into_iter().find_map(|(w, c)| (w == *who).then_some(c)))
+}
+
 /// What `who` has earned in `role` so far (zero when not registered).
 pub fn earned(client: &FullClient, at: H256, who: &AccountId, role: Role) -> Balance {
 	let key = pallet_gensyn_stake::Bonds::<Runtime>::hashed_key_for(who, role);

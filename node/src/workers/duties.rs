@@ -114,6 +114,8 @@ pub enum DutyKey {
 	Commit,
 	/// Reveal a forced-error secret (and whether it is time to).
 	Reveal(TaskId, bool),
+	/// Reveal a committed profile.
+	RevealProfile(TaskId),
 }
 
 impl DutyKey {
@@ -128,6 +130,7 @@ impl DutyKey {
 			Duty::Commit => DutyKey::Commit,
 			Duty::Reveal { task, .. } => DutyKey::Reveal(task, true),
 			Duty::Watch { task, segment, .. } => DutyKey::Watch(task, segment),
+			Duty::RevealProfile { task, .. } => DutyKey::RevealProfile(task),
 		}
 	}
 
@@ -143,6 +146,7 @@ impl DutyKey {
 			DutyKey::Watch(..) | DutyKey::Early(..) | DutyKey::OffTask(..) => "watch",
 			DutyKey::Commit => "commit",
 			DutyKey::Reveal(..) => "reveal",
+			DutyKey::RevealProfile(_) => "reveal-profile",
 		}
 	}
 }

@@ -127,13 +127,19 @@ impl Role for Verifier {
 					Err(e) => Plan::failed(e),
 				},
 			},
-			Duty::Profile { task, .. } => match chain::task(&self.ctx.client, at, task) {
-				Ok(view) => {
-					let ctx = self.ctx.clone();
-					Plan::Job(Box::new(move || profile_task(&ctx, task, &view).map(Some)))
+			Duty::Profile { task, .. } => {
+				let Some(who) = self.account.clone() else { return Plan::Ignore };
+				match chain::task(&self.ctx.client, at, task) {
+					Ok(view) => {
+						let (ctx, secrets) = (self.ctx.clone(), self.secrets.clone());
+						Plan::Job(Box::new(move || {
+							profile_task(&ctx, &secrets, &who, task, &view).map(Some)
+						}))
+					}
+					Err(e) => Plan::failed(e),
 				}
-				Err(e) => Plan::failed(e),
-			},
+			}
+			Duty::RevealProfile { task, .. } => self.reveal_profile(at, task),
 			Duty::Verify { task, segment, by, forcible } => {
 				let now = match chain::number(&self.ctx.client, at) {
 					Ok(n) => n,
@@ -178,14 +184,64 @@ impl Role for Verifier {
 	}
 }
 
+impl Verifier {
+	/// Reveals the profile this node committed to for `task`, once every profiler has
+	/// committed. A stored profile that does not match the chain's commitment is not
+	/// sent: the call would only pay a fee.
+	fn reveal_profile(&self, at: H256, task: TaskId) -> Plan {
+		let Some(who) = self.account.as_ref() else { return Plan::Ignore };
+		// A plain call: a failure is retried beside any replay, not behind it.
+		let failed = |why: String| Plan::Quick(Box::new(move || Err(why)));
+		let committed = match chain::profile_commitment(&self.ctx.client, at, who, task) {
+			Ok(Some(c)) => c,
+			Ok(None) => return Plan::Ignore,
+			Err(e) => return failed(e),
+		};
+		let key = match chain::task(&self.ctx.client, at, task).and_then(|v| chain::spec(&v)) {
+			Ok(spec) => profile_key(task, who, &spec),
+			Err(e) => return failed(e),
+		};
+		match self.secrets.profile(&key) {
+			Some((threshold, salt))
+				if pallet_gensyn_tasks::profile_commitment(task, who, threshold, &salt)
+					== committed =>
+			{
+				Plan::Call(Box::new(RuntimeCall::Tasks(TasksCall::reveal_profile {
+					id: task,
+					threshold,
+					salt,
+				})))
+			}
+			// Kept as it is (an operator may want to see it); the reveal cannot be made.
+			Some(_) => failed(format!(
+				"the profile stored for task {task} does not match the chain's commitment"
+			)),
+			None => failed(format!(
+				"the profile committed for task {task} is not in this node's secrets"
+			)),
+		}
+	}
+}
+
 /// Profiles a Threshold task: its first segments with libtorch and with repops; the
-/// threshold it proposes covers their distance with a margin.
+/// threshold it proposes covers their distance with a margin. The threshold is stored
+/// with a fresh salt and only its commitment is sent: it is revealed once every
+/// profiler has committed, so that no profiler can copy another's.
 fn profile_task(
 	ctx: &WorkerContext,
+	secrets: &Secrets,
+	who: &AccountId,
 	id: TaskId,
 	view: &chain::Task,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
+	let key = profile_key(id, who, &spec);
+	if let Some((threshold, salt)) = secrets.profile(&key) {
+		// Profiled before (a retry, or a restart before the commitment landed): the same
+		// commitment again, so that whichever lands, its reveal is at hand.
+		let commitment = pallet_gensyn_tasks::profile_commitment(id, who, threshold, &salt);
+		return Ok(RuntimeCall::Tasks(TasksCall::commit_profile { id, commitment }));
+	}
 	// The threshold measures replay distances, in which the chunk root plays no part: the
 	// profiler checks only the file hash, so that a task with a bogus chunk root is still
 	// profiled (a profiler that lapsed would be slashed); solvers refuse such a task.
@@ -206,9 +262,25 @@ fn profile_task(
 	let device = gensyn_workers::tch_backend::device(ctx.cpu_only);
 	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)
 		.map_err(|e| e.to_string())?;
-	let threshold = profile::suggest_threshold(&profiles) as f32;
+	// Finite and positive, or its reveal would be refused (and slashed as missed).
+	let threshold =
+		(profile::suggest_threshold(&profiles) as f32).clamp(f32::MIN_POSITIVE, f32::MAX);
 	log::info!(target: "gensyn-worker", "verifier: task {id} profiled: threshold {threshold:e}");
-	Ok(RuntimeCall::Tasks(TasksCall::submit_profile { id, threshold: threshold.to_bits() }))
+	let salt = secrets
+		.store_profile(&key, threshold.to_bits())
+		.map_err(|e| format!("cannot store the profile of task {id}: {e}"))?;
+	let commitment = pallet_gensyn_tasks::profile_commitment(id, who, threshold.to_bits(), &salt);
+	Ok(RuntimeCall::Tasks(TasksCall::commit_profile { id, commitment }))
+}
+
+/// The name a task's profile is stored under: its id, the profiler's account and the
+/// spec's hash, so that a profile is only ever reused for the same work by the same
+/// account (a task of another chain with the same id has another spec, or the same data
+/// and model), and accounts sharing a worker directory never overwrite each other's.
+fn profile_key(id: TaskId, who: &AccountId, spec: &gensyn_primitives::TaskSpec) -> String {
+	use codec::Encode;
+	let tag = hash::to_hex(&hash::blake2_256(&(who, spec).encode()));
+	format!("{id}-{}", &tag[..32])
 }
 
 /// What a verify job does when the solver's store does not serve its segment.

@@ -110,16 +110,24 @@ fn profiling<T: Config>(
 	Ok((id, profilers))
 }
 
-/// A Threshold task whose drawn profilers all posted but one, and that one.
-fn all_but_one_posted<T: Config>(
+/// The threshold every benchmark profiler proposes (f32 bits), and its salt.
+const PROFILE: (u32, [u8; 32]) = (0x3c23_d70a, [7; 32]);
+
+/// Commits `who`'s benchmark profile for task `id`.
+fn commit<T: Config>(id: TaskId, who: &T::AccountId) -> Result<(), BenchmarkError> {
+	let commitment = profile_commitment(id, who, PROFILE.0, &PROFILE.1);
+	TasksPallet::<T>::commit_profile(RawOrigin::Signed(who.clone()).into(), id, commitment)
+		.map_err(|_| BenchmarkError::Stop("a commitment was refused"))
+}
+
+/// A Threshold task whose drawn profilers all committed but one, and that one.
+fn all_but_one_committed<T: Config>(
 	owner: &T::AccountId,
 ) -> Result<(TaskId, T::AccountId), BenchmarkError> {
 	let (id, mut profilers) = profiling::<T>(owner)?;
 	let last = profilers.pop().ok_or(BenchmarkError::Skip)?;
 	for p in profilers {
-		let origin = RawOrigin::Signed(p).into();
-		TasksPallet::<T>::submit_profile(origin, id, 0.01f32.to_bits())
-			.map_err(|_| BenchmarkError::Stop("a profile was refused"))?;
+		commit::<T>(id, &p)?;
 	}
 	Ok((id, last))
 }
@@ -297,15 +305,37 @@ mod benchmarks {
 	}
 
 	#[benchmark]
-	fn submit_profile() -> Result<(), BenchmarkError> {
+	fn commit_profile() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
-		// The last profile is the heaviest: it decides the threshold, pays every
-		// profiler and draws the solver.
-		let (id, last) = all_but_one_posted::<T>(&owner)?;
+		// The last commitment is the heaviest: it asks whether a seat could be filled
+		// (a scan of the active verifiers) and opens the reveals.
+		let (id, last) = all_but_one_committed::<T>(&owner)?;
+		let commitment = profile_commitment(id, &last, PROFILE.0, &PROFILE.1);
 		#[extrinsic_call]
-		_(RawOrigin::Signed(last), id, 0.01f32.to_bits());
-		assert_eq!(Tasks::<T>::get(id).and_then(|t| t.threshold), Some(0.01f32.to_bits()));
+		_(RawOrigin::Signed(last), id, commitment);
+		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::ProfileReveal));
+		Ok(())
+	}
+
+	#[benchmark]
+	fn reveal_profile() -> Result<(), BenchmarkError> {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		// The last reveal is the heaviest: it decides the threshold, pays every profiler
+		// and draws the solver.
+		let (id, mut profilers) = profiling::<T>(&owner)?;
+		for p in &profilers {
+			commit::<T>(id, p)?;
+		}
+		let last = profilers.pop().ok_or(BenchmarkError::Skip)?;
+		for p in profilers {
+			TasksPallet::<T>::reveal_profile(RawOrigin::Signed(p).into(), id, PROFILE.0, PROFILE.1)
+				.map_err(|_| BenchmarkError::Stop("a reveal was refused"))?;
+		}
+		#[extrinsic_call]
+		_(RawOrigin::Signed(last), id, PROFILE.0, PROFILE.1);
+		assert_eq!(Tasks::<T>::get(id).and_then(|t| t.threshold), Some(PROFILE.0));
 		Ok(())
 	}
 
@@ -313,12 +343,17 @@ mod benchmarks {
 	fn decline_profile() -> Result<(), BenchmarkError> {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
-		// The heaviest decline: the last profiler's, after the others posted: their
-		// profiles decide the threshold (each paid) and the solver is drawn.
-		let (id, last) = all_but_one_posted::<T>(&owner)?;
+		// The last profiler's decline, after the others committed: their reveals open.
+		// (Its weight counts the heavier case of profiles posted before commitments,
+		// which decides the threshold at once.)
+		let (id, last) = all_but_one_committed::<T>(&owner)?;
 		#[extrinsic_call]
 		_(RawOrigin::Signed(last), id);
-		assert!(Tasks::<T>::get(id).and_then(|t| t.threshold).is_some(), "the others decide");
+		assert_eq!(
+			Tasks::<T>::get(id).map(|t| t.phase),
+			Some(Phase::ProfileReveal),
+			"the others reveal"
+		);
 		Ok(())
 	}
 

@@ -62,6 +62,7 @@ impl<T: Config> Pallet<T> {
 	) -> Result<bool, DispatchError> {
 		match task.phase {
 			Phase::Profiling => Self::profile_lapsed(id, task, now),
+			Phase::ProfileReveal => Self::reveal_lapsed(id, task, now),
 			Phase::Queued => Self::draw_solver(id, task, now),
 			Phase::Offered => Self::solver_lapsed(id, task, T::MissedAcceptSlash::get(), now),
 			Phase::Training => Self::solver_lapsed(id, task, T::MissedResultSlash::get(), now),

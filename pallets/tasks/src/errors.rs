@@ -17,7 +17,8 @@ mod errors {
 		NotSolver,
 		/// The signer is not the segment's verifier.
 		NotVerifier,
-		/// The signer is not a drawn profiler of the task still to post.
+		/// The signer is not a drawn profiler of the task still to commit (or, once
+		/// reveals open, one that committed and is still to reveal).
 		NotProfiler,
 		/// The threshold is not a finite, non-negative number.
 		InvalidThreshold,
@@ -148,7 +149,7 @@ mod errors {
 		/// The offer's accept deadline has passed (its lapse is handled, late, by a
 		/// backlogged deadline queue): too late to decline.
 		OfferExpired,
-		/// The profiler already posted its threshold for the task.
+		/// The profiler already committed to (or revealed) its threshold for the task.
 		ProfileAlreadyPosted,
 		/// The segment is a revealed forced error: void and audited again, not challenged.
 		ForcedErrorRevealed,
@@ -156,11 +157,13 @@ mod errors {
 		/// whistleblower whose ticket wins the round's watch lottery (it may be a forced
 		/// error, whose catch is the watcher's).
 		NotWatcher,
-		/// A drawn profiler has yet to post or lapse, or the profilers are drawn in the
-		/// next block: the task can be cancelled once each has posted or lapsed (a posted
-		/// profile is then paid).
+		/// A drawn profiler has yet to reveal or lapse, or the profilers are drawn in the
+		/// next block: the task can be cancelled once each has revealed or lapsed (a
+		/// revealed profile is then paid).
 		ProfilersAtWork,
 		/// The task's challenge window has ended (the games under way may still run).
 		WindowClosed,
+		/// The revealed threshold and salt do not hash to the profiler's commitment.
+		ProfileMismatch,
 	}
 }

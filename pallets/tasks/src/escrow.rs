@@ -91,6 +91,7 @@ impl<T: Config> Pallet<T> {
 		Specs::<T>::remove(id);
 		// Last: releasing the workers reads it.
 		BondUnits::<T>::remove(id);
+		ProfileCommitments::<T>::remove(id);
 	}
 
 	/// Drops the task's audits, frees its verifiers' forced-error bindings and stops

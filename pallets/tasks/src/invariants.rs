@@ -37,7 +37,7 @@ impl<T: Config> Pallet<T> {
 	/// tasks' escrows; every live task's deadline is in the future (or carried over) and indexed;
 	/// every engagement is counted in [`WorkerTasks`] and, with the task's bond units, in
 	/// the stake pallet; assigned phases have a solver; reveals open within a live task's
-	/// window.
+	/// window; profile commitments belong to profilers of a live task still to reveal.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		let now = frame_system::Pallet::<T>::block_number();
@@ -88,6 +88,28 @@ impl<T: Config> Pallet<T> {
 		for id in OffTask::<T>::iter_keys() {
 			let t = Tasks::<T>::get(id).ok_or("tasks: an off-task proof of a dead task")?;
 			ensure!(t.result.is_some(), "tasks: an off-task proof without a result");
+		}
+		for (id, t) in Tasks::<T>::iter().filter(|(_, t)| t.phase == Phase::ProfileReveal) {
+			let commitments = ProfileCommitments::<T>::get(id);
+			for p in t.profilers.iter().filter(|p| p.threshold.is_none()) {
+				ensure!(
+					commitments.iter().any(|(w, _)| *w == p.who),
+					"tasks: a profiler to reveal without a commitment"
+				);
+			}
+		}
+		for (id, commitments) in ProfileCommitments::<T>::iter() {
+			let t = Tasks::<T>::get(id).ok_or("tasks: a profile commitment of a dead task")?;
+			ensure!(
+				matches!(t.phase, Phase::Profiling | Phase::ProfileReveal),
+				"tasks: a profile commitment past profiling"
+			);
+			for (who, _) in commitments.iter() {
+				ensure!(
+					t.profilers.iter().any(|p| p.who == *who && p.threshold.is_none()),
+					"tasks: a commitment of no profiler still to reveal"
+				);
+			}
 		}
 		for (id, from) in RevealsFrom::<T>::iter() {
 			let t = Tasks::<T>::get(id).ok_or("tasks: a reveal point of a dead task")?;

@@ -15,6 +15,7 @@ mod disputes;
 mod draw;
 mod errors;
 mod escrow;
+mod events;
 mod invariants;
 pub mod migrations;
 #[cfg(test)]
@@ -65,10 +66,12 @@ include!("types.rs");
 /// audit names the verifier whose fail it re-checks; 4: several profilers; 5: when each
 /// challenge was opened; 6: when a round's reveals open; 7: the draw beacon; 8: a decline
 /// marks the draws past `MaxDraws`; 9: a private watch lottery in place of one watcher; 10:
-/// runs proven off their task; 11: the bond units of tasks that count more than one).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(11);
+/// runs proven off their task; 11: the bond units of tasks that count more than one; 12:
+/// profiles committed before they are revealed).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(12);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
+#[frame_support::pallet_macros::import_section(events::events)]
 #[frame_support::pallet]
 pub mod pallet {
 	use super::*;
@@ -133,10 +136,14 @@ pub mod pallet {
 		/// Blocks between draws while no solver fits.
 		#[pallet::constant]
 		type RetryPeriod: Get<BlockNumberFor<Self>>;
-		/// Blocks a drawn profiler has to post a Threshold task's threshold; zero turns
+		/// Blocks a drawn profiler has to commit to a Threshold task's threshold; zero turns
 		/// profiling off (Threshold tasks then use [`Config::DefaultThreshold`]).
 		#[pallet::constant]
 		type ProfilePeriod: Get<BlockNumberFor<Self>>;
+		/// Blocks the profilers of a Threshold task have to reveal their committed
+		/// thresholds once every one has committed (a reveal is one small call).
+		#[pallet::constant]
+		type ProfileRevealPeriod: Get<BlockNumberFor<Self>>;
 		/// Most draws of a task (solver and verifier draws together).
 		#[pallet::constant]
 		type MaxDraws: Get<u32>;
@@ -324,272 +331,22 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type BondUnits<T: Config> = StorageMap<_, Twox64Concat, TaskId, u32>;
 
+	/// The profiles committed for a Threshold task and not yet revealed: each profiler's
+	/// [`profile_commitment`]. Kept apart from the task so that no profile is seen
+	/// before every profiler has committed its own.
+	#[pallet::storage]
+	pub type ProfileCommitments<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		TaskId,
+		BoundedVec<(T::AccountId, Hash32), ConstU32<PROFILERS>>,
+		ValueQuery,
+	>;
+
 	/// Live tasks each worker takes part in (how many roles in it), for the runtime API.
 	#[pallet::storage]
 	pub type WorkerTasks<T: Config> =
 		StorageDoubleMap<_, Blake2_128Concat, T::AccountId, Twox64Concat, TaskId, u32>;
-
-	/// Events.
-	#[pallet::event]
-	#[pallet::generate_deposit(pub(super) fn deposit_event)]
-	pub enum Event<T: Config> {
-		/// A task was submitted with `escrow` held.
-		TaskSubmitted {
-			/// The task.
-			id: TaskId,
-			/// The submitter.
-			owner: T::AccountId,
-			/// Held.
-			escrow: BalanceOf<T>,
-			/// Work estimate in gas.
-			gas: u64,
-		},
-		/// The owner cancelled the task and was refunded.
-		TaskCancelled {
-			/// The task.
-			id: TaskId,
-			/// Refunded to the owner: the whole escrow still held (a Threshold task's
-			/// profiler was paid its share before).
-			refunded: BalanceOf<T>,
-		},
-		/// The task was offered to `solver` until `until`.
-		SolverDrawn {
-			/// The task.
-			id: TaskId,
-			/// The solver.
-			solver: T::AccountId,
-			/// Accept deadline.
-			until: BlockNumberFor<T>,
-		},
-		/// No solver fits; the task waits.
-		Queued {
-			/// The task.
-			id: TaskId,
-		},
-		/// The offered solver declined the task (unslashed); another solver is drawn.
-		TaskDeclined {
-			/// The task.
-			id: TaskId,
-			/// The solver that declined.
-			solver: T::AccountId,
-		},
-		/// The solver accepted; the result is due at `due`.
-		TaskAccepted {
-			/// The task.
-			id: TaskId,
-			/// The solver.
-			solver: T::AccountId,
-			/// Result deadline.
-			due: BlockNumberFor<T>,
-		},
-		/// The solver committed its result.
-		ResultSubmitted {
-			/// The task.
-			id: TaskId,
-		},
-		/// Verifiers and segments were drawn.
-		VerifiersDrawn {
-			/// The task.
-			id: TaskId,
-			/// `(segment, verifier)` pairs.
-			audits: Vec<(u32, T::AccountId)>,
-		},
-		/// The watch lottery of the task's round was drawn with its verifiers: a
-		/// whistleblower whose score for `seed` is at most `odds` watches the round.
-		WatchDrawn {
-			/// The task.
-			id: TaskId,
-			/// The lottery's seed (a whistleblower's VRF input).
-			seed: Hash32,
-			/// The highest winning score.
-			odds: u64,
-		},
-		/// A profiler was drawn for a Threshold task.
-		ProfilerDrawn {
-			/// The task.
-			id: TaskId,
-			/// The profiler.
-			profiler: T::AccountId,
-			/// Deadline.
-			until: BlockNumberFor<T>,
-		},
-		/// A drawn profiler declined the task (unslashed); its seat stays empty and the
-		/// seat's pay goes out of the escrow to the jackpot pot.
-		ProfileDeclined {
-			/// The task.
-			id: TaskId,
-			/// The profiler that declined.
-			profiler: T::AccountId,
-			/// Paid out of the escrow to the jackpot pot.
-			forfeited: BalanceOf<T>,
-		},
-		/// The task's distance threshold was decided: what the profiles agree on.
-		Profiled {
-			/// The task.
-			id: TaskId,
-			/// Threshold (f32 bits).
-			threshold: u32,
-			/// Paid out of the escrow to each profiler within `PROFILE_BAND` of it.
-			paid: Vec<(T::AccountId, BalanceOf<T>)>,
-		},
-		/// A verdict was posted.
-		VerdictPosted {
-			/// The task.
-			id: TaskId,
-			/// The segment.
-			segment: u32,
-			/// Whether it passed.
-			pass: bool,
-		},
-		/// The re-auditor of a segment reported unavailable posted nothing by the verify
-		/// deadline: the first report stands, unchecked.
-		ReportStands {
-			/// The task.
-			id: TaskId,
-			/// The segment.
-			segment: u32,
-		},
-		/// A verifier reported that the solver's proof store did not serve a segment.
-		StoreUnavailable {
-			/// The task.
-			id: TaskId,
-			/// The segment.
-			segment: u32,
-			/// The verifier.
-			verifier: T::AccountId,
-		},
-		/// A verdict was challenged.
-		Challenged {
-			/// The task.
-			id: TaskId,
-			/// The segment.
-			segment: u32,
-			/// The challenger.
-			challenger: T::AccountId,
-		},
-		/// A segment whose verdict a dispute voided was given to another verifier.
-		Reaudited {
-			/// The task.
-			id: TaskId,
-			/// The segment.
-			segment: u32,
-			/// The new verifier.
-			verifier: T::AccountId,
-		},
-		/// A failing Threshold-mode verdict stood through the window: it counts only once
-		/// another verifier, drawn next, fails the segment too (a pass leaves the segment
-		/// unverified). Its verifier is paid for it at settlement.
-		FailRechecked {
-			/// The task.
-			id: TaskId,
-			/// The segment.
-			segment: u32,
-			/// The verifier that posted the fail.
-			verifier: T::AccountId,
-		},
-		/// The solver may contest a failing verdict only from now on (its verifier revealed
-		/// late, or a game over it ended with its challenger losing): the challenge window
-		/// now ends at `until`.
-		WindowExtended {
-			/// The task.
-			id: TaskId,
-			/// The window's new end.
-			until: BlockNumberFor<T>,
-		},
-		/// A dispute ended.
-		DisputeResolved {
-			/// The task.
-			id: TaskId,
-			/// The segment.
-			segment: u32,
-			/// Whether the challenger won.
-			challenger_won: bool,
-		},
-		/// The task was settled: the solver and verifiers were paid.
-		TaskCompleted {
-			/// The task.
-			id: TaskId,
-			/// Paid to the solver.
-			solver_paid: BalanceOf<T>,
-			/// Paid to verifiers in all.
-			verifiers_paid: BalanceOf<T>,
-			/// The jackpot's cut, paid to the jackpot account.
-			jackpot_paid: BalanceOf<T>,
-			/// The treasury's cut, paid to the treasury account.
-			treasury_paid: BalanceOf<T>,
-			/// Refunded to the owner.
-			refunded: BalanceOf<T>,
-			/// The solver paid.
-			solver: T::AccountId,
-			/// The trained run: where the solver's store serves it and its roots (the
-			/// settled task leaves storage).
-			result: Option<ResultView>,
-		},
-		/// The round's verifiers whose verdicts stand were paid `paid` in all, out of the
-		/// escrow (deposited at every settlement that pays one, before its outcome).
-		VerifiersPaid {
-			/// The task.
-			id: TaskId,
-			/// Paid to verifiers in all.
-			paid: BalanceOf<T>,
-		},
-		/// An audit rejected `solver`'s proof: it was slashed, and `compensated` of the
-		/// slash went back into the task's escrow for the verification it wasted. A
-		/// `SolverDrawn` (or `Queued`) follows when the task goes on with another solver,
-		/// a `TaskFailed` when it cannot.
-		ProofRejected {
-			/// The task.
-			id: TaskId,
-			/// The rejected solver.
-			solver: T::AccountId,
-			/// Paid back into the escrow from the solver's slash.
-			compensated: BalanceOf<T>,
-		},
-		/// `by` proved that the task's committed run is not one of the task; the proof
-		/// is rejected at settlement, whatever its verdicts.
-		RunOffTask {
-			/// The task.
-			id: TaskId,
-			/// Who proved it (the reporter of the solver's slash).
-			by: T::AccountId,
-		},
-		/// The task failed; the owner was refunded what was not paid out.
-		TaskFailed {
-			/// The task.
-			id: TaskId,
-			/// Why.
-			reason: FailReason,
-			/// Refunded to the owner.
-			refunded: BalanceOf<T>,
-		},
-		/// A drawn profiler posted its threshold.
-		ProfilePosted {
-			/// The task.
-			id: TaskId,
-			/// The profiler.
-			profiler: T::AccountId,
-			/// Its threshold (f32 bits).
-			threshold: u32,
-		},
-		/// Profiles posted for a task that ended undecided (a post left alone, a cancel)
-		/// were paid.
-		ProfilesPaid {
-			/// The task.
-			id: TaskId,
-			/// Each profiler paid, and what.
-			paid: Vec<(T::AccountId, BalanceOf<T>)>,
-		},
-		/// Profiles posted for a task that a decline left undecided: their pay went out of
-		/// the escrow to the jackpot pot, not to them.
-		ProfilesForfeited {
-			/// The task.
-			id: TaskId,
-			/// The profilers whose posts were not paid.
-			profilers: Vec<T::AccountId>,
-			/// Paid out of the escrow to the jackpot pot, in all.
-			forfeited: BalanceOf<T>,
-		},
-	}
 
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
@@ -625,7 +382,7 @@ pub mod pallet {
 		}
 
 		/// Cancels a task no solver has accepted yet; the escrow is refunded but for the
-		/// profiles posted (never while a drawn profiler is at work).
+		/// profiles revealed (never while a drawn profiler is at work).
 		#[pallet::call_index(1)]
 		#[pallet::weight(T::WeightInfo::cancel_task())]
 		pub fn cancel_task(origin: OriginFor<T>, id: TaskId) -> DispatchResult {
@@ -708,14 +465,36 @@ pub mod pallet {
 			Self::do_report_unavailable(who, id, segment)
 		}
 
-		/// A drawn profiler of a Threshold task posts its distance threshold (f32 bits;
-		/// finite and positive). Once the profiles decide the threshold, each near it is
-		/// paid one segment's verification pay and the task moves on to the solver draw.
-		#[pallet::call_index(6)]
-		#[pallet::weight(T::WeightInfo::submit_profile())]
-		pub fn submit_profile(origin: OriginFor<T>, id: TaskId, threshold: u32) -> DispatchResult {
+		/// A drawn profiler of a Threshold task commits to its distance threshold:
+		/// `commitment` is [`profile_commitment`] of the task, its account, the threshold
+		/// and a secret salt. Once every drawn profiler has committed, reveals open
+		/// ([`Pallet::reveal_profile`]): no profile can be copied from another's.
+		#[pallet::call_index(12)]
+		#[pallet::weight(T::WeightInfo::commit_profile())]
+		pub fn commit_profile(
+			origin: OriginFor<T>,
+			id: TaskId,
+			commitment: Hash32,
+		) -> DispatchResult {
 			let who = ensure_signed(origin)?;
-			Self::do_submit_profile(who, id, threshold)
+			Self::do_commit_profile(who, id, commitment)
+		}
+
+		/// A profiler that committed reveals its threshold (f32 bits; finite and positive)
+		/// and salt once reveals open. Once every committed profile is revealed, or at the
+		/// reveal deadline (an unrevealed one is slashed as a missed profile), the
+		/// threshold is decided: each profile near it is paid one segment's verification
+		/// pay and the task moves on to the solver draw.
+		#[pallet::call_index(13)]
+		#[pallet::weight(T::WeightInfo::reveal_profile())]
+		pub fn reveal_profile(
+			origin: OriginFor<T>,
+			id: TaskId,
+			threshold: u32,
+			salt: Hash32,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			Self::do_reveal_profile(who, id, threshold, salt)
 		}
 
 		/// A drawn profiler that cannot fetch or check the submitter's data declines the

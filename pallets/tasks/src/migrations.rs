@@ -505,3 +505,10 @@ impl frame_support::traits::UncheckedOnRuntimeUpgrade for NothingToMove {
 /// unit, as every engagement in it was counted: nothing stored before changes.
 pub type V10ToV11<T> =
 	VersionedMigration<10, 11, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// The tasks pallet's migration from storage version 11 to 12 (runs once): version 12
+/// adds [`crate::ProfileCommitments`] and the last phase, `ProfileReveal`, after every
+/// stored one. A profile posted before the upgrade counts as committed and revealed, so a
+/// task profiling at the upgrade goes on with the profiles it has: nothing moves.
+pub type V11ToV12<T> =
+	VersionedMigration<11, 12, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;

@@ -274,6 +274,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type AcceptPeriod = ConstU64<5>;
 	type RetryPeriod = ConstU64<3>;
 	type ProfilePeriod = ProfilePeriod;
+	type ProfileRevealPeriod = ConstU64<3>;
 	type MaxDraws = ConstU32<4>;
 	type MaxExcluded = ConstU32<3>;
 	type MaxRounds = ConstU32<2>;

@@ -2,6 +2,11 @@
 //! distance threshold; verdicts are judged against the threshold their proposals agree
 //! on ([`agreed_threshold`]), and each profiler whose proposal lies within
 //! [`PROFILE_BAND`] of it is paid one segment's verification pay.
+//!
+//! A proposal is committed (a hash, [`profile_commitment`]) before any is revealed:
+//! once every seated profiler has committed, no seat is filled again and reveals open
+//! for [`Config::ProfileRevealPeriod`]. A profiler that waits for another's profile to
+//! copy it instead of replaying finds nothing to copy.
 
 use crate::*;
 use sp_runtime::traits::UniqueSaturatedInto;
@@ -43,20 +48,21 @@ pub fn within_band(a: u32, b: u32) -> bool {
 impl<T: Config> Pallet<T> {
 	/// Draws profilers for a Threshold task among active verifiers whose memory fits
 	/// (never the owner, a profiler that let it lapse or declined, or one already drawn)
-	/// until it has [`PROFILERS`], or as many as fit. With none drawn and none posted,
-	/// waits a retry period; with none drawn but some posted (those that left cannot be
-	/// replaced), decides from those ([`Self::decide_threshold`]). After `MaxDraws`
-	/// draws, decides from what was posted, or fails the task when nothing was. Returns
-	/// whether the task is still live.
+	/// until it has [`PROFILERS`], or as many as fit. With none drawn and none committed,
+	/// waits a retry period; with none drawn but some committed (those that left cannot
+	/// be replaced), opens their reveals ([`Self::open_reveals`]). After `MaxDraws`
+	/// draws, opens the reveals of what was committed, or fails the task when nothing
+	/// was. Returns whether the task is still live.
 	pub(crate) fn draw_profilers(
 		id: TaskId,
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
-		let posted = task.profilers.iter().any(|p| p.threshold.is_some());
+		let commitments = ProfileCommitments::<T>::get(id);
+		let posted = task.profilers.iter().any(|p| committed(&commitments, p));
 		if task.draws >= T::MaxDraws::get() {
 			if posted {
-				return Self::decide_threshold(id, task, now);
+				return Self::open_reveals(id, task, now);
 			}
 			Self::fail(id, task, FailReason::NoVerifier);
 			return Ok(false);
@@ -84,7 +90,7 @@ impl<T: Config> Pallet<T> {
 		}
 		if drawn.is_empty() {
 			if posted {
-				return Self::decide_threshold(id, task, now);
+				return Self::open_reveals(id, task, now);
 			}
 			task.deadline = Self::schedule(id, now.saturating_add(T::RetryPeriod::get()));
 			return Ok(true);
@@ -109,15 +115,40 @@ impl<T: Config> Pallet<T> {
 		funded.clamp(1, PROFILERS)
 	}
 
-	/// The profile deadline: profilers that posted nothing are slashed and not drawn for
-	/// the task again, and others are drawn in their place.
+	/// The profile deadline: profilers that committed nothing are slashed and not drawn
+	/// for the task again, and others are drawn in their place.
 	pub(crate) fn profile_lapsed(
 		id: TaskId,
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
+		let commitments = ProfileCommitments::<T>::get(id);
+		Self::drop_profilers(id, task, |p| !committed(&commitments, p));
+		Self::draw_profilers(id, task, now)
+	}
+
+	/// The reveal deadline: profilers that committed and did not reveal are slashed as
+	/// for a missed profile and not drawn for the task again; the threshold is decided
+	/// from the reveals (no seat is filled again: the reveals are public now).
+	pub(crate) fn reveal_lapsed(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		Self::drop_profilers(id, task, |p| p.threshold.is_none());
+		ProfileCommitments::<T>::remove(id);
+		Self::decide_threshold(id, task, now)
+	}
+
+	/// Slashes, lets go and excludes the profilers `late` picks: each failed the task at
+	/// its deadline.
+	fn drop_profilers(
+		id: TaskId,
+		task: &mut Task<T>,
+		late: impl Fn(&Profile<T::AccountId>) -> bool,
+	) {
 		let (late, kept): (Vec<_>, Vec<_>) =
-			core::mem::take(&mut task.profilers).into_iter().partition(|p| p.threshold.is_none());
+			core::mem::take(&mut task.profilers).into_iter().partition(late);
 		// As many as before: within the same bound.
 		task.profilers = BoundedVec::truncate_from(kept);
 		for p in late {
@@ -126,7 +157,25 @@ impl<T: Config> Pallet<T> {
 			Self::disengage(id, task, &p.who);
 			task.exclude(p.who);
 		}
-		Self::draw_profilers(id, task, now)
+	}
+
+	/// Every seated profiler has committed and no seat will be filled again: reveals
+	/// open until the reveal deadline. With every profile already revealed (posted
+	/// before profiles were committed), the threshold is decided at once.
+	fn open_reveals(
+		id: TaskId,
+		task: &mut Task<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<bool, DispatchError> {
+		if task.profilers.iter().all(|p| p.threshold.is_some()) {
+			ProfileCommitments::<T>::remove(id);
+			return Self::decide_threshold(id, task, now);
+		}
+		task.phase = Phase::ProfileReveal;
+		let until = Self::schedule(id, now.saturating_add(T::ProfileRevealPeriod::get()));
+		task.deadline = until;
+		Self::deposit_event(Event::ProfileRevealsOpen { id, until });
+		Ok(true)
 	}
 
 	/// Every seat posted, or no more profilers can be drawn: the threshold is the one
@@ -176,36 +225,84 @@ impl<T: Config> Pallet<T> {
 		Self::draw_solver(id, task, now)
 	}
 
-	/// `submit_profile`: a drawn profiler posts its threshold (f32 bits, finite and
-	/// positive). Once every drawn profiler has, the threshold is decided at once when
-	/// every seat is taken, none may be filled again (a decline spent the draws) or no
-	/// other verifier could take an empty one; otherwise an
-	/// empty seat is filled at the deadline, from randomness no profiler knows now.
-	pub(crate) fn do_submit_profile(
+	/// `commit_profile`: a drawn profiler commits to its threshold. Once every drawn
+	/// profiler has, reveals open at once when every seat is taken, none may be filled
+	/// again (a decline spent the draws) or no other verifier could take an empty one;
+	/// otherwise an empty seat is filled at the deadline, from randomness no profiler
+	/// knows now. The profiler stays engaged until it reveals.
+	pub(crate) fn do_commit_profile(
 		who: T::AccountId,
 		id: TaskId,
-		threshold: u32,
+		commitment: Hash32,
 	) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Profiling, Error::<T>::WrongPhase);
-		let slot =
-			task.profilers.iter_mut().find(|p| p.who == who).ok_or(Error::<T>::NotProfiler)?;
-		ensure!(slot.threshold.is_none(), Error::<T>::ProfileAlreadyPosted);
-		let t = f32::from_bits(threshold);
-		ensure!(t.is_finite() && t > 0.0, Error::<T>::InvalidThreshold);
-		slot.threshold = Some(threshold);
-		Self::disengage(id, &mut task, &who);
-		Self::deposit_event(Event::ProfilePosted { id, profiler: who, threshold });
+		let slot = task.profilers.iter().find(|p| p.who == who).ok_or(Error::<T>::NotProfiler)?;
+		let mut commitments = ProfileCommitments::<T>::get(id);
+		ensure!(!committed(&commitments, slot), Error::<T>::ProfileAlreadyPosted);
+		// One entry per seat, and a seat commits once.
+		commitments
+			.try_push((who.clone(), commitment))
+			.map_err(|_| Error::<T>::ProfileAlreadyPosted)?;
+		ProfileCommitments::<T>::insert(id, &commitments);
+		Self::deposit_event(Event::ProfileCommitted { id, profiler: who });
 		// Whether an empty seat could still be filled is asked (a scan of the active
-		// verifiers) only once every drawn profiler has posted.
-		let all_posted = task.profilers.iter().all(|p| p.threshold.is_some());
+		// verifiers) only once every drawn profiler has committed.
+		let all_committed = task.profilers.iter().all(|p| committed(&commitments, p));
 		let seated = || {
 			let taken: Vec<T::AccountId> = task.profilers.iter().map(|p| p.who.clone()).collect();
 			task.profilers.len() as u32 >= Self::profiles_funded(&task)
 				|| task.draws >= T::MaxDraws::get()
 				|| Self::fitting(Role::Verifier, &task, |a| !taken.contains(a)).is_empty()
 		};
-		let live = if all_posted && seated() {
+		if all_committed && seated() {
+			let now = frame_system::Pallet::<T>::block_number();
+			if !Self::open_reveals(id, &mut task, now)? {
+				return Ok(());
+			}
+		}
+		Tasks::<T>::insert(id, task);
+		Ok(())
+	}
+
+	/// `reveal_profile`: a profiler that committed reveals its threshold (f32 bits,
+	/// finite and positive) once reveals are open; it must hash, with the salt, to its
+	/// commitment. Once every committed profile is revealed, the threshold is decided.
+	pub(crate) fn do_reveal_profile(
+		who: T::AccountId,
+		id: TaskId,
+		threshold: u32,
+		salt: Hash32,
+	) -> DispatchResult {
+		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(task.phase == Phase::ProfileReveal, Error::<T>::WrongPhase);
+		let mut commitments = ProfileCommitments::<T>::get(id);
+		let slot = task
+			.profilers
+			.iter_mut()
+			.find(|p| p.who == who && p.threshold.is_none())
+			.ok_or(Error::<T>::NotProfiler)?;
+		let commitment = commitments
+			.iter()
+			.find_map(|(w, c)| (*w == who).then_some(*c))
+			.ok_or(Error::<T>::NotProfiler)?;
+		ensure!(
+			profile_commitment(id, &who, threshold, &salt) == commitment,
+			Error::<T>::ProfileMismatch
+		);
+		let t = f32::from_bits(threshold);
+		ensure!(t.is_finite() && t > 0.0, Error::<T>::InvalidThreshold);
+		slot.threshold = Some(threshold);
+		// Revealed: its commitment has done its work.
+		commitments.retain(|(w, _)| *w != who);
+		if commitments.is_empty() {
+			ProfileCommitments::<T>::remove(id);
+		} else {
+			ProfileCommitments::<T>::insert(id, &commitments);
+		}
+		Self::disengage(id, &mut task, &who);
+		Self::deposit_event(Event::ProfilePosted { id, profiler: who, threshold });
+		let live = if task.profilers.iter().all(|p| p.threshold.is_some()) {
 			let now = frame_system::Pallet::<T>::block_number();
 			Self::decide_threshold(id, &mut task, now)?
 		} else {
@@ -231,8 +328,11 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn do_decline_profile(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Profiling, Error::<T>::WrongPhase);
+		let commitments = ProfileCommitments::<T>::get(id);
+		// A profiler that committed owes its reveal: a decline then would let it withdraw
+		// a profile once it had seen that the others' would not be revealed first.
 		ensure!(
-			task.profilers.iter().any(|p| p.who == who && p.threshold.is_none()),
+			task.profilers.iter().any(|p| p.who == who && !committed(&commitments, p)),
 			Error::<T>::NotProfiler
 		);
 		let now = frame_system::Pallet::<T>::block_number();
@@ -249,8 +349,8 @@ impl<T: Config> Pallet<T> {
 		let live = if task.profilers.is_empty() {
 			Self::fail(id, &mut task, FailReason::NoThreshold);
 			false
-		} else if task.profilers.iter().all(|p| p.threshold.is_some()) {
-			Self::decide_threshold(id, &mut task, now)?
+		} else if task.profilers.iter().all(|p| committed(&commitments, p)) {
+			Self::open_reveals(id, &mut task, now)?
 		} else {
 			true
 		};
@@ -317,4 +417,11 @@ impl<T: Config> Pallet<T> {
 		}
 		paid
 	}
+}
+
+/// Whether profiler `p` has committed to its profile (in `commitments`, the task's); one
+/// that posted its threshold before profiles were committed counts as committed and
+/// revealed.
+fn committed<A: PartialEq>(commitments: &[(A, Hash32)], p: &Profile<A>) -> bool {
+	p.threshold.is_some() || commitments.iter().any(|(w, _)| *w == p.who)
 }

@@ -117,18 +117,21 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// `cancel_task`: refunds a task no solver has accepted yet, in full but for the
-	/// profiles already posted, which are paid (their work stands). Not while a drawn
-	/// profiler has yet to post or lapse, nor in the block before the profilers' draw:
+	/// profiles already revealed, which are paid (their work stands). Not while a drawn
+	/// profiler has yet to reveal or lapse, nor in the block before the profilers' draw:
 	/// cancelling then would let a submitter undo, for nothing, a draw that gave its
 	/// partners too few seats.
 	pub(crate) fn do_cancel_task(who: T::AccountId, id: TaskId) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.owner == who, Error::<T>::NotOwner);
 		ensure!(
-			matches!(task.phase, Phase::Profiling | Phase::Queued | Phase::Offered),
+			matches!(
+				task.phase,
+				Phase::Profiling | Phase::ProfileReveal | Phase::Queued | Phase::Offered
+			),
 			Error::<T>::WrongPhase
 		);
-		if task.phase == Phase::Profiling {
+		if matches!(task.phase, Phase::Profiling | Phase::ProfileReveal) {
 			// The author of the block before a profiler draw knows the draw: no cancel
 			// there either, unless no verifier could be drawn at all.
 			let now = frame_system::Pallet::<T>::block_number();
@@ -138,7 +141,7 @@ impl<T: Config> Pallet<T> {
 			let at_work = task.profilers.iter().any(|p| p.threshold.is_none());
 			ensure!(!draw_next && !at_work, Error::<T>::ProfilersAtWork);
 		}
-		if task.phase == Phase::Profiling {
+		if matches!(task.phase, Phase::Profiling | Phase::ProfileReveal) {
 			Self::pay_posted_profiles(id, &mut task);
 		}
 		let refunded = Self::release_rest(&mut task);

@@ -35,8 +35,8 @@ pub type AuditsOf<T> =
 	TypeInfo,
 )]
 pub enum Phase {
-	/// Threshold mode: a drawn profiler must post the distance threshold by the
-	/// deadline (with no profiler yet, one is drawn at the deadline).
+	/// Threshold mode: each drawn profiler must commit to its distance threshold (a
+	/// hash) by the deadline (with no profiler yet, one is drawn at the deadline).
 	Profiling,
 	/// No fitting solver yet; re-drawn at the deadline.
 	Queued,
@@ -52,6 +52,10 @@ pub enum Phase {
 	Challenge,
 	/// At least one dispute is open; the deadline is a safety timeout.
 	Disputed,
+	/// Threshold mode: every profiler has committed; each reveals its threshold by the
+	/// deadline, and the threshold is decided from the reveals (last, so that stored
+	/// phases keep their encoding).
+	ProfileReveal,
 }
 
 /// Why a task failed.
@@ -248,15 +252,27 @@ pub struct StateChunk {
 /// huge value (every fake passes) is outvoted by the other two.
 pub const PROFILERS: u32 = 3;
 
-/// A profiler drawn for a Threshold task, and the threshold it posted.
+/// A profiler drawn for a Threshold task, and the threshold it revealed.
 #[derive(
 	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
 )]
 pub struct Profile<AccountId> {
 	/// The profiler.
 	pub who: AccountId,
-	/// Its threshold (f32 bits), once posted.
+	/// Its threshold (f32 bits), once revealed.
 	pub threshold: Option<u32>,
+}
+
+/// What a profiler commits to before any profile is revealed: the hash of its
+/// threshold with the task, its own account and a secret salt. The account and task are
+/// in it so that no profiler can commit another's hash and then copy its reveal.
+pub fn profile_commitment<AccountId: Encode>(
+	id: TaskId,
+	who: &AccountId,
+	threshold: u32,
+	salt: &Hash32,
+) -> Hash32 {
+	sp_crypto_hashing::blake2_256(&(b"gensyn/profile", id, who, threshold, salt).encode())
 }
 
 /// A live task.
@@ -332,7 +348,8 @@ impl<T: Config> Task<T> {
 /// What a worker must do now, for the runtime API.
 #[derive(Clone, PartialEq, Eq, Debug, Encode, Decode, TypeInfo)]
 pub enum Duty<BlockNumber> {
-	/// Profile the Threshold task and post its distance threshold by `by`.
+	/// Profile the Threshold task and commit to its distance threshold by `by`
+	/// ([`profile_commitment`]).
 	Profile {
 		/// The task.
 		task: TaskId,
@@ -397,6 +414,14 @@ pub enum Duty<BlockNumber> {
 		/// The segment.
 		segment: u32,
 		/// Deadline: the end of the challenge window.
+		by: BlockNumber,
+	},
+	/// Every profiler of the Threshold task has committed: reveal the committed
+	/// threshold by `by` (since version 7; a lapse is slashed as a missed profile).
+	RevealProfile {
+		/// The task.
+		task: TaskId,
+		/// Deadline.
 		by: BlockNumber,
 	},
 }
@@ -493,8 +518,9 @@ sp_api::decl_runtime_apis! {
 	/// Questions workers and clients ask the tasks pallet (version 3: an audit names the
 	/// fail it re-checks; a quote shows the re-check reserve; version 4: a quote counts
 	/// the profiles it pays; version 5: a reveal duty says from when the chain accepts it;
-	/// version 6: the live tasks a page at a time).
-	#[api_version(6)]
+	/// version 6: the live tasks a page at a time; version 7: a profile is committed, then
+	/// revealed, and `duties` may name `Duty::RevealProfile`).
+	#[api_version(7)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,
@@ -510,8 +536,8 @@ sp_api::decl_runtime_apis! {
 		/// refuse it with (since version 2).
 		fn quote(spec: TaskSpec) -> Result<Quote<Balance>, sp_runtime::DispatchError>;
 		/// The live tasks from id `from` on, at most `limit` of them, from 1 to 100 (since
-		/// version 6): ask again from `next` for the following page.
-		#[api_version(6)]
+		/// version 6: a client of an older runtime checks the API's version first); ask
+		/// again from `next` for the following page.
 		fn tasks(from: TaskId, limit: u32) -> TaskPage<AccountId, Balance, BlockNumber>;
 	}
 }

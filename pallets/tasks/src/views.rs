@@ -34,9 +34,15 @@ impl<T: Config> Pallet<T> {
 			let is_solver = t.solver.as_ref() == Some(who);
 			match t.phase {
 				Phase::Profiling
-					if t.profilers.iter().any(|p| p.who == *who && p.threshold.is_none()) =>
+					if t.profilers.iter().any(|p| p.who == *who && p.threshold.is_none())
+						&& !ProfileCommitments::<T>::get(id).iter().any(|(w, _)| w == who) =>
 				{
 					out.push(Duty::Profile { task: id, by: t.deadline })
+				}
+				Phase::ProfileReveal
+					if t.profilers.iter().any(|p| p.who == *who && p.threshold.is_none()) =>
+				{
+					out.push(Duty::RevealProfile { task: id, by: t.deadline })
 				}
 				Phase::Offered if is_solver => out.push(Duty::Accept { task: id, by: t.deadline }),
 				Phase::Training if is_solver => out.push(Duty::Train {

@@ -40,8 +40,10 @@ pub trait WeightInfo {
 	fn challenge() -> Weight;
 	/// `watch_challenge`: a challenge and its ticket's check.
 	fn watch_challenge() -> Weight;
-	/// `submit_profile`.
-	fn submit_profile() -> Weight;
+	/// `commit_profile`.
+	fn commit_profile() -> Weight;
+	/// `reveal_profile`.
+	fn reveal_profile() -> Weight;
 	/// `decline_profile`.
 	fn decline_profile() -> Weight;
 	/// `prove_off_task`.
@@ -119,12 +121,23 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(6, 4))
 	}
-	// decline_profile, the last of a task's three after the others posted: the
+	// decline_profile, the last of a task's three after the others committed: the
 	// decliner let go (WorkerTasks, Engagements), the seat's pay moved to the pot (Holds,
-	// two Accounts), then the threshold decided as by the last submit_profile (transfers
-	// out of escrow, earnings notes, a solver draw).
+	// two Accounts), r ProfileCommitments, then reveals opened (or, for profiles posted
+	// before commitments, the threshold decided as by the last reveal_profile): counted
+	// as the heavier, a decision.
 	fn decline_profile(&self) -> Weight {
-		self.submit_profile().saturating_add(self.0.reads_writes(5, 5))
+		self.reveal_profile().saturating_add(self.0.reads_writes(6, 5))
+	}
+	// commit_profile, the last of a task's three with a seat empty: r Tasks,
+	// ProfileCommitments, the bond units, the active verifier list (a scan, each entry
+	// checked against the task's excluded and seated workers: could the empty seat be
+	// filled?), as cancel_task's; w ProfileCommitments, Tasks, the deadline queue (a
+	// page, its count, the backlog).
+	fn commit_profile(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(150_000_000, ACTIVE_LIST_PROOF + 8_000)
+			.saturating_add(db.reads_writes(7, 5))
 	}
 	// submit_result: r Tasks, Deadlines, the randomness delay; w Tasks, Deadlines.
 	fn submit_result(&self) -> Weight {
@@ -175,12 +188,13 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(6_000_000, 1_200).saturating_add(db.reads_writes(3, 2))
 	}
-	// submit_profile, the last of a task's three: three transfers out of escrow and
-	// earnings notes, plus a solver draw (as submit_task's).
-	fn submit_profile(&self) -> Weight {
+	// reveal_profile, the last of a task's three: r ProfileCommitments and one blake2
+	// hash of the reveal; the profiler let go (WorkerTasks, Engagements); three
+	// transfers out of escrow and earnings notes, plus a solver draw (as submit_task's).
+	fn reveal_profile(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(270_000_000, 2 * ACTIVE_LIST_PROOF + 12_000 + ROOM_PROOF)
-			.saturating_add(db.reads_writes(15 + ROOM_READS, 15))
+		Weight::from_parts(280_000_000, 2 * ACTIVE_LIST_PROOF + 13_000 + ROOM_PROOF)
+			.saturating_add(db.reads_writes(18 + ROOM_READS, 17))
 	}
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)
@@ -233,8 +247,11 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn watch_challenge() -> Weight {
 		Est(T::DbWeight::get()).watch_challenge()
 	}
-	fn submit_profile() -> Weight {
-		Est(T::DbWeight::get()).submit_profile()
+	fn commit_profile() -> Weight {
+		Est(T::DbWeight::get()).commit_profile()
+	}
+	fn reveal_profile() -> Weight {
+		Est(T::DbWeight::get()).reveal_profile()
 	}
 	fn prove_off_task() -> Weight {
 		Est(T::DbWeight::get()).prove_off_task()
@@ -280,8 +297,11 @@ impl WeightInfo for () {
 	fn watch_challenge() -> Weight {
 		Est(RocksDbWeight::get()).watch_challenge()
 	}
-	fn submit_profile() -> Weight {
-		Est(RocksDbWeight::get()).submit_profile()
+	fn commit_profile() -> Weight {
+		Est(RocksDbWeight::get()).commit_profile()
+	}
+	fn reveal_profile() -> Weight {
+		Est(RocksDbWeight::get()).reveal_profile()
 	}
 	fn prove_off_task() -> Weight {
 		Est(RocksDbWeight::get()).prove_off_task()

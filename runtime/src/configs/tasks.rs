@@ -49,6 +49,10 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type AcceptPeriod = ConstU32<{ 10 * MINUTES }>;
 	type RetryPeriod = ConstU32<MINUTES>;
 	type ProfilePeriod = ConstU32<HOURS>;
+	// A reveal is one small call, due once the last profiler commits (which may be hours
+	// after a profiler's own commitment); an hour leaves an operator time to restart or
+	// upgrade a node before a missed reveal is slashed.
+	type ProfileRevealPeriod = ConstU32<HOURS>;
 	type MaxDraws = ConstU32<16>;
 	/// As many as a round's draws, three profilers each: every worker that failed or
 	/// declined stays out.

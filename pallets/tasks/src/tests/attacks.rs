@@ -544,9 +544,8 @@ fn a_submitter_cannot_reroll_its_profilers_for_free() {
 		);
 		// The profilers (honest, say) post; only then may the submitter cancel.
 		let pay = task(id).segment_pay;
-		for p in drawn {
-			assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(p), id, 1.0f32.to_bits()));
-		}
+		let posts: Vec<(u64, f32)> = drawn.into_iter().map(|p| (p, 1.0)).collect();
+		post_profiles(id, &posts);
 		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
 		assert_eq!(worth(1), before - 3 * pay, "the re-roll cost it three profiles");
 		check();

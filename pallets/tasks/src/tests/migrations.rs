@@ -159,7 +159,7 @@ fn a_profiler_becomes_a_list_when_storage_moves_to_version_4() {
 		assert_eq!(task(id), t, "run once");
 		let before = Balances::free_balance(11);
 		let three = f32::to_bits(3.0);
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, three));
+		post_profiles(id, &[(11, 3.0)]);
 		assert_eq!(task(id).threshold, Some(three));
 		assert_eq!(Balances::free_balance(11), before + t.segment_pay);
 		check();
@@ -232,13 +232,7 @@ fn the_beacon_starts_folding_when_storage_moves_to_version_7() {
 fn a_decline_before_the_upgrade_still_counts_when_storage_moves_to_version_8() {
 	use frame_support::traits::OnRuntimeUpgrade;
 	ExtBuilder::default().profile(4).build().execute_with(|| {
-		reg(10, Role::Solver);
-		for v in [11, 12, 13] {
-			reg(v, Role::Verifier);
-		}
-		assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-		let id = last_task();
-		run_to(task(id).deadline);
+		let id = profiled_among(&[11, 12, 13]);
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(12), id));
 		// As version 7 left it: the draws spent at `MaxDraws`.
 		let max: u32 = <<T as Config>::MaxDraws as Get<u32>>::get();
@@ -252,8 +246,9 @@ fn a_decline_before_the_upgrade_still_counts_when_storage_moves_to_version_8() {
 		assert_eq!(StorageVersion::get::<TaskPallet>(), 8);
 		assert_eq!(task(id).draws, max + 1);
 		let before = Balances::total_balance(&11);
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1.0f32.to_bits()));
+		assert_ok!(commit_threshold(11, id, 1.0));
 		run_to(task(id).deadline);
+		assert_ok!(reveal_threshold(11, id, 1.0));
 		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
 		assert_eq!(Balances::total_balance(&11), before, "not paid after a decline");
 		check();
@@ -329,6 +324,37 @@ fn storage_moves_to_version_11_with_live_tasks_at_one_unit() {
 		for w in workers {
 			assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(w), 0, "{w} released");
 		}
+		check();
+	});
+}
+
+/// Version 12 asks profiles to be committed before they are revealed. A task profiling
+/// at the upgrade keeps the profile posted in the open before it: that post counts as
+/// committed and revealed, the others commit and reveal, and the threshold is decided
+/// from all of them.
+#[test]
+fn storage_moves_to_version_12_with_a_profile_posted_before_it_kept() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		// As version 11 left a post: in the open, its poster no longer engaged.
+		let early = task(id).profilers[0].who;
+		Tasks::<T>::mutate(id, |t| {
+			if let Some(t) = t {
+				t.profilers[0].threshold = Some(2.0f32.to_bits());
+			}
+		});
+		let mut t = task(id);
+		TaskPallet::disengage(id, &mut t, &early);
+		Tasks::<T>::insert(id, t);
+		StorageVersion::new(11).put::<TaskPallet>();
+		crate::migrations::V11ToV12::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 12);
+		assert_eq!(task(id).phase, Phase::Profiling);
+		let rest: Vec<(u64, f32)> =
+			[11, 12, 13].into_iter().filter(|v| *v != early).zip([1.0, 3.0]).collect();
+		post_profiles(id, &rest);
+		assert_eq!(task(id).threshold, Some(2.0f32.to_bits()), "the median of all three");
 		check();
 	});
 }

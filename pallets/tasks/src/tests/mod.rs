@@ -416,3 +416,43 @@ fn unverified(id: TaskId) -> bool {
 		|e| matches!(e, Event::TaskFailed { id: i, reason: FailReason::Unverified, .. } if *i == id),
 	)
 }
+
+/// The salt test profilers commit with.
+const SALT: [u8; 32] = [5; 32];
+
+/// `who` commits to threshold `t` for task `id`.
+fn commit_threshold(who: u64, id: TaskId, t: f32) -> DispatchResult {
+	let commitment = profile_commitment(id, &who, t.to_bits(), &SALT);
+	TaskPallet::commit_profile(RuntimeOrigin::signed(who), id, commitment)
+}
+
+/// `who` reveals threshold `t` for task `id`.
+fn reveal_threshold(who: u64, id: TaskId, t: f32) -> DispatchResult {
+	TaskPallet::reveal_profile(RuntimeOrigin::signed(who), id, t.to_bits(), SALT)
+}
+
+/// Each of `posts` commits its threshold, then each reveals it, in order: what profilers
+/// do once all are drawn.
+fn post_profiles(id: TaskId, posts: &[(u64, f32)]) {
+	for (who, t) in posts {
+		assert_ok!(commit_threshold(*who, id, *t));
+	}
+	for (who, t) in posts {
+		assert_ok!(reveal_threshold(*who, id, *t));
+	}
+}
+
+/// Registers solver 10 and `verifiers` and submits the MNIST MLP (Threshold mode) from
+/// account 1; returns the task once its profilers are drawn (`RandomnessDelay`, two
+/// blocks, after the submission: block 3).
+fn profiled_among(verifiers: &[u64]) -> TaskId {
+	reg(10, Role::Solver);
+	for v in verifiers {
+		reg(*v, Role::Verifier);
+	}
+	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
+	let id = last_task();
+	assert!(task(id).profilers.is_empty(), "none drawn at the submission");
+	run_to(task(id).deadline);
+	id
+}

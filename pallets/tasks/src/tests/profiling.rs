@@ -15,37 +15,37 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 		assert_eq!(t.escrow, t.solver_pay + 4 * t.segment_pay + t.jackpot_cut + t.treasury_cut);
 		assert_eq!(TaskPallet::duties(&11), vec![Duty::Profile { task: id, by: 7 }]);
 		// Cancel is still possible while profiling (checked on a twin task below).
-		let three = f32::to_bits(3.0);
+		assert_noop!(commit_threshold(12, id, 3.0), Error::<T>::NotProfiler);
 		assert_noop!(
-			TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, three),
-			Error::<T>::NotProfiler
-		);
-		assert_noop!(
-			TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, f32::NAN.to_bits()),
-			Error::<T>::InvalidThreshold
-		);
-		for bad in [-1.0f32, 0.0, f32::INFINITY] {
-			assert_noop!(
-				TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, bad.to_bits()),
-				Error::<T>::InvalidThreshold
-			);
-		}
-		assert_noop!(
-			TaskPallet::submit_profile(RuntimeOrigin::none(), id, three),
+			TaskPallet::commit_profile(RuntimeOrigin::none(), id, [0; 32]),
 			sp_runtime::DispatchError::BadOrigin
 		);
+		assert_noop!(reveal_threshold(11, id, 3.0), Error::<T>::WrongPhase);
 		let before = Balances::free_balance(11);
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, three));
+		assert_ok!(commit_threshold(11, id, 3.0));
+		assert!(events().contains(&Event::ProfileCommitted { id, profiler: 11 }));
+		// Its only profiler committed: the reveals open at once.
+		let by = task(id).deadline;
+		let now = frame_system::Pallet::<T>::block_number();
+		assert_eq!((task(id).phase, by), (Phase::ProfileReveal, now + 3));
+		assert!(events().contains(&Event::ProfileRevealsOpen { id, until: by }));
+		assert_eq!(TaskPallet::duties(&11), vec![Duty::RevealProfile { task: id, by }]);
+		assert_noop!(commit_threshold(11, id, 3.0), Error::<T>::WrongPhase);
+		assert_noop!(reveal_threshold(12, id, 3.0), Error::<T>::NotProfiler);
+		assert_noop!(reveal_threshold(11, id, 2.0), Error::<T>::ProfileMismatch);
+		let three = f32::to_bits(3.0);
+		assert_noop!(
+			TaskPallet::reveal_profile(RuntimeOrigin::signed(11), id, three, [6; 32]),
+			Error::<T>::ProfileMismatch
+		);
+		assert_ok!(reveal_threshold(11, id, 3.0));
 		assert_eq!(Balances::free_balance(11), before + t.segment_pay);
 		assert!(events().contains(&Event::ProfilePosted { id, profiler: 11, threshold: three }));
 		let paid = vec![(11, t.segment_pay)];
 		assert!(events().contains(&Event::Profiled { id, threshold: three, paid }));
 		assert_eq!(task(id).phase, Phase::Offered);
 		assert_eq!(task(id).threshold, Some(three));
-		assert_noop!(
-			TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, three),
-			Error::<T>::WrongPhase
-		);
+		assert_noop!(reveal_threshold(11, id, 3.0), Error::<T>::WrongPhase);
 		// Train, commit, verify with a distance of 2.0: over the default 1.0, under 3.0.
 		assert!(verified_at(id, 2.0).pass);
 		let end = task(id).deadline;
@@ -141,31 +141,15 @@ fn a_profile_cannot_be_declined_after_its_deadline() {
 	});
 }
 
-/// Registers solver 10 and `verifiers` and submits the MNIST MLP (Threshold mode) from
-/// account 1; returns the task once its profilers are drawn (`RandomnessDelay`, two
-/// blocks, after the submission: block 3).
-fn profiled_among(verifiers: &[u64]) -> TaskId {
-	reg(10, Role::Solver);
-	for v in verifiers {
-		reg(*v, Role::Verifier);
-	}
-	assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1), spec()));
-	let id = last_task();
-	assert!(task(id).profilers.is_empty(), "none drawn at the submission");
-	run_to(task(id).deadline);
-	id
-}
-
 /// Submits the MNIST MLP with verifiers 11, 12 and 13 (and solver 10), all three drawn to
-/// profile it; each posts its threshold from `posts`, in that order.
+/// profile it; each commits its threshold from `posts`, then each reveals it, in that
+/// order.
 fn profiled_by(posts: [(u64, f32); 3]) -> TaskId {
 	let id = profiled_among(&[11, 12, 13]);
 	let mut drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
 	drawn.sort();
 	assert_eq!(drawn, vec![11, 12, 13]);
-	for (who, t) in posts {
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(who), id, t.to_bits()));
-	}
+	post_profiles(id, &posts);
 	id
 }
 
@@ -245,8 +229,9 @@ fn a_profiler_posting_a_huge_threshold_is_outvoted_and_unpaid() {
 	});
 }
 
-/// A profiler that lets its deadline pass is slashed and replaced; those that posted
-/// wait for the replacement, and the threshold is the median of three posts.
+/// A profiler that lets its deadline pass is slashed and replaced; those that committed
+/// wait for the replacement (their profiles still hidden), and the threshold is the
+/// median of three reveals.
 #[test]
 fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 	ExtBuilder::default().profile(4).build().execute_with(|| {
@@ -256,9 +241,9 @@ fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 		let spare = [11, 12, 13, 14].into_iter().find(|v| !drawn.contains(v)).unwrap();
 		let (late, posted) = (drawn[0], &drawn[1..]);
 		for (v, t) in posted.iter().zip([2.0f32, 4.0]) {
-			assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(*v), id, t.to_bits()));
+			assert_ok!(commit_threshold(*v, id, t));
 		}
-		assert_eq!(task(id).phase, Phase::Profiling, "one still to post");
+		assert_eq!(task(id).phase, Phase::Profiling, "one still to commit");
 		let bond = Stake::bond(&late, Role::Verifier);
 		run_to(task(id).deadline);
 		assert_eq!(Stake::bond(&late, Role::Verifier), bond - 20, "the lapse is slashed");
@@ -266,7 +251,11 @@ fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 		assert_eq!(t.profilers.last(), Some(&Profile { who: spare, threshold: None }));
 		assert!(t.excluded.contains(&late));
 		assert_eq!(TaskPallet::duties(&spare), vec![Duty::Profile { task: id, by: t.deadline }]);
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(spare), id, 3.0f32.to_bits()));
+		assert_ok!(commit_threshold(spare, id, 3.0));
+		assert_eq!(task(id).phase, Phase::ProfileReveal);
+		for (v, t) in posted.iter().zip([2.0f32, 4.0]).chain([(&spare, 3.0)]) {
+			assert_ok!(reveal_threshold(*v, id, t));
+		}
 		assert_eq!(task(id).threshold, Some(3.0f32.to_bits()));
 		assert_eq!(task(id).phase, Phase::Offered);
 		check();
@@ -292,10 +281,12 @@ fn a_decliners_seat_is_never_refilled_so_partners_cannot_set_the_threshold() {
 		let before = coalition();
 		let pot = Balances::total_balance(&JACKPOT);
 		let solver = Balances::total_balance(&10) + Stake::bond(&10, Role::Solver);
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(13), id, 1e-30f32.to_bits()));
+		assert_ok!(commit_threshold(13, id, 1e-30));
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
 		assert!(Tasks::<T>::get(id).is_some(), "12 still profiles it");
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()));
+		assert_ok!(commit_threshold(12, id, 1.0));
+		assert_ok!(reveal_threshold(13, id, 1e-30));
+		assert_ok!(reveal_threshold(12, id, 1.0));
 		assert!(Tasks::<T>::get(id).is_none(), "no threshold: the task ended");
 		assert!(!events().iter().any(|e| matches!(e, Event::ProfilerDrawn { profiler: 14, .. })));
 		assert!(!events().iter().any(|e| matches!(e, Event::Profiled { .. })));
@@ -326,8 +317,7 @@ fn a_partner_profiler_cannot_undo_the_draw_by_declining() {
 		let before = coalition();
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
 		assert!(Tasks::<T>::get(id).is_some(), "the decline did not end the task");
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()));
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(13), id, 2.0f32.to_bits()));
+		post_profiles(id, &[(12, 1.0), (13, 2.0)]);
 		assert_eq!(task(id).threshold, Some(2.0f32.to_bits()), "the honest profiles decide");
 		assert_eq!(task(id).phase, Phase::Offered);
 		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
@@ -349,9 +339,10 @@ fn a_partner_declining_beside_a_starved_profiler_still_pays_for_the_reroll() {
 		let coalition = || Balances::total_balance(&1) + Balances::total_balance(&11);
 		let before = coalition();
 		let honest = [12, 13].map(|v| Balances::total_balance(&v));
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()));
+		assert_ok!(commit_threshold(12, id, 1.0));
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(13), id));
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(11), id));
+		assert_ok!(reveal_threshold(12, id, 1.0));
 		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
 		assert_eq!([12, 13].map(|v| Balances::total_balance(&v)), honest, "none slashed");
 		assert_eq!(coalition(), before - 3 * pay, "the re-roll cost the owner every seat");
@@ -373,7 +364,7 @@ fn a_partner_posting_alone_after_starved_declines_is_not_paid() {
 		let pot = Balances::total_balance(&JACKPOT);
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(12), id));
 		assert_ok!(TaskPallet::decline_profile(RuntimeOrigin::signed(13), id));
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1e-30f32.to_bits()));
+		post_profiles(id, &[(11, 1e-30)]);
 		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
 		assert!(!events().iter().any(|e| matches!(e, Event::ProfilesPaid { .. })));
 		assert_eq!(coalition(), before - 3 * pay, "the re-roll cost the owner every seat");
@@ -392,14 +383,20 @@ fn a_cancel_waits_for_the_drawn_profilers_and_pays_their_profiles() {
 		let id = profiled_among(&[11, 12]);
 		let pay = task(id).segment_pay;
 		let profiler = Balances::total_balance(&11);
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1.0f32.to_bits()));
+		assert_ok!(commit_threshold(11, id, 1.0));
 		assert_noop!(
 			TaskPallet::cancel_task(RuntimeOrigin::signed(1), id),
 			Error::<T>::ProfilersAtWork
 		);
-		// Once 12 has posted too, the threshold is decided and both profiles paid; the
+		assert_ok!(commit_threshold(12, id, 1.0));
+		assert_ok!(reveal_threshold(11, id, 1.0));
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::signed(1), id),
+			Error::<T>::ProfilersAtWork
+		);
+		// Once 12 has revealed too, the threshold is decided and both profiles paid; the
 		// task, offered to its solver, can be cancelled.
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), id, 1.0f32.to_bits()));
+		assert_ok!(reveal_threshold(12, id, 1.0));
 		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
 		assert_eq!(Balances::total_balance(&11), profiler + pay, "the posted profile is paid");
 		assert_eq!(Balances::free_balance(1), START - 2 * pay, "the rest refunded");
@@ -428,8 +425,11 @@ fn a_lone_post_after_lapses_is_paid_though_retries_spent_the_draws() {
 		assert_eq!((task(id).draws, task(id).profilers.len()), (max, 3), "the last draw");
 		let pay = task(id).segment_pay;
 		let before = Balances::total_balance(&11);
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), id, 1.0f32.to_bits()));
+		assert_ok!(commit_threshold(11, id, 1.0));
 		run_to(task(id).deadline);
+		// The others lapsed and no seat can be filled: 11's reveal is due.
+		assert_eq!(task(id).phase, Phase::ProfileReveal);
+		assert_ok!(reveal_threshold(11, id, 1.0));
 		assert!(Tasks::<T>::get(id).is_none(), "one profile decides nothing");
 		assert_eq!(Balances::total_balance(&11), before + pay, "the lone post is paid");
 		assert!(!events().iter().any(|e| matches!(e, Event::ProfilesForfeited { .. })));
@@ -448,8 +448,7 @@ fn two_profiles_decide_only_when_they_agree() {
 		let far = profiled_among(&[11, 12]);
 		let pay = task(far).segment_pay;
 		let pot = Balances::total_balance(&JACKPOT);
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), far, 1e-30f32.to_bits()));
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), far, 1.0f32.to_bits()));
+		post_profiles(far, &[(11, 1e-30), (12, 1.0)]);
 		assert!(Tasks::<T>::get(far).is_none(), "no agreement: failed at once");
 		assert_eq!(Balances::free_balance(1), START - 2 * pay, "a re-roll costs both seats");
 		assert_eq!(Balances::total_balance(&JACKPOT), pot + 2 * pay);
@@ -458,8 +457,7 @@ fn two_profiles_decide_only_when_they_agree() {
 		run_to(task(near).deadline);
 		let pay = task(near).segment_pay;
 		let before = [11, 12].map(|v| Balances::total_balance(&v));
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(11), near, 0.5f32.to_bits()));
-		assert_ok!(TaskPallet::submit_profile(RuntimeOrigin::signed(12), near, 2.0f32.to_bits()));
+		post_profiles(near, &[(11, 0.5), (12, 2.0)]);
 		assert_eq!(task(near).threshold, Some(2.0f32.to_bits()), "the higher of two");
 		assert_eq!([11, 12].map(|v| Balances::total_balance(&v)), before.map(|b| b + pay));
 		check();
@@ -497,6 +495,81 @@ fn a_lapsed_profile_of_a_valuable_task_is_slashed_per_unit() {
 		let vb = Stake::bond(&11, Role::Verifier);
 		run_to(7);
 		assert_eq!(Stake::bond(&11, Role::Verifier), vb - 3 * 20);
+		check();
+	});
+}
+
+/// A lazy profiler (13) waits to copy the others' profiles instead of replaying: until
+/// every seated profiler has committed, the chain shows only hashes, so it has nothing
+/// to copy. Committing another's hash does not help either: the hash binds the account,
+/// so its copied reveal is refused and it is slashed for the missed reveal, while the
+/// honest profiles decide the threshold and are paid.
+#[test]
+fn a_profile_cannot_be_copied_before_every_profiler_has_committed() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		let pay = task(id).segment_pay;
+		let before = [11, 12, 13].map(|v| Balances::total_balance(&v));
+		let bond = Stake::bond(&13, Role::Verifier);
+		assert_ok!(commit_threshold(11, id, 1.0));
+		assert_ok!(commit_threshold(12, id, 2.0));
+		// All the lazy profiler can read: no threshold, only the others' hashes.
+		assert!(task(id).profilers.iter().all(|p| p.threshold.is_none()));
+		assert_eq!(task(id).phase, Phase::Profiling, "no reveal before 13 commits");
+		assert_noop!(reveal_threshold(11, id, 1.0), Error::<T>::WrongPhase);
+		let theirs = ProfileCommitments::<T>::get(id)[0].1;
+		assert_ok!(TaskPallet::commit_profile(RuntimeOrigin::signed(13), id, theirs));
+		assert_eq!(task(id).phase, Phase::ProfileReveal);
+		assert_ok!(reveal_threshold(11, id, 1.0));
+		// 11's reveal is public now; replayed under 13's name it does not match.
+		assert_noop!(reveal_threshold(13, id, 1.0), Error::<T>::ProfileMismatch);
+		assert_ok!(reveal_threshold(12, id, 2.0));
+		run_to(task(id).deadline);
+		assert_eq!(task(id).threshold, Some(2.0f32.to_bits()), "the honest profiles decide");
+		let after = [11, 12, 13].map(|v| Balances::total_balance(&v));
+		assert_eq!([after[0], after[1]], [before[0] + pay, before[1] + pay], "honest paid");
+		assert_eq!(after[2], before[2] - 20, "the copier lost its missed-reveal slash");
+		assert_eq!(Stake::bond(&13, Role::Verifier), bond - 20);
+		check();
+	});
+}
+
+/// A profiler that committed owes its reveal: it may not decline once committed (it
+/// could otherwise withdraw a profile it saw would be outvoted), its reveal must be a
+/// finite positive threshold, and a reveal left undone is slashed at the reveal
+/// deadline as a missed profile; the threshold is then decided from the reveals made.
+#[test]
+fn a_committed_profile_must_be_revealed_or_its_profiler_is_slashed() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		let pay = task(id).segment_pay;
+		assert_ok!(commit_threshold(11, id, 1.0));
+		assert_noop!(
+			TaskPallet::decline_profile(RuntimeOrigin::signed(11), id),
+			Error::<T>::NotProfiler
+		);
+		assert_ok!(commit_threshold(12, id, 3.0));
+		assert_ok!(commit_threshold(13, id, f32::NAN));
+		assert_eq!(task(id).phase, Phase::ProfileReveal);
+		assert_noop!(
+			TaskPallet::decline_profile(RuntimeOrigin::signed(12), id),
+			Error::<T>::WrongPhase
+		);
+		assert_noop!(reveal_threshold(13, id, f32::NAN), Error::<T>::InvalidThreshold);
+		let before = [11, 12, 13].map(|v| Balances::total_balance(&v));
+		assert_ok!(reveal_threshold(11, id, 1.0));
+		assert_ok!(reveal_threshold(12, id, 3.0));
+		assert_eq!(task(id).phase, Phase::ProfileReveal, "13 still to reveal");
+		assert_noop!(
+			TaskPallet::cancel_task(RuntimeOrigin::signed(1), id),
+			Error::<T>::ProfilersAtWork
+		);
+		run_to(task(id).deadline);
+		assert_eq!(task(id).threshold, Some(3.0f32.to_bits()), "the higher of two that agree");
+		assert_eq!(task(id).phase, Phase::Offered);
+		let after = [11, 12, 13].map(|v| Balances::total_balance(&v));
+		assert_eq!(after, [before[0] + pay, before[1] + pay, before[2] - 20]);
+		assert!(ProfileCommitments::<T>::get(id).is_empty(), "nothing left behind");
 		check();
 	});
 }
