@@ -205,6 +205,10 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	// quote.js asks the chain what the MNIST MLP costs, holding nothing.
 	let (quote, _) = run_ok("quote.js", &["--ws", &ws, "--spec", &example]);
 	assert_eq!(quote["ok"], true, "{quote}");
+	// One bond unit per started 25 tokens of the solver's pay.
+	let unit = 25 * UNIT;
+	let units = amount(&quote, "solverPay").div_ceil(unit).max(1);
+	assert_eq!(quote["bondUnits"].as_u64().map(u128::from), Some(units), "{quote}");
 
 	// Alice submits the MNIST MLP: the escrow is what her hold grew by, and the price of
 	// the work estimate.

@@ -37,6 +37,8 @@ async function main() {
       + `${q.audits.toNumber() + q.profiles.toNumber()} x ${tokens(q.segmentPay)} verification, `
       + `jackpot ${tokens(q.jackpotCut)}, treasury ${tokens(q.treasuryCut)}, `
       + `re-check reserve ${tokens(q.recheckReserve)}`);
+    console.log(`bond units ${q.bondUnits.toNumber()}: the solver needs room for that many `
+      + 'minimum solver bonds, and each slash in the task is multiplied by it');
     console.log(`RESULT ${JSON.stringify({
       ok: true,
       gas: q.gas.toString(),
@@ -50,6 +52,7 @@ async function main() {
       treasuryCut: q.treasuryCut.toString(),
       recheckReserve: q.recheckReserve.toString(),
       escrow: q.escrow.toString(),
+      bondUnits: q.bondUnits.toNumber(),
     })}`);
   } finally {
     await api.disconnect();

@@ -56,6 +56,7 @@ impl<T: Config> Pallet<T> {
 			treasury_cut,
 			recheck_reserve,
 			escrow,
+			bond_units: Self::bond_units(solver_pay),
 		})
 	}
 
@@ -93,7 +94,7 @@ impl<T: Config> Pallet<T> {
 			threshold: None,
 		};
 		Specs::<T>::insert(id, spec);
-		let units = Self::bond_units(q.solver_pay);
+		let units = q.bond_units;
 		if units > 1 {
 			BondUnits::<T>::insert(id, units);
 		}

@@ -512,6 +512,10 @@ pub struct Quote<Balance> {
 	/// The escrow held at submission: all of the above, the verification pay once per
 	/// audit and per profile (what is not paid is refunded).
 	pub escrow: Balance,
+	/// The task's bond units (since version 7): its solver needs room for this many
+	/// minimum solver bonds, its verifiers are drawn preferring a bond of this many
+	/// minimum verifier bonds, and its slashes are multiplied by it.
+	pub bond_units: u32,
 }
 
 sp_api::decl_runtime_apis! {
@@ -519,7 +523,8 @@ sp_api::decl_runtime_apis! {
 	/// fail it re-checks; a quote shows the re-check reserve; version 4: a quote counts
 	/// the profiles it pays; version 5: a reveal duty says from when the chain accepts it;
 	/// version 6: the live tasks a page at a time; version 7: a profile is committed, then
-	/// revealed, and `duties` may name `Duty::RevealProfile`).
+	/// revealed, and `duties` may name `Duty::RevealProfile`; a quote shows the task's
+	/// bond units).
 	#[api_version(7)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,

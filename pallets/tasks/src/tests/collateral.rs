@@ -7,8 +7,11 @@ use super::*;
 /// Has the example's spec count three bond units; returns the solver's pay.
 fn three_units() -> u64 {
 	let pay = TaskPallet::quote(&exact()).unwrap().solver_pay;
+	assert_eq!(TaskPallet::quote(&exact()).unwrap().bond_units, 1, "the default unit");
 	set_pay_per_bond_unit(pay.div_ceil(3));
 	assert_eq!(TaskPallet::bond_units(pay), 3);
+	// A client sees the units before it submits.
+	assert_eq!(TaskPallet::quote(&exact()).unwrap().bond_units, 3);
 	pay
 }
 
@@ -108,6 +111,53 @@ fn a_verifier_whose_bond_covers_the_units_is_drawn_first() {
 			let drawn: Vec<u64> = Audits::<T>::get(id).iter().map(|a| a.verifier).collect();
 			assert!(!drawn.is_empty());
 			assert!(drawn.iter().all(|v| *v == 11 || *v == 14), "salt {salt}: {drawn:?}");
+			check();
+		});
+	}
+}
+
+/// A segment audited again goes, like a first audit, to a verifier whose bond covers
+/// the task's units wherever the draw's bond reads find one: a reporter cannot count on
+/// its segment landing with one of the many small bonds beside the one that covers it.
+#[test]
+fn a_reauditor_whose_bond_covers_the_units_is_drawn_first() {
+	for salt in 0..6 {
+		ExtBuilder::default().salt(salt).build().execute_with(|| {
+			three_units();
+			// 11 and 12 (500 each) and 14 cover three units of 50; 15 and 16 do not.
+			reg_bonded(14, Role::Verifier, 150);
+			reg_bonded(15, Role::Verifier, 100);
+			reg_bonded(16, Role::Verifier, 100);
+			let id = verifying_with(exact());
+			let audits = Audits::<T>::get(id);
+			let drawn: Vec<u64> = audits.iter().map(|a| a.verifier).collect();
+			assert!(drawn.iter().all(|v| [11, 12, 14].contains(v)), "salt {salt}: {drawn:?}");
+			let first = audits[0].clone();
+			assert_ok!(TaskPallet::report_unavailable(
+				RuntimeOrigin::signed(first.verifier),
+				id,
+				first.segment
+			));
+			for a in audits.iter().filter(|a| a.segment != first.segment) {
+				pass(id, a.verifier, a.segment);
+			}
+			let reaudited = || {
+				events().into_iter().find_map(|e| match e {
+					Event::Reaudited { id: i, segment, verifier } if i == id => {
+						Some((segment, verifier))
+					}
+					_ => None,
+				})
+			};
+			for _ in 0..4 {
+				if reaudited().is_some() {
+					break;
+				}
+				run_to(task(id).deadline);
+			}
+			let (segment, by) = reaudited().expect("the reported segment is audited again");
+			assert_eq!(segment, first.segment);
+			assert!([11, 12, 14].contains(&by) && !drawn.contains(&by), "salt {salt}: {by}");
 			check();
 		});
 	}
