@@ -9,7 +9,7 @@
 //!
 //! Entry points: [`model::init_state`], [`model::train_step`], [`model::replay`],
 //! [`state::TrainState::hash`], [`state::distances`], [`graph::step_graph`],
-//! [`model::trace_step`], [`element`].
+//! [`model::trace_step`], [`element`]; the transformer's operators in [`transformer`].
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -33,6 +33,7 @@ pub mod pool;
 pub mod relu;
 pub mod selftest;
 pub mod state;
+pub mod transformer;
 
 pub use gensyn_primitives as primitives;
 
@@ -47,6 +48,8 @@ pub enum ReproError {
 	BadBatch,
 	/// A label is not below the number of classes.
 	LabelOutOfRange,
+	/// A token is not below the vocabulary's size.
+	TokenOutOfRange,
 	/// An op, tensor, element or reduction index is out of range.
 	OutOfRange,
 	/// A value needed by an element evaluation was not provided.

@@ -85,3 +85,35 @@ pub fn adam_param(s: &AdamScalars, p: f32, m: f32, v: f32) -> f32 {
 	let d = s.step_size * u;
 	p - d
 }
+
+/// AdamW's decoupled weight decay, computed once per step: `1 - lr * weight_decay`.
+pub fn adamw_decay_factor(lr: f32, weight_decay: f32) -> f32 {
+	1.0 - lr * weight_decay
+}
+
+/// `p * factor`: AdamW shrinks a parameter before its Adam update (PyTorch's
+/// `param.mul_(1 - lr * weight_decay)`), so the decay does not pass through `m` and `v`.
+#[inline(always)]
+pub fn adamw_decay(factor: f32, p: f32) -> f32 {
+	p * factor
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn adamw_decays_the_parameter_before_adams_step() {
+		let (lr, wd) = (0.01f32, 0.1f32);
+		let s = adam_scalars(lr, 0.9, 0.999, 1e-8, 0);
+		let (p, g) = (2.0f32, 0.5f32);
+		let (m, v) = (adam_m(0.9, 0.0, g), adam_v(0.999, 0.0, g));
+		let decayed = adamw_decay(adamw_decay_factor(lr, wd), p);
+		assert_eq!(decayed, 2.0 * (1.0 - 0.001));
+		// The first step moves by about lr against the gradient's sign, from the decayed value.
+		let next = adam_param(&s, decayed, m, v);
+		assert!((next - (decayed - lr)).abs() < 1e-6, "{next}");
+		// No decay is plain Adam, bit for bit.
+		assert_eq!(adamw_decay(adamw_decay_factor(lr, 0.0), p).to_bits(), p.to_bits());
+	}
+}

@@ -1,6 +1,7 @@
 //! A fixed workload whose result must be the same bits on every platform: a small CNN
 //! (Adam, cosine schedule) and a small MLP (SGD with momentum, step schedule), three
-//! steps each on generated data. Tests compare its hash natively and in a wasm32 build.
+//! steps each on generated data, and each transformer operator forward and backward.
+//! Tests compare its hash natively and in a wasm32 build.
 
 use crate::{
 	model::{init_state, replay, Dataset},
@@ -107,5 +108,39 @@ pub fn probe() -> Result<[u8; 32]> {
 			acc.extend_from_slice(&l.to_bits().to_le_bytes());
 		}
 	}
+	transformer_ops(&mut acc)?;
 	Ok(blake2_256(&acc))
+}
+
+/// Appends the bits of every transformer operator, forward and backward, on generated
+/// values (the gradient of each output taken as the next op's input).
+fn transformer_ops(acc: &mut Vec<u8>) -> Result<()> {
+	use crate::transformer::{causal_softmax, clip, embedding, gelu, layernorm};
+	let (t, d, vocab) = (6usize, 8usize, 11usize);
+	let values = |tensor: u32, n: usize| crate::init::uniform_tensor(3, tensor, n, 2.0);
+	let mut push = |v: &[f32]| v.iter().for_each(|f| acc.extend_from_slice(&f.to_le_bytes()));
+	let tokens: Vec<u32> = (0..2 * t as u32).map(|n| (n * 5) % vocab as u32).collect();
+	let table = values(0, vocab * d);
+	let mut x = alloc::vec![0.0; tokens.len() * d];
+	embedding::forward(&table, d, &tokens, &mut x, 1)?;
+	let (gamma, beta) = (values(1, d), values(2, d));
+	let mut y = alloc::vec![0.0; x.len()];
+	let stats = layernorm::forward(&x, d, &gamma, &beta, 1e-5, &mut y, 1)?;
+	let (dx, dgamma, dbeta) = layernorm::backward(&x, d, &gamma, &stats, &y, 1)?;
+	let mut h = alloc::vec![0.0; y.len()];
+	gelu::forward(&y, &mut h, 1)?;
+	let mut dh = alloc::vec![0.0; y.len()];
+	gelu::backward(&y, &dx, &mut dh, 1)?;
+	let scores = values(3, 2 * t * t);
+	let mut p = alloc::vec![0.0; scores.len()];
+	causal_softmax::forward(&scores, t, &mut p, 1)?;
+	let mut dz = alloc::vec![0.0; p.len()];
+	causal_softmax::backward(&p, &values(4, p.len()), t, &mut dz, 1)?;
+	let dtable = embedding::backward(vocab, d, &tokens, &dh, 1)?;
+	let mut clipped = dtable.clone();
+	clip::apply(&mut clipped, clip::scale(clip::squared_norm([&dtable[..], &dz[..]]), 0.5));
+	for v in [&x, &y, &stats.mean, &stats.rstd, &dx, &dgamma, &dbeta, &h, &dh, &p, &dz, &clipped] {
+		push(v);
+	}
+	Ok(())
 }

@@ -1,0 +1,26 @@
+//! The operators a decoder-only transformer adds to the image models' five layer kinds,
+//! each forward and backward with every reduction in one fixed order, as the rest of
+//! repops:
+//!
+//! - [`embedding`]: token rows gathered from a table, and their gradient scattered back
+//!   in token order;
+//! - [`layernorm`]: normalisation over a row's features with a learned scale and shift;
+//! - [`gelu`]: the tanh form of GELU, with `tanh` from `libm`;
+//! - [`causal_softmax`]: softmax over attention scores with a causal mask;
+//! - [`clip`]: the global gradient norm and the clipping scale.
+//!
+//! Each module spells out its definition, and its per-element functions (`*_step`,
+//! `*_at`) are the ones its fast loops call, so an element evaluation for the pinpoint
+//! game computes the same bits. AdamW's decoupled decay is in [`crate::optim`].
+//!
+//! These are building blocks: the spec language does not yet name a transformer, and
+//! no training step or op graph uses them.
+
+pub mod causal_softmax;
+pub mod clip;
+pub mod embedding;
+pub mod gelu;
+pub mod layernorm;
+
+#[cfg(test)]
+pub(crate) mod check;
