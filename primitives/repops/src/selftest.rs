@@ -115,7 +115,7 @@ pub fn probe() -> Result<[u8; 32]> {
 /// Appends the bits of every transformer operator, forward and backward, on generated
 /// values (the gradient of each output taken as the next op's input).
 fn transformer_ops(acc: &mut Vec<u8>) -> Result<()> {
-	use crate::transformer::{causal_softmax, clip, embedding, gelu, layernorm};
+	use crate::transformer::{attention, causal_softmax, clip, embedding, gelu, layernorm};
 	let (t, d, vocab) = (6usize, 8usize, 11usize);
 	let values = |tensor: u32, n: usize| crate::init::uniform_tensor(3, tensor, n, 2.0);
 	let mut push = |v: &[f32]| v.iter().for_each(|f| acc.extend_from_slice(&f.to_le_bytes()));
@@ -136,10 +136,30 @@ fn transformer_ops(acc: &mut Vec<u8>) -> Result<()> {
 	causal_softmax::forward(&scores, t, &mut p, 1)?;
 	let mut dz = alloc::vec![0.0; p.len()];
 	causal_softmax::backward(&p, &values(4, p.len()), t, &mut dz, 1)?;
+	let (q, k, v) = (values(5, t * d), values(6, t * d), values(7, t * d));
+	let head = attention::forward(&q, &k, &v, t, d, 1)?;
+	let g = attention::backward(&q, &k, &v, &head.p, &values(8, t * d), t, d, 1)?;
 	let dtable = embedding::backward(vocab, d, &tokens, &dh, 1)?;
 	let mut clipped = dtable.clone();
 	clip::apply(&mut clipped, clip::scale(clip::squared_norm([&dtable[..], &dz[..]]), 0.5));
-	for v in [&x, &y, &stats.mean, &stats.rstd, &dx, &dgamma, &dbeta, &h, &dh, &p, &dz, &clipped] {
+	for v in [
+		&x,
+		&y,
+		&stats.mean,
+		&stats.rstd,
+		&dx,
+		&dgamma,
+		&dbeta,
+		&h,
+		&dh,
+		&p,
+		&dz,
+		&head.o,
+		&g.dq,
+		&g.dk,
+		&g.dv,
+		&clipped,
+	] {
 		push(v);
 	}
 	Ok(())

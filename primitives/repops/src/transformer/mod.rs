@@ -7,6 +7,8 @@
 //! - [`layernorm`]: normalisation over a row's features with a learned scale and shift;
 //! - [`gelu`]: the tanh form of GELU, with `tanh` from `libm`;
 //! - [`causal_softmax`]: softmax over attention scores with a causal mask;
+//! - [`attention`]: one head of causal self-attention, composed of the products and the
+//!   softmax;
 //! - [`clip`]: the global gradient norm and the clipping scale.
 //!
 //! Each module spells out its definition, and its per-element functions (`*_step`,
@@ -16,6 +18,7 @@
 //! These are building blocks: the spec language does not yet name a transformer, and
 //! no training step or op graph uses them.
 
+pub mod attention;
 pub mod causal_softmax;
 pub mod clip;
 pub mod embedding;
