@@ -9,7 +9,10 @@
 //!   scale`, `dq = ds k`, `dk = ds^T q`.
 //!
 //! Scores of masked positions are computed and never read, so the work is the plain
-//! `t x t` product's; the bits do not depend on it.
+//! `t x t` product's; the bits do not depend on it. The products are plain ones: a
+//! masked key adds `+0 * v` to an earlier position's output (and `+0 * k` to its `dq`),
+//! which changes no bit while `v` and `k` are finite; a non-finite value at a later
+//! position (a diverged state) makes those outputs `NaN`, as in PyTorch.
 
 use super::causal_softmax;
 use crate::{
@@ -44,6 +47,7 @@ pub fn scale(dh: usize) -> f32 {
 }
 
 fn shapes(t: usize, dh: usize, tensors: &[&[f32]]) -> Result<()> {
+	t.checked_mul(t).ok_or(ReproError::ShapeMismatch)?;
 	let n = t.checked_mul(dh).filter(|n| *n > 0).ok_or(ReproError::ShapeMismatch)?;
 	if tensors.iter().any(|x| x.len() != n) {
 		return Err(ReproError::ShapeMismatch);
@@ -144,6 +148,39 @@ mod tests {
 		}
 		assert_eq!(forward(&q, &k, &v[1..], T, DH, 1), Err(ReproError::ShapeMismatch));
 		assert_eq!(forward(&q, &k, &v, T, 0, 1), Err(ReproError::ShapeMismatch));
+	}
+
+	/// The definition, one element at a time: each product's sum over features, then
+	/// the scale; the softmax's own definition is checked in its module.
+	#[test]
+	fn the_forward_pass_follows_the_definition() {
+		let [q, k, v, _] = inputs();
+		let f = forward(&q, &k, &v, T, DH, 1).unwrap();
+		let mut s = vec![0.0f32; T * T];
+		for i in 0..T {
+			for j in 0..T {
+				let mut acc = 0.0f32;
+				for c in 0..DH {
+					acc = acc + q[i * DH + c] * k[j * DH + c];
+				}
+				s[i * T + j] = acc * scale(DH);
+			}
+		}
+		let mut p = vec![0.0f32; T * T];
+		causal_softmax::forward(&s, T, &mut p, 1).unwrap();
+		assert_eq!(
+			p.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+			f.p.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+		);
+		for i in 0..T {
+			for c in 0..DH {
+				let mut acc = 0.0f32;
+				for j in 0..T {
+					acc = acc + p[i * T + j] * v[j * DH + c];
+				}
+				assert_eq!(acc.to_bits(), f.o[i * DH + c].to_bits(), "output {i}, {c}");
+			}
+		}
 	}
 
 	#[test]

@@ -6,8 +6,9 @@
 //! - `scale = min(1, max_norm / (sqrt(sq) + 1e-6))`, and each gradient becomes
 //!   `g * scale` (a scale of 1 leaves every bit: `g * 1 = g`).
 //!
-//! A non-finite `sq` (a diverged step) gives a `NaN` scale, as PyTorch's clamp does, so
-//! the divergence shows in the next state instead of being hidden.
+//! A `NaN` `sq` (a diverged step) gives a `NaN` scale, as PyTorch's clamp does, so the
+//! divergence shows in the next state; an infinite one (squares that overflow f32)
+//! gives the scale the formula gives, `0`.
 
 /// PyTorch's guard against a zero norm.
 pub const NORM_EPS: f32 = 1e-6;

@@ -64,7 +64,8 @@ pub fn backward(
 		return Err(ReproError::ShapeMismatch);
 	}
 	let picked = rows(tokens, vocab)?;
-	let mut out = alloc::vec![0.0f32; vocab.saturating_mul(d)];
+	let size = vocab.checked_mul(d).ok_or(ReproError::ShapeMismatch)?;
+	let mut out = alloc::vec![0.0f32; size];
 	let threads =
 		par::threads_for(out.len().saturating_add(dy.len()).saturating_mul(WORK_PER_ELEM), threads);
 	// Threads split the table's rows; each piece walks every token in order and adds

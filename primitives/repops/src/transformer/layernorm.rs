@@ -281,6 +281,11 @@ mod tests {
 			let var: f32 = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / d as f32;
 			assert!(mean.abs() < 1e-5 && (var - 1.0).abs() < 1e-3, "mean {mean}, var {var}");
 		}
+		// eps sits inside the square root: a row of variance 1 comes out scaled by
+		// 1 / sqrt(1 + eps), not by 1 / (1 + eps).
+		let mut two = [0.0f32; 2];
+		forward(&[1.0, 3.0], 2, &[1.0; 2], &[0.0; 2], 0.01, &mut two, 1).unwrap();
+		assert!((two[1] - 1.0 / 1.01f32.sqrt()).abs() < 1e-6, "{}", two[1]);
 		let gamma = check::values(d, 6, 2.0);
 		let beta = check::values(d, 7, 1.0);
 		let dy = check::values(rows * d, 8, 1.0);
