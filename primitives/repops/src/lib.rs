@@ -29,6 +29,7 @@ pub mod loss;
 pub mod model;
 pub mod optim;
 pub mod par;
+pub mod pointwise;
 pub mod pool;
 pub mod relu;
 pub mod selftest;

@@ -1,45 +1,28 @@
 //! `ReLU` forward and backward (fast path). Definitions: [`crate::graph::OpKind`].
 
-use crate::{par, ReproError, Result};
+use crate::{pointwise, Result};
 
-/// Work (in [`par::threads_for`] units) per element: both loops stream memory.
+/// Work (in [`crate::par::threads_for`] units) per element: both loops stream memory.
 const WORK_PER_ELEM: usize = 2;
 
 /// `y = x if x > 0 else +0`.
 pub fn forward(x: &[f32], out: &mut [f32], threads: usize) -> Result<()> {
-	if x.len() != out.len() {
-		return Err(ReproError::ShapeMismatch);
-	}
-	let threads = par::threads_for(out.len().saturating_mul(WORK_PER_ELEM), threads);
-	par::for_rows(out, 1, threads, |first, piece| {
-		let Some(x) = x.get(first..) else { return };
-		for (o, v) in piece.iter_mut().zip(x) {
-			*o = if *v > 0.0 { *v } else { 0.0 };
-		}
-	});
-	Ok(())
+	pointwise::map1(x, out, WORK_PER_ELEM, threads, |v| if v > 0.0 { v } else { 0.0 })
 }
 
 /// `dx = dy if x > 0 else +0`, written without a branch on the values (a mask on the
 /// bits of `dy`: all ones keeps them, all zeros gives `+0`).
 pub fn backward(x: &[f32], dy: &[f32], out: &mut [f32], threads: usize) -> Result<()> {
-	if x.len() != out.len() || dy.len() != out.len() {
-		return Err(ReproError::ShapeMismatch);
-	}
-	let threads = par::threads_for(out.len().saturating_mul(WORK_PER_ELEM), threads);
-	par::for_rows(out, 1, threads, |first, piece| {
-		let (Some(x), Some(dy)) = (x.get(first..), dy.get(first..)) else { return };
-		for ((o, v), d) in piece.iter_mut().zip(x).zip(dy) {
-			let keep = u32::from(*v > 0.0).wrapping_neg();
-			*o = f32::from_bits(d.to_bits() & keep);
-		}
-	});
-	Ok(())
+	pointwise::map2(x, dy, out, WORK_PER_ELEM, threads, |v, d| {
+		let keep = u32::from(v > 0.0).wrapping_neg();
+		f32::from_bits(d.to_bits() & keep)
+	})
 }
 
 #[cfg(test)]
 mod tests {
 	use super::*;
+	use crate::ReproError;
 	use alloc::{vec, vec::Vec};
 
 	#[test]

@@ -7,13 +7,13 @@
 //! The tanh form needs one transcendental, `libm::tanhf`, where the erf form needs
 //! `erff` and `expf` in its gradient.
 
-use crate::{par, ReproError, Result};
+use crate::{pointwise, Result};
 
 /// `sqrt(2 / pi)`, rounded to f32.
 pub const C: f32 = 0.797_884_6;
 /// The cubic term's weight.
 pub const K: f32 = 0.044_715;
-/// Work per element, in [`par::threads_for`] units: a tanh and a dozen roundings.
+/// Work per element, in [`crate::par::threads_for`] units: a tanh and a dozen roundings.
 const WORK_PER_ELEM: usize = 16;
 
 /// `tanh(c * (x + k * x^3))`: the value both directions share.
@@ -44,38 +44,19 @@ pub fn backward_at(x: f32, dy: f32) -> f32 {
 
 /// `out[i] = gelu(x[i])`.
 pub fn forward(x: &[f32], out: &mut [f32], threads: usize) -> Result<()> {
-	if x.len() != out.len() {
-		return Err(ReproError::ShapeMismatch);
-	}
-	let threads = par::threads_for(out.len().saturating_mul(WORK_PER_ELEM), threads);
-	par::for_rows(out, 1, threads, |first, piece| {
-		let Some(x) = x.get(first..) else { return };
-		for (o, v) in piece.iter_mut().zip(x) {
-			*o = forward_at(*v);
-		}
-	});
-	Ok(())
+	pointwise::map1(x, out, WORK_PER_ELEM, threads, forward_at)
 }
 
 /// `out[i] = dy[i] * gelu'(x[i])`.
 pub fn backward(x: &[f32], dy: &[f32], out: &mut [f32], threads: usize) -> Result<()> {
-	if x.len() != out.len() || dy.len() != out.len() {
-		return Err(ReproError::ShapeMismatch);
-	}
-	let threads = par::threads_for(out.len().saturating_mul(WORK_PER_ELEM), threads);
-	par::for_rows(out, 1, threads, |first, piece| {
-		let (Some(x), Some(dy)) = (x.get(first..), dy.get(first..)) else { return };
-		for ((o, v), d) in piece.iter_mut().zip(x).zip(dy) {
-			*o = backward_at(*v, *d);
-		}
-	});
-	Ok(())
+	pointwise::map2(x, dy, out, WORK_PER_ELEM, threads, backward_at)
 }
 
 #[cfg(test)]
 mod tests {
 	use super::*;
 	use crate::transformer::check;
+	use crate::{par, ReproError};
 	use alloc::{vec, vec::Vec};
 
 	#[test]
