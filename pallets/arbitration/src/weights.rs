@@ -51,7 +51,8 @@ const PROOF: u64 = 70_000_000;
 const PER_ROOT: u64 = 2_500_000;
 const PER_SAMPLE: u64 = 30_000;
 /// The ruling: bonds, the tasks pallet's resolve with its slash and, for a voided
-/// verdict, a re-audit draw over the active verifier list.
+/// verdict, the re-audit's deadline and its point (`GameReaudit`); counted as a
+/// re-audit draw over the active verifier list, which the ruling once made.
 const RULE: u64 = 120_000_000;
 /// The ruling's proof: one full active list (the loser's role, which is also the list a
 /// re-audit draws from when the loser is the verifier), bonds, accounts, the task, its

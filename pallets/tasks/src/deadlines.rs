@@ -60,6 +60,10 @@ impl<T: Config> Pallet<T> {
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
+		// A game's end filed it for a draw that moves itself once first.
+		if task.phase == Phase::Challenge && Self::move_game_reaudit(id, task, now) {
+			return Ok(true);
+		}
 		match task.phase {
 			Phase::Profiling => Self::profile_lapsed(id, task, now),
 			Phase::ProfileReveal => Self::reveal_lapsed(id, task, now),

@@ -64,14 +64,16 @@ impl<T: Config> Pallet<T> {
 		(sp_crypto_hashing::blake2_256(&(subject, beacon).encode()), known_since)
 	}
 
-	/// The blocks an audit draw due at its first deadline moves itself by, read from the
-	/// beacon then: up to `RandomnessDelay - 2`. The author of the block before a draw
-	/// knows the draw and may withhold its block for another roll; moved by a value
-	/// nobody knew at the commit, that block is not one a committer can make its own.
-	fn jitter(id: TaskId) -> BlockNumberFor<T> {
+	/// The blocks a draw due at a deadline someone chose (by committing a result, or by
+	/// ending a game) moves itself by, read from the beacon then: up to
+	/// `RandomnessDelay - 2`. The author of the block before a draw knows the draw and may
+	/// withhold its block for another roll; moved by a value nobody knew when the
+	/// deadline was set, that block is not one the chooser can make its own. `tag` (a
+	/// byte array, encoded as its bytes) keeps the two draws' values apart.
+	pub(crate) fn jitter(tag: impl Encode, id: TaskId) -> BlockNumberFor<T> {
 		let span: u64 =
 			Self::randomness_delay().saturating_sub(1u32.into()).unique_saturated_into();
-		let (x, _) = Self::random_u64(&(b"gensyn/jitter", id).encode());
+		let (x, _) = Self::random_u64(&(tag, id).encode());
 		(x % span.max(1)).saturated_into()
 	}
 
@@ -255,7 +257,7 @@ impl<T: Config> Pallet<T> {
 		let committed_at = task.result.as_ref().map(|r| r.committed_at).unwrap_or_else(Zero::zero);
 		let first = committed_at.saturating_add(Self::randomness_delay());
 		if task.deadline == first {
-			let jitter = Self::jitter(id);
+			let jitter = Self::jitter(b"gensyn/jitter", id);
 			if !jitter.is_zero() {
 				task.deadline = Self::schedule(id, now.saturating_add(jitter));
 				return Ok(true);

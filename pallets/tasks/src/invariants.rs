@@ -37,7 +37,8 @@ impl<T: Config> Pallet<T> {
 	/// tasks' escrows; every live task's deadline is in the future (or carried over) and indexed;
 	/// every engagement is counted in [`WorkerTasks`] and, with the task's bond units, in
 	/// the stake pallet; assigned phases have a solver; reveals open within a live task's
-	/// window; profile commitments belong to profilers of a live task still to reveal.
+	/// window; profile commitments belong to profilers of a live task still to reveal; a
+	/// game's re-audit point belongs to a live task.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		let now = frame_system::Pallet::<T>::block_number();
@@ -110,6 +111,9 @@ impl<T: Config> Pallet<T> {
 					"tasks: a commitment of no profiler still to reveal"
 				);
 			}
+		}
+		for id in GameReaudit::<T>::iter_keys() {
+			ensure!(Tasks::<T>::contains_key(id), "tasks: a game's re-audit point of a dead task");
 		}
 		for (id, from) in RevealsFrom::<T>::iter() {
 			let t = Tasks::<T>::get(id).ok_or("tasks: a reveal point of a dead task")?;

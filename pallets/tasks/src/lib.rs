@@ -343,6 +343,14 @@ pub mod pallet {
 		ValueQuery,
 	>;
 
+	/// The block a game's end set for the re-audit of the verdicts it voided, and the
+	/// block the game ended in, until that draw is due: there it waits for randomness
+	/// made after the game and moves itself once ([`Pallet::move_game_reaudit`]), so that
+	/// a party that ends a game cannot line the draw up with a block of its own.
+	#[pallet::storage]
+	pub type GameReaudit<T: Config> =
+		StorageMap<_, Twox64Concat, TaskId, (BlockNumberFor<T>, BlockNumberFor<T>)>;
+
 	/// Live tasks each worker takes part in (how many roles in it), for the runtime API.
 	#[pallet::storage]
 	pub type WorkerTasks<T: Config> =

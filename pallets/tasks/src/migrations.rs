@@ -510,5 +510,7 @@ pub type V10ToV11<T> =
 /// adds [`crate::ProfileCommitments`] and the last phase, `ProfileReveal`, after every
 /// stored one. A profile posted before the upgrade counts as committed and revealed, so a
 /// task profiling at the upgrade goes on with the profiles it has: nothing moves.
+/// It also adds [`crate::GameReaudit`]: a re-audit a game's end set before the upgrade
+/// has no entry and is drawn at its deadline unmoved, as it would have been.
 pub type V11ToV12<T> =
 	VersionedMigration<11, 12, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;

@@ -64,10 +64,10 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// overturned; about 3 reads and 4 writes) that first overturns refutations that waited
 /// for a reveal, reads and writes the task's replaced verifiers, and whose proof is then
 /// rejected (the solver's compensating slash, the escrow hold, releasing every worker
-/// and dropping each segment's `ChallengedAt`)
+/// and dropping each segment's `ChallengedAt` and a game's re-audit point)
 /// and the task re-drawn over a full active list; or a draw alone.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 15 + 4 * DEADLINE_LEGS + ROOM_READS + COVER_READS;
+const DEADLINE_READS: u64 = 16 + 4 * DEADLINE_LEGS + ROOM_READS + COVER_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.
@@ -81,11 +81,11 @@ const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
 const COVER_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64;
 /// Proof size of those reads: a `Bonds` entry each.
 const COVER_PROOF: u64 = 150 * COVER_READS;
-const DEADLINE_WRITES: u64 = 19 + 5 * DEADLINE_LEGS;
+const DEADLINE_WRITES: u64 = 20 + 5 * DEADLINE_LEGS;
 /// A task, its spec and audits, and two full active lists (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers').
 const DEADLINE_PROOF: u64 =
-	2 * ACTIVE_LIST_PROOF + 6_000 + 1_000 * DEADLINE_LEGS + ROOM_PROOF + COVER_PROOF;
+	2 * ACTIVE_LIST_PROOF + 6_100 + 1_000 * DEADLINE_LEGS + ROOM_PROOF + COVER_PROOF;
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);
@@ -200,11 +200,12 @@ impl Est {
 		per_deadline(self.0)
 	}
 	// reopen_window (a reveal's check and what it reopens): r RevealsFrom, Tasks,
-	// Audits, each audit's binding (MaxAuditSegments), Deadlines; w Tasks, Deadlines.
+	// Audits, each audit's binding (MaxAuditSegments), Deadlines, GameReaudit; w Tasks,
+	// Deadlines, GameReaudit.
 	fn reopen_window(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_000 + 300 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(5 + 2 * DEADLINE_LEGS, 2 + DEADLINE_LEGS))
+			.saturating_add(db.reads_writes(6 + 2 * DEADLINE_LEGS, 3 + DEADLINE_LEGS))
 	}
 }
 

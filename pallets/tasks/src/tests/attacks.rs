@@ -570,8 +570,14 @@ fn no_party_to_a_game_chooses_who_audits_its_segment_again() {
 			let a = Audits::<T>::get(id)[0].clone();
 			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 			let ruled = System::block_number();
-			AUTHORED
-				.with(|x| x.borrow_mut().extend((ruled + 1..ruled + 10).map(|b| (b, [later; 32]))));
+			// Each block brings its own randomness (a repeated value is no new randomness:
+			// the draw would wait for one).
+			let vrf = |b: u64| {
+				let mut v = [later; 32];
+				v[1] = b as u8;
+				v
+			};
+			AUTHORED.with(|x| x.borrow_mut().extend((ruled + 1..ruled + 10).map(|b| (b, vrf(b)))));
 			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
 			if task(id).phase == Phase::Challenge {
 				run_to(task(id).deadline);

@@ -307,3 +307,78 @@ fn a_game_opened_late_in_the_window_gets_its_whole_timeout() {
 		assert!(Audits::<T>::get(id).iter().all(|a| a.verdict.is_some()), "no verdict voided");
 	});
 }
+
+/// A party to a game that is also a block author could end the game (concede, or let it
+/// be ruled) so that the block before the re-audit draw is its own, and withhold that
+/// block for another roll. The draw a game's end sets moves itself once, by a number of
+/// blocks read from the beacon at its deadline: with every block up to that deadline
+/// fixed (the most the party could line up), the blocks after it still decide who
+/// re-audits. So it does when the game ends late, and the settlement draws instead.
+#[test]
+fn no_block_a_party_to_a_game_can_line_up_decides_the_reaudit() {
+	let reauditor_with = |period: u64, later: u8| {
+		new_test_ext().execute_with(|| {
+			PERIOD.with(|p| *p.borrow_mut() = period);
+			let id = verifying();
+			for v in 14..=19 {
+				reg(v, Role::Verifier);
+			}
+			verify_all(id, true);
+			let segment = Audits::<T>::get(id)[0].segment;
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, segment));
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			let end = System::block_number();
+			let due = end + 10;
+			AUTHORED.with(|a| {
+				let mut a = a.borrow_mut();
+				a.extend((end + 1..=due).map(|b| (b, [b as u8; 32])));
+				a.extend((due + 1..due + 10).map(|b| (b, [later ^ b as u8; 32])));
+			});
+			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, segment, true));
+			let t = task(id);
+			assert_eq!(t.deadline, due);
+			assert_eq!(due < t.window_end, period > 10, "a re-audit, or the settlement, draws");
+			run_to(due);
+			assert_eq!(task(id).phase, Phase::Challenge, "the draw moved past its deadline");
+			assert!(GameReaudit::<T>::get(id).is_none(), "it moves once");
+			run_to(task(id).deadline);
+			assert_eq!(task(id).phase, Phase::Verifying, "drawn at the moved deadline");
+			let audits = Audits::<T>::get(id);
+			audits.iter().find(|a| a.segment == segment).map(|a| a.verifier).unwrap()
+		})
+	};
+	for period in [60, 5] {
+		let outcomes: std::collections::BTreeSet<_> =
+			(1..=8).map(|later| reauditor_with(period, later)).collect();
+		assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+	}
+}
+
+/// Blocks that bring no new randomness leave the beacon as the game's parties knew it
+/// when the game ended: the re-audit draw waits for a block made after the game before it
+/// reads the beacon, as the audit draw waits for one after the commit.
+#[test]
+fn a_games_reaudit_draw_waits_for_randomness_made_after_the_game() {
+	new_test_ext().execute_with(|| {
+		PERIOD.with(|p| *p.borrow_mut() = 60);
+		let id = verifying();
+		reg(14, Role::Verifier);
+		verify_all(id, true);
+		let segment = Audits::<T>::get(id)[0].segment;
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, segment));
+		let end = System::block_number();
+		let due = end + 2;
+		AUTHORED.with(|a| a.borrow_mut().extend((end + 1..=due + 3).map(|b| (b, [0; 32]))));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, segment, true));
+		run_to(due);
+		assert_eq!(task(id).phase, Phase::Challenge, "no new randomness: the draw waits");
+		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })));
+		run_to(due + 3);
+		assert_eq!(task(id).phase, Phase::Challenge, "still none");
+		run_to(task(id).deadline.max(due + 4));
+		if task(id).phase == Phase::Challenge {
+			run_to(task(id).deadline);
+		}
+		assert_eq!(task(id).phase, Phase::Verifying, "drawn once a new block was folded");
+	});
+}

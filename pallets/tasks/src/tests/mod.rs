@@ -380,16 +380,21 @@ fn overturned_pass(mode: VerificationMode, spare: bool) -> (TaskId, u64) {
 
 /// The arbiter rules on the game over `segment` of task `id`. Where the ruling voids a
 /// verdict, its segment is audited again `RandomnessDelay` blocks later, from randomness
-/// neither party knew when the game ended (nothing is drawn in the ruling's block): runs
-/// to that draw.
+/// neither party knew when the game ended (nothing is drawn in the ruling's block), and
+/// the draw may move itself once from there: runs to that draw.
 fn rule(id: TaskId, segment: u32, challenger_won: bool) {
 	let drawn = || events().iter().filter(|e| matches!(e, Event::Reaudited { .. })).count();
 	let before = drawn();
 	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, segment, challenger_won));
 	assert_eq!(drawn(), before, "no re-audit is drawn in the ruling's block");
+	let due = || Audits::<T>::get(id).iter().any(TaskPallet::due_reaudit);
 	let t = task(id);
-	if t.phase == Phase::Challenge && Audits::<T>::get(id).iter().any(TaskPallet::due_reaudit) {
+	if t.phase == Phase::Challenge && due() {
 		run_to(t.deadline);
+		let t = task(id);
+		if t.phase == Phase::Challenge && due() && t.deadline < t.window_end {
+			run_to(t.deadline);
+		}
 	}
 }
 
