@@ -122,7 +122,10 @@ pub fn backward(
 #[cfg(test)]
 mod tests {
 	use super::*;
-	use crate::{par, transformer::check};
+	use crate::{
+		par,
+		transformer::check::{self, bits},
+	};
 
 	const T: usize = 9;
 	const DH: usize = 4;
@@ -135,7 +138,6 @@ mod tests {
 	fn the_bits_do_not_depend_on_the_thread_count() {
 		par::set_min_parallel_work(0);
 		let [q, k, v, d_o] = inputs();
-		let bits = |x: &[f32]| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
 		let one = forward(&q, &k, &v, T, DH, 1).unwrap();
 		let g1 = backward(&q, &k, &v, &one.p, &d_o, T, DH, 1).unwrap();
 		for threads in [2, 3] {
@@ -168,10 +170,7 @@ mod tests {
 		}
 		let mut p = vec![0.0f32; T * T];
 		causal_softmax::forward(&s, T, &mut p, 1).unwrap();
-		assert_eq!(
-			p.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-			f.p.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
-		);
+		assert_eq!(bits(&p), bits(&f.p));
 		for i in 0..T {
 			for c in 0..DH {
 				let mut acc = 0.0f32;

@@ -101,7 +101,7 @@ pub fn backward(p: &[f32], dp: &[f32], t: usize, out: &mut [f32], threads: usize
 #[cfg(test)]
 mod tests {
 	use super::*;
-	use crate::transformer::check;
+	use crate::transformer::check::{self, bits};
 	use alloc::{vec, vec::Vec};
 
 	/// The definition, one element at a time.
@@ -129,10 +129,6 @@ mod tests {
 			}
 		}
 		(p, dz)
-	}
-
-	fn bits(v: &[f32]) -> Vec<u32> {
-		v.iter().map(|f| f.to_bits()).collect()
 	}
 
 	#[test]

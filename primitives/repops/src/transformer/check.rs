@@ -7,6 +7,11 @@ pub fn values(n: usize, seed: u64, scale: f32) -> Vec<f32> {
 	crate::init::uniform_tensor(seed, 7, n, scale)
 }
 
+/// The bit patterns of `v`, to compare results bit for bit.
+pub fn bits(v: &[f32]) -> Vec<u32> {
+	v.iter().map(|f| f.to_bits()).collect()
+}
+
 /// Checks `grad` (the backward pass's gradient of `sum_i dy_i * f(x)_i` with respect to
 /// `x`) against central differences of `f` at every index of `x`: the loss is summed in
 /// f64 so that only `f`'s own f32 rounding and the step's curvature remain.

@@ -90,7 +90,7 @@ pub fn backward(
 #[cfg(test)]
 mod tests {
 	use super::*;
-	use crate::transformer::check;
+	use crate::transformer::check::{self, bits};
 	use alloc::vec;
 
 	#[test]
@@ -116,7 +116,6 @@ mod tests {
 				assert_eq!(&y[n * d..(n + 1) * d], &table[t * d..(t + 1) * d], "token {n}");
 			}
 			let g = backward(vocab, d, &tokens, &dy, threads).unwrap();
-			let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
 			assert_eq!(bits(&g), bits(&want), "{threads} threads");
 			assert!(g[12 * d..].iter().all(|v| v.to_bits() == 0), "an unpicked row is +0");
 		}

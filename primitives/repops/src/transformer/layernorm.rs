@@ -196,7 +196,7 @@ pub fn backward(
 #[cfg(test)]
 mod tests {
 	use super::*;
-	use crate::transformer::check;
+	use crate::transformer::check::{self, bits};
 	use alloc::vec;
 
 	const EPS: f32 = 1e-5;
@@ -236,10 +236,6 @@ mod tests {
 			}
 		}
 		(y, dx, dgamma, dbeta)
-	}
-
-	fn bits(v: &[f32]) -> Vec<u32> {
-		v.iter().map(|f| f.to_bits()).collect()
 	}
 
 	#[test]
