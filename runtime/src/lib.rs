@@ -87,6 +87,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V9ToV10<Runtime>,
 	pallet_gensyn_tasks::migrations::V10ToV11<Runtime>,
 	pallet_gensyn_tasks::migrations::V11ToV12<Runtime>,
+	pallet_gensyn_tasks::migrations::V12ToV13<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
 );
@@ -130,7 +131,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 141,
+	spec_version: 142,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,

@@ -51,7 +51,7 @@ const PROOF: u64 = 70_000_000;
 const PER_ROOT: u64 = 2_500_000;
 const PER_SAMPLE: u64 = 30_000;
 /// The ruling: bonds, the tasks pallet's resolve with its slash and, for a voided
-/// verdict, the re-audit's deadline and its point (`GameReaudit`); counted as a
+/// verdict, the re-audit's deadline and its point (`MovedDraw`); counted as a
 /// re-audit draw over the active verifier list, which the ruling once made.
 const RULE: u64 = 120_000_000;
 /// The ruling's proof: one full active list (the loser's role, which is also the list a

@@ -323,7 +323,7 @@ mod benchmarks {
 		workers::<T>();
 		let owner = funded::<T>("owner", 0);
 		// The last reveal is the heaviest: it decides the threshold, pays every profiler
-		// and draws the solver.
+		// and files the solver draw.
 		let (id, mut profilers) = profiling::<T>(&owner)?;
 		for p in &profilers {
 			commit::<T>(id, p)?;

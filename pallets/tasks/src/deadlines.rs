@@ -60,8 +60,8 @@ impl<T: Config> Pallet<T> {
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
-		// A game's end filed it for a draw that moves itself once first.
-		if task.phase == Phase::Challenge && Self::move_game_reaudit(id, task, now) {
+		// A draw whose time a party chose moves itself once first.
+		if Self::move_draw(id, task, now) {
 			return Ok(true);
 		}
 		match task.phase {

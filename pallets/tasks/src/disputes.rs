@@ -94,51 +94,17 @@ impl<T: Config> Pallet<T> {
 		}
 		// A deadline before the window's end is a re-audit due (after a game): kept.
 		if task.phase == Phase::Challenge && task.deadline >= task.window_end {
-			// A game's draw that was due here still moves where it goes.
-			let game = GameReaudit::<T>::get(id).filter(|(at, _)| *at == task.deadline);
-			task.deadline = Self::schedule(id, until);
-			if let Some((_, ended)) = game {
-				GameReaudit::<T>::insert(id, (task.deadline, ended));
-			}
+			// The settlement's draws now fall where a reveal's or a ruling's timing puts
+			// them: they move themselves.
+			Self::file_moved_draw(id, task, until, now);
 		}
 		task.window_end = until;
 		Self::deposit_event(Event::WindowExtended { id, until });
 		true
 	}
 
-	/// The deadline a game's end set ([`GameReaudit`]) is due: until the beacon has
-	/// folded a block made after the game's, the draw waits (a retry period at a time);
-	/// then it moves itself once, by [`Self::jitter`] blocks read from the beacon now. A
-	/// party to the game that is also a block author could otherwise end it so that the
-	/// block before the draw is its own, and withhold that block for another roll.
-	/// Returns whether it waited or moved (else the deadline is handled as any other: a
-	/// re-audit before the window's end, the settlement after it).
-	pub(crate) fn move_game_reaudit(
-		id: TaskId,
-		task: &mut Task<T>,
-		now: BlockNumberFor<T>,
-	) -> bool {
-		let Some((at, ended)) = GameReaudit::<T>::take(id) else { return false };
-		if at != task.deadline {
-			return false;
-		}
-		let (_, known_since) = Self::random_hash(b"gensyn/reaudit-known");
-		if known_since <= ended.saturating_add(1u32.into()) {
-			let wait = T::RetryPeriod::get().max(1u32.into());
-			task.deadline = Self::schedule(id, now.saturating_add(wait));
-			GameReaudit::<T>::insert(id, (task.deadline, ended));
-			return true;
-		}
-		let jitter = Self::jitter(b"gensyn/reaudit-jitter", id);
-		if jitter.is_zero() {
-			return false;
-		}
-		task.deadline = Self::schedule(id, now.saturating_add(jitter));
-		true
-	}
-
 	/// The deadline a game's end set for the re-audit of the verdicts it voided, before
-	/// the challenge window ends (moved once first: [`Self::move_game_reaudit`]): the
+	/// the challenge window ends (moved once first: [`Self::move_draw`]): the
 	/// new verifiers are drawn and post within a verify period, and the window then
 	/// opens again for every verdict. With none to draw, the task waits for the window's
 	/// end (where settlement tries again).
@@ -258,19 +224,18 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 		if !open {
 			let now = frame_system::Pallet::<T>::block_number();
 			// A voided verdict's segment is audited again `RandomnessDelay` blocks from
-			// now, and a few more ([`Self::reaudit_after_game`]): drawn now, from a
-			// beacon the parties know, a party could end the game (concede) in the block
-			// whose beacon draws its partner to re-audit.
-			if audits.iter().any(Self::due_reaudit) {
-				// Past the window's end the settlement draws instead; it moves too.
-				let at = Self::schedule(id, now.saturating_add(Self::randomness_delay()));
-				task.deadline = at;
-				GameReaudit::<T>::insert(id, (at, now));
+			// now, and a few more ([`Self::reaudit_after_game`]); a settlement, at the
+			// window's end but never sooner. Drawn at once, from a beacon the parties
+			// know, a party could end the game (concede) in the block whose beacon draws
+			// its partner to re-audit or to re-check a fail; so the draw waits and moves.
+			let soon = now.saturating_add(Self::randomness_delay());
+			let at = if audits.iter().any(Self::due_reaudit) {
+				// Past the window's end the settlement draws instead.
+				soon
 			} else {
-				task.deadline =
-					Self::schedule(id, task.window_end.max(now.saturating_add(1u32.into())));
-				GameReaudit::<T>::remove(id);
-			}
+				task.window_end.max(soon)
+			};
+			Self::file_moved_draw(id, &mut task, at, now);
 			task.phase = Phase::Challenge;
 		}
 		Audits::<T>::insert(id, audits);

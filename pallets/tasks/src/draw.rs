@@ -77,6 +77,45 @@ impl<T: Config> Pallet<T> {
 		(x % span.max(1)).saturated_into()
 	}
 
+	/// Files task `id`'s deadline at `at` for a draw whose time a party chose by when it
+	/// acted, at block `acted` (ending a game, revealing, deciding a threshold): there the
+	/// draw waits for randomness made after `acted` and moves itself once
+	/// ([`Self::move_draw`]).
+	pub(crate) fn file_moved_draw(
+		id: TaskId,
+		task: &mut Task<T>,
+		at: BlockNumberFor<T>,
+		acted: BlockNumberFor<T>,
+	) {
+		task.deadline = Self::schedule(id, at);
+		MovedDraw::<T>::insert(id, (task.deadline, acted));
+	}
+
+	/// A deadline filed by [`Self::file_moved_draw`] is due: until the beacon has folded
+	/// a block made after the act, the draw waits (a retry period at a time); then it
+	/// moves itself once, by [`Self::jitter`] blocks read from the beacon now. The party
+	/// that acted, if also a block author, could otherwise time its act so that the block
+	/// before the draw is its own, and withhold that block for another roll.
+	/// Returns whether it waited or moved (else the deadline is handled as any other).
+	pub(crate) fn move_draw(id: TaskId, task: &mut Task<T>, now: BlockNumberFor<T>) -> bool {
+		let Some((at, acted)) = MovedDraw::<T>::take(id) else { return false };
+		if at != task.deadline {
+			return false;
+		}
+		let (_, known_since, _) = Beacon::<T>::get().unwrap_or_default();
+		if known_since <= acted.saturating_add(1u32.into()) {
+			let wait = T::RetryPeriod::get().max(1u32.into());
+			Self::file_moved_draw(id, task, now.saturating_add(wait), acted);
+			return true;
+		}
+		let jitter = Self::jitter(b"gensyn/reaudit-jitter", id);
+		if jitter.is_zero() {
+			return false;
+		}
+		task.deadline = Self::schedule(id, now.saturating_add(jitter));
+		true
+	}
+
 	/// A u64 from the [`Beacon`] and a subject ([`Self::random_hash`]).
 	pub(crate) fn random_u64(subject: &[u8]) -> (u64, BlockNumberFor<T>) {
 		let (h, known_since) = Self::random_hash(subject);

@@ -104,7 +104,7 @@ impl<T: Config> Pallet<T> {
 		// At most one entry per audited segment.
 		let _ = ChallengedAt::<T>::clear_prefix(id, T::MaxAuditSegments::get(), None);
 		RevealsFrom::<T>::remove(id);
-		GameReaudit::<T>::remove(id);
+		MovedDraw::<T>::remove(id);
 		Watches::<T>::remove(id);
 		OffTask::<T>::remove(id);
 		let units = Self::units(id);

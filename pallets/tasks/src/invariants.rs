@@ -38,7 +38,7 @@ impl<T: Config> Pallet<T> {
 	/// every engagement is counted in [`WorkerTasks`] and, with the task's bond units, in
 	/// the stake pallet; assigned phases have a solver; reveals open within a live task's
 	/// window; profile commitments belong to profilers of a live task still to reveal; a
-	/// game's re-audit point belongs to a live task.
+	/// moved draw belongs to a live task.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		let now = frame_system::Pallet::<T>::block_number();
@@ -112,8 +112,8 @@ impl<T: Config> Pallet<T> {
 				);
 			}
 		}
-		for id in GameReaudit::<T>::iter_keys() {
-			ensure!(Tasks::<T>::contains_key(id), "tasks: a game's re-audit point of a dead task");
+		for id in MovedDraw::<T>::iter_keys() {
+			ensure!(Tasks::<T>::contains_key(id), "tasks: a moved draw of a dead task");
 		}
 		for (id, from) in RevealsFrom::<T>::iter() {
 			let t = Tasks::<T>::get(id).ok_or("tasks: a reveal point of a dead task")?;

@@ -68,7 +68,7 @@ include!("types.rs");
 /// marks the draws past `MaxDraws`; 9: a private watch lottery in place of one watcher; 10:
 /// runs proven off their task; 11: the bond units of tasks that count more than one; 12:
 /// profiles committed before they are revealed).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(12);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(13);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -343,12 +343,14 @@ pub mod pallet {
 		ValueQuery,
 	>;
 
-	/// The block a game's end set for the re-audit of the verdicts it voided, and the
-	/// block the game ended in, until that draw is due: there it waits for randomness
-	/// made after the game and moves itself once ([`Pallet::move_game_reaudit`]), so that
-	/// a party that ends a game cannot line the draw up with a block of its own.
+	/// A draw whose time a party chose by when it acted (a game's end: its re-audit or
+	/// the settlement; a reveal that kept the window open; the threshold's decision: the
+	/// solver draw): its deadline and the block of the act, until it is due. There it
+	/// waits for randomness made after the act and moves itself once
+	/// ([`Pallet::move_draw`]), so that the party cannot line the draw up with a block of
+	/// its own.
 	#[pallet::storage]
-	pub type GameReaudit<T: Config> =
+	pub type MovedDraw<T: Config> =
 		StorageMap<_, Twox64Concat, TaskId, (BlockNumberFor<T>, BlockNumberFor<T>)>;
 
 	/// Live tasks each worker takes part in (how many roles in it), for the runtime API.
@@ -492,7 +494,8 @@ pub mod pallet {
 		/// and salt once reveals open. Once every committed profile is revealed, or at the
 		/// reveal deadline (an unrevealed one is slashed as a missed profile), the
 		/// threshold is decided: each profile near it is paid one segment's verification
-		/// pay and the task moves on to the solver draw.
+		/// pay and the task is queued for the solver draw, `RandomnessDelay` blocks later
+		/// and moved from there (the last reveal's sender chose its block).
 		#[pallet::call_index(13)]
 		#[pallet::weight(T::WeightInfo::reveal_profile())]
 		pub fn reveal_profile(

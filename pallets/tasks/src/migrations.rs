@@ -510,7 +510,46 @@ pub type V10ToV11<T> =
 /// adds [`crate::ProfileCommitments`] and the last phase, `ProfileReveal`, after every
 /// stored one. A profile posted before the upgrade counts as committed and revealed, so a
 /// task profiling at the upgrade goes on with the profiles it has: nothing moves.
-/// It also adds [`crate::GameReaudit`]: a re-audit a game's end set before the upgrade
-/// has no entry and is drawn at its deadline unmoved, as it would have been.
+/// It also adds the map that version 13 renames ([`v12::GameReaudit`]): a re-audit a
+/// game's end set before the upgrade has no entry and is drawn at its deadline unmoved,
+/// as it would have been.
 pub type V11ToV12<T> =
 	VersionedMigration<11, 12, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 12's storage that version 13 renamed.
+pub(crate) mod v12 {
+	use super::*;
+
+	/// A game's re-audit point: its deadline and the block the game ended in.
+	#[frame_support::storage_alias]
+	pub type GameReaudit<T: Config> =
+		StorageMap<Pallet<T>, Twox64Concat, TaskId, (BlockNumberFor<T>, BlockNumberFor<T>)>;
+}
+
+/// The tasks pallet's migration from storage version 12 to 13 (runs once): a game's
+/// re-audit point becomes one case of [`crate::MovedDraw`], which also moves the
+/// settlement a ruling or a reveal timed and the solver draw after a threshold. The
+/// points stored are carried over as they are; a deadline filed before the upgrade
+/// without one is drawn unmoved, as it would have been.
+pub type V12ToV13<T> = VersionedMigration<
+	12,
+	13,
+	RenameMovedDraws<T>,
+	Pallet<T>,
+	<T as frame_system::Config>::DbWeight,
+>;
+
+/// Version 12 to 13's step, unversioned: one read and two writes per point (at most one
+/// per live task).
+pub struct RenameMovedDraws<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for RenameMovedDraws<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let mut moved = 0u64;
+		for (id, point) in v12::GameReaudit::<T>::drain() {
+			crate::MovedDraw::<T>::insert(id, point);
+			moved = moved.saturating_add(1);
+		}
+		T::DbWeight::get().reads_writes(moved, moved.saturating_mul(2))
+	}
+}

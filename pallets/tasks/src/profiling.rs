@@ -182,8 +182,8 @@ impl<T: Config> Pallet<T> {
 	/// the posts agree on ([`agreed_threshold`]; a single post counts only when no other
 	/// profiler was ever drawn and left, or the task funds one profile), each profiler
 	/// within [`PROFILE_BAND`] of it is paid one segment's verification pay (the rest of
-	/// the profiling escrow is refunded with the task), and the task moves on to the
-	/// solver draw. With no agreement the task fails (`NoThreshold`), refunded but for
+	/// the profiling escrow is refunded with the task), and the task is queued for the
+	/// solver draw, from randomness made after the decision ([`Self::file_moved_draw`]). With no agreement the task fails (`NoThreshold`), refunded but for
 	/// the profiles: a single post left alone by lapses is paid; posts that disagree, or
 	/// any post after a decline, are not (the chain cannot tell which of them lied), and
 	/// their pay goes to the jackpot pot, so that no submitter undoes a draw for less
@@ -222,7 +222,12 @@ impl<T: Config> Pallet<T> {
 		task.excluded = Default::default();
 		task.draws = 0;
 		Self::deposit_event(Event::Profiled { id, threshold, paid });
-		Self::draw_solver(id, task, now)
+		// The solver is drawn from randomness made after the threshold was decided: the
+		// last reveal is sent when its profiler likes, and a draw in its block would read
+		// a beacon it knew, letting it hand the task to a partner solver.
+		task.phase = Phase::Queued;
+		Self::file_moved_draw(id, task, now.saturating_add(Self::randomness_delay()), now);
+		Ok(true)
 	}
 
 	/// `commit_profile`: a drawn profiler commits to its threshold. Once every drawn

@@ -190,7 +190,8 @@ impl Est {
 	}
 	// reveal_profile, the last of a task's three: r ProfileCommitments and one blake2
 	// hash of the reveal; the profiler let go (WorkerTasks, Engagements); three
-	// transfers out of escrow and earnings notes, plus a solver draw (as submit_task's).
+	// transfers out of escrow and earnings notes, plus the solver draw's filing (MovedDraw,
+	// the deadline queue), still counted as the draw itself (as submit_task's) it replaced.
 	fn reveal_profile(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(280_000_000, 2 * ACTIVE_LIST_PROOF + 13_000 + ROOM_PROOF)
@@ -200,8 +201,8 @@ impl Est {
 		per_deadline(self.0)
 	}
 	// reopen_window (a reveal's check and what it reopens): r RevealsFrom, Tasks,
-	// Audits, each audit's binding (MaxAuditSegments), Deadlines, GameReaudit; w Tasks,
-	// Deadlines, GameReaudit.
+	// Audits, each audit's binding (MaxAuditSegments), Deadlines, MovedDraw; w Tasks,
+	// Deadlines, MovedDraw.
 	fn reopen_window(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_000 + 300 * DEADLINE_LEGS)

@@ -340,7 +340,7 @@ fn no_block_a_party_to_a_game_can_line_up_decides_the_reaudit() {
 			assert_eq!(due < t.window_end, period > 10, "a re-audit, or the settlement, draws");
 			run_to(due);
 			assert_eq!(task(id).phase, Phase::Challenge, "the draw moved past its deadline");
-			assert!(GameReaudit::<T>::get(id).is_none(), "it moves once");
+			assert!(MovedDraw::<T>::get(id).is_none(), "it moves once");
 			run_to(task(id).deadline);
 			assert_eq!(task(id).phase, Phase::Verifying, "drawn at the moved deadline");
 			let audits = Audits::<T>::get(id);
@@ -381,4 +381,99 @@ fn a_games_reaudit_draw_waits_for_randomness_made_after_the_game() {
 		}
 		assert_eq!(task(id).phase, Phase::Verifying, "drawn once a new block was folded");
 	});
+}
+
+/// A game that outlives the challenge window leaves the task to settle when it ends, and
+/// the settlement draws: here the re-check of a Threshold fail, which a second fail would
+/// turn into the honest solver's rejection. Drawn in the block after the game's end, from
+/// a beacon the game's parties knew, a challenger could give its game up in the block
+/// whose beacon draws its partner to confirm the fail. The settlement waits
+/// `RandomnessDelay` blocks and moves itself once, so blocks the party cannot line up
+/// decide the re-checker.
+#[test]
+fn no_block_a_party_to_a_late_game_can_line_up_decides_the_settlements_recheck() {
+	let rechecker_with = |later: u8| {
+		new_test_ext().execute_with(|| {
+			let id = verifying();
+			for v in 14..=19 {
+				reg(v, Role::Verifier);
+			}
+			verify_all(id, false);
+			let failed = Audits::<T>::get(id)[0].segment;
+			run_to_reveals(id);
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, failed));
+			run_to(task(id).window_end + 2);
+			assert_eq!(task(id).phase, Phase::Disputed, "the game outlived the window");
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			let end = System::block_number();
+			let due = end + 10;
+			AUTHORED.with(|a| {
+				let mut a = a.borrow_mut();
+				a.extend((end + 1..=due).map(|b| (b, [b as u8; 32])));
+				a.extend((due + 1..due + 10).map(|b| (b, [later ^ b as u8; 32])));
+			});
+			// The challenger gives up: nothing is voided by the game itself.
+			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, failed, false));
+			assert_eq!(task(id).deadline, due, "the settlement waits for later randomness");
+			run_to(due);
+			if task(id).phase == Phase::Challenge {
+				run_to(task(id).deadline);
+			}
+			assert_eq!(task(id).phase, Phase::Verifying, "the fail is re-checked");
+			let audits = Audits::<T>::get(id);
+			audits.iter().find(|a| a.segment == failed).map(|a| a.verifier).unwrap()
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(rechecker_with).collect();
+	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+}
+
+/// A verifier that reveals late keeps the window open a whole period for the solver, so
+/// the reveal's timing sets the settlement's block, and the settlement draws (the re-check
+/// of a Threshold fail). The settlement moves itself once from there, as a game's does.
+#[test]
+fn a_late_reveal_does_not_line_up_the_block_that_draws_the_recheck() {
+	let rechecker_with = |later: u8| {
+		new_test_ext().execute_with(|| {
+			let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12]);
+			for v in 14..=19 {
+				reg(v, Role::Verifier);
+				commit(v);
+			}
+			verify_all(id, false);
+			let last = task(id).window_end - 1;
+			run_to(last);
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			let verifier = Audits::<T>::get(id)[0].verifier;
+			reveal(verifier, id);
+			let until = last + PERIOD.with(|p| *p.borrow());
+			assert_eq!((task(id).window_end, task(id).deadline), (until, until));
+			assert_eq!(MovedDraw::<T>::get(id), Some((until, last)), "the settlement moves");
+			AUTHORED.with(|a| {
+				let mut a = a.borrow_mut();
+				a.extend((last + 1..=until).map(|b| (b, [b as u8; 32])));
+				a.extend((until + 1..until + 10).map(|b| (b, [later ^ b as u8; 32])));
+			});
+			reveal_all_but(id, verifier);
+			run_to(until);
+			if task(id).phase == Phase::Challenge {
+				run_to(task(id).deadline);
+			}
+			assert_eq!(task(id).phase, Phase::Verifying, "the fails are re-checked");
+			Audits::<T>::get(id).iter().map(|a| a.verifier).collect::<Vec<_>>()
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(rechecker_with).collect();
+	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+}
+
+/// Reveals the secrets of the verifiers drawn for `id` other than `but`.
+fn reveal_all_but(id: TaskId, but: u64) {
+	let mut done = vec![but];
+	for a in Audits::<T>::get(id) {
+		if !done.contains(&a.verifier) {
+			reveal(a.verifier, id);
+			done.push(a.verifier);
+		}
+	}
 }

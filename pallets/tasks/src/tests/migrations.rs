@@ -358,3 +358,28 @@ fn storage_moves_to_version_12_with_a_profile_posted_before_it_kept() {
 		check();
 	});
 }
+
+/// Version 13 files a game's re-audit point as the moved draw it is one case of: a point
+/// stored under version 12 is carried over, and the re-audit still waits for it.
+#[test]
+fn a_games_reaudit_point_is_kept_when_storage_moves_to_version_13() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		verify_all(id, true);
+		let segment = Audits::<T>::get(id)[0].segment;
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, segment));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, segment, true));
+		// As version 12 left it: the point under its old name.
+		let point = MovedDraw::<T>::take(id).expect("a game's end files its draw");
+		crate::migrations::v12::GameReaudit::<T>::insert(id, point);
+		StorageVersion::new(12).put::<TaskPallet>();
+		crate::migrations::V12ToV13::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 13);
+		assert_eq!(crate::migrations::v12::GameReaudit::<T>::iter().count(), 0, "drained");
+		assert_eq!(MovedDraw::<T>::get(id), Some(point));
+		run_to(task(id).deadline);
+		assert_eq!(task(id).phase, Phase::Verifying, "re-audited");
+		check();
+	});
+}

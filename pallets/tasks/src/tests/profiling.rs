@@ -43,7 +43,7 @@ fn threshold_tasks_are_profiled_first_and_judged_by_the_profiled_threshold() {
 		assert!(events().contains(&Event::ProfilePosted { id, profiler: 11, threshold: three }));
 		let paid = vec![(11, t.segment_pay)];
 		assert!(events().contains(&Event::Profiled { id, threshold: three, paid }));
-		assert_eq!(task(id).phase, Phase::Offered);
+		solver_drawn(id);
 		assert_eq!(task(id).threshold, Some(three));
 		assert_noop!(reveal_threshold(11, id, 3.0), Error::<T>::WrongPhase);
 		// Train, commit, verify with a distance of 2.0: over the default 1.0, under 3.0.
@@ -153,9 +153,22 @@ fn profiled_by(posts: [(u64, f32); 3]) -> TaskId {
 	id
 }
 
+/// Runs the blocks to task `id`'s solver draw, which comes `RandomnessDelay` blocks after
+/// its threshold is decided (and may move from there), and checks it offered the task.
+fn solver_drawn(id: TaskId) {
+	for _ in 0..3 {
+		if task(id).phase != Phase::Queued {
+			break;
+		}
+		run_to(task(id).deadline);
+	}
+	assert_eq!(task(id).phase, Phase::Offered);
+}
+
 /// Trains task `id` as solver 10 and has its drawn verifier post `distance`; returns the
 /// verdict.
 fn verified_at(id: TaskId, distance: f32) -> Verdict {
+	solver_drawn(id);
 	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
 	assert_ok!(TaskPallet::submit_result(
 		RuntimeOrigin::signed(10),
@@ -257,7 +270,7 @@ fn a_lapsed_profiler_is_replaced_while_the_others_posts_stand() {
 			assert_ok!(reveal_threshold(*v, id, t));
 		}
 		assert_eq!(task(id).threshold, Some(3.0f32.to_bits()));
-		assert_eq!(task(id).phase, Phase::Offered);
+		solver_drawn(id);
 		check();
 	});
 }
@@ -319,7 +332,7 @@ fn a_partner_profiler_cannot_undo_the_draw_by_declining() {
 		assert!(Tasks::<T>::get(id).is_some(), "the decline did not end the task");
 		post_profiles(id, &[(12, 1.0), (13, 2.0)]);
 		assert_eq!(task(id).threshold, Some(2.0f32.to_bits()), "the honest profiles decide");
-		assert_eq!(task(id).phase, Phase::Offered);
+		solver_drawn(id);
 		assert_ok!(TaskPallet::cancel_task(RuntimeOrigin::signed(1), id));
 		assert_eq!(coalition(), before - 3 * pay, "a re-roll costs the owner every seat");
 		check();
@@ -566,10 +579,47 @@ fn a_committed_profile_must_be_revealed_or_its_profiler_is_slashed() {
 		);
 		run_to(task(id).deadline);
 		assert_eq!(task(id).threshold, Some(3.0f32.to_bits()), "the higher of two that agree");
-		assert_eq!(task(id).phase, Phase::Offered);
+		solver_drawn(id);
 		let after = [11, 12, 13].map(|v| Balances::total_balance(&v));
 		assert_eq!(after, [before[0] + pay, before[1] + pay, before[2] - 20]);
 		assert!(ProfileCommitments::<T>::get(id).is_empty(), "nothing left behind");
 		check();
 	});
+}
+
+/// The last profiler to reveal chooses its reveal's block, and the solver used to be drawn
+/// in it, from a beacon the profiler knew: it could hand a stranger's task to a partner
+/// solver, with a threshold it had seen first. The solver draw waits for randomness made
+/// after the reveal and moves itself once, so blocks the profiler cannot line up decide it.
+#[test]
+fn the_last_reveal_does_not_choose_who_solves_the_task() {
+	let solver_with = |later: u8| {
+		ExtBuilder::default().profile(4).build().execute_with(|| {
+			let id = profiled_among(&[11, 12, 13]);
+			for s in 14..=19 {
+				reg(s, Role::Solver);
+			}
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			post_profiles(id, &[(11, 1.0), (12, 2.0), (13, 3.0)]);
+			let end = frame_system::Pallet::<T>::block_number();
+			let due = end + 10;
+			let t = task(id);
+			assert_eq!((t.phase, t.deadline, t.solver), (Phase::Queued, due, None), "none yet");
+			assert_eq!(MovedDraw::<T>::get(id), Some((due, end)));
+			AUTHORED.with(|a| {
+				let mut a = a.borrow_mut();
+				a.extend((end + 1..=due).map(|b| (b, [b as u8; 32])));
+				a.extend((due + 1..due + 10).map(|b| (b, [later ^ b as u8; 32])));
+			});
+			run_to(due);
+			if task(id).phase == Phase::Queued {
+				run_to(task(id).deadline);
+			}
+			solver_drawn(id);
+			check();
+			task(id).solver.unwrap()
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(solver_with).collect();
+	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
 }
