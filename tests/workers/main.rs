@@ -18,13 +18,49 @@
 mod common;
 mod setup;
 
-use std::time::Duration;
+use std::{process::ExitCode, time::Duration};
 
 use common::{free_port, py_ok, repo_root, run_js, run_ok, tagged_json, Node};
 use serde_json::Value;
 use setup::*;
 
-#[test]
+/// Each named test function as a trial, named after it.
+macro_rules! trials {
+	($($test:ident),* $(,)?) => {
+		vec![$(libtest_mimic::Trial::test(stringify!($test), || {
+			$test();
+			Ok(())
+		})),*]
+	};
+}
+
+/// Runs the tests four at a time unless `--test-threads` or `RUST_TEST_THREADS` says
+/// otherwise: each one's node spends most of its time waiting for 3-second blocks, so
+/// four share two cores and finish in about half the time that two do.
+fn main() -> ExitCode {
+	let mut args = libtest_mimic::Arguments::from_args();
+	if args.test_threads.is_none() {
+		let env = std::env::var("RUST_TEST_THREADS").ok().and_then(|v| v.parse().ok());
+		args.test_threads = Some(env.unwrap_or(4));
+	}
+	let trials = trials![
+		workers_train_verify_and_settle_a_task,
+		a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed,
+		a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task,
+		a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver,
+		a_threshold_fail_counts_once_a_second_verifier_fails_the_segment_too,
+		a_dead_solvers_task_is_redrawn_and_completed,
+		a_task_whose_data_fails_its_checks_is_declined_and_nobody_slashed,
+		a_task_whose_data_no_profiler_can_fetch_is_declined_unslashed,
+		a_killed_solver_restarts_and_resumes_from_its_last_checkpoint,
+		a_verifier_replays_from_the_solvers_copy_when_the_submitter_stops_serving,
+		a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower,
+		a_solver_withholding_its_proof_is_reported_twice_and_rejected,
+		a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected,
+	];
+	libtest_mimic::run(&args, trials).exit_code()
+}
+
 fn workers_train_verify_and_settle_a_task() {
 	let s = setup(None, None);
 	let (submitted, outcome, stdout) = submit_and_follow(&s);
@@ -148,7 +184,6 @@ fn workers_train_verify_and_settle_a_task() {
 /// posted, so never bound to the task before), who replays it: the honest solver is paid
 /// in full on a segment someone checked. Dave's first challenge never reaches a block
 /// (a test fault): he challenges again within the window.
-#[test]
 fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	let s = setup_with(Options {
 		fault: Some("lazy-verifier"),
@@ -191,7 +226,6 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 /// Bob is slashed his bond. Dave may also challenge segment 0's pass (his replay starts
 /// from the task's own start), and no other: the other segments replay to Bob's
 /// checkpoints.
-#[test]
 fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
 	let s = setup_with(Options {
 		fault: Some("partner-from-elsewhere"),
@@ -232,7 +266,6 @@ fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
 /// task is in Exact mode: there a failing verdict is a replay hash a game could check,
 /// while in Threshold mode a second verifier would have to fail the segment too, and
 /// Charlie is the only one.
-#[test]
 fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 	let s = setup(Some("lazy-solver"), Some("0"));
 	let exact = |spec: &mut Value| spec["verification"]["mode"] = Value::String("exact".into());
@@ -282,7 +315,6 @@ fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 /// task before) re-checks all of them and fails them: Bob is rejected and slashed, both
 /// verifiers are paid for their verdicts out of Bob's slash, and with no other solver the
 /// task fails and Alice pays the profile only.
-#[test]
 fn a_threshold_fail_counts_once_a_second_verifier_fails_the_segment_too() {
 	let s = setup(Some("lazy-solver"), Some("0"));
 	let (stdout, stderr, log, eve_log) = with_eve_joining(&s, &[], "FAILED");
@@ -324,7 +356,6 @@ fn a_threshold_fail_counts_once_a_second_verifier_fails_the_segment_too() {
 /// Bob stops training at step 120 and never commits (dead, as far as the chain can
 /// tell); at his training deadline he is slashed and the task is re-drawn to Ferdie (a
 /// second solver node, registered once Bob stopped), who trains it and is paid.
-#[test]
 fn a_dead_solvers_task_is_redrawn_and_completed() {
 	let s = setup_with(Options {
 		forced_percent: Some("0"),
@@ -351,7 +382,6 @@ fn a_dead_solvers_task_is_redrawn_and_completed() {
 /// declines the task instead of letting his offer lapse, and is not drawn for it again;
 /// Alice cancels the waiting task. Nobody is slashed: Bob pays his fee and nothing else,
 /// and Alice gets her escrow back.
-#[test]
 fn a_task_whose_data_fails_its_checks_is_declined_and_nobody_slashed() {
 	let s = setup_with(Options { roles: &["--solver"], ..Options::default() });
 	let ws = s.ws.clone();
@@ -398,7 +428,6 @@ fn a_task_whose_data_fails_its_checks_is_declined_and_nobody_slashed() {
 /// the task fails before anyone trains and Alice is refunded but for the declined seat's
 /// pay, which goes to the jackpot pot. Charlie pays his fee and nothing else, and
 /// nothing is slashed.
-#[test]
 fn a_task_whose_data_no_profiler_can_fetch_is_declined_unslashed() {
 	let s = setup_with(Options { roles: &["--verifier"], ..Options::default() });
 	let ws = s.ws.clone();
@@ -442,7 +471,6 @@ fn a_task_whose_data_no_profiler_can_fetch_is_declined_unslashed() {
 /// mid-training (its training stops at step 120 under a test flag), started again on the
 /// same base path, resumes the run from its last checkpoint (step 100), and the task
 /// completes.
-#[test]
 fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
 	let store = format!("127.0.0.1:{}", free_port());
 	let s = setup_with(Options {
@@ -484,7 +512,6 @@ fn a_killed_solver_restarts_and_resumes_from_its_last_checkpoint() {
 /// stops (her server answers 404). Charlie cannot get it from her and replays from the
 /// copy Bob's store serves beside his checkpoints: the task completes and nobody is
 /// slashed. (Left without the data, Charlie would have stayed silent and been slashed.)
-#[test]
 fn a_verifier_replays_from_the_solvers_copy_when_the_submitter_stops_serving() {
 	use gensyn_workers::proof_store::{remote, serve, ProofStore};
 	let store = format!("127.0.0.1:{}", free_port());
@@ -545,7 +572,6 @@ fn a_verifier_replays_from_the_solvers_copy_when_the_submitter_stops_serving() {
 /// paid from the jackpot. The forced segment was checked by nobody, so it is audited
 /// again by Eve (a second verifier node, registered once Charlie posted; a re-audit is
 /// never forced), whose pass lets Bob be paid in full.
-#[test]
 fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
 	let s = setup(None, Some("100"));
 	// Something in the pot to pay from (a fresh chain's pot holds only its deposit).
@@ -591,7 +617,6 @@ fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
 /// report makes two verifiers drawn independently that could not fetch the proof: Bob is
 /// rejected and slashed, and with no other solver the task fails and Alice is refunded
 /// all but the profile (paid to Charlie).
-#[test]
 fn a_solver_withholding_its_proof_is_reported_twice_and_rejected() {
 	proof_not_served_is_reported_twice_and_rejected("withholding-solver");
 }
@@ -601,7 +626,6 @@ fn a_solver_withholding_its_proof_is_reported_twice_and_rejected() {
 /// it could not defend in a game (a failing one would name a replay root it cannot
 /// back). Both report the segment unavailable, as for a store that serves nothing: Bob
 /// is rejected and slashed, no verifier is slashed.
-#[test]
 fn a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected() {
 	proof_not_served_is_reported_twice_and_rejected("mismatched-solver");
 }
