@@ -329,11 +329,7 @@ fn no_block_a_party_to_a_game_can_line_up_decides_the_reaudit() {
 			DELAY.with(|d| *d.borrow_mut() = 10);
 			let end = System::block_number();
 			let due = end + 10;
-			AUTHORED.with(|a| {
-				let mut a = a.borrow_mut();
-				a.extend((end + 1..=due).map(|b| (b, [b as u8; 32])));
-				a.extend((due + 1..due + 10).map(|b| (b, [later ^ b as u8; 32])));
-			});
+			line_up(end, due, later);
 			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, segment, true));
 			let t = task(id);
 			assert_eq!(t.deadline, due);
@@ -407,11 +403,7 @@ fn no_block_a_party_to_a_late_game_can_line_up_decides_the_settlements_recheck()
 			DELAY.with(|d| *d.borrow_mut() = 10);
 			let end = System::block_number();
 			let due = end + 10;
-			AUTHORED.with(|a| {
-				let mut a = a.borrow_mut();
-				a.extend((end + 1..=due).map(|b| (b, [b as u8; 32])));
-				a.extend((due + 1..due + 10).map(|b| (b, [later ^ b as u8; 32])));
-			});
+			line_up(end, due, later);
 			// The challenger gives up: nothing is voided by the game itself.
 			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, failed, false));
 			assert_eq!(task(id).deadline, due, "the settlement waits for later randomness");
@@ -449,11 +441,7 @@ fn a_late_reveal_does_not_line_up_the_block_that_draws_the_recheck() {
 			let until = last + PERIOD.with(|p| *p.borrow());
 			assert_eq!((task(id).window_end, task(id).deadline), (until, until));
 			assert_eq!(MovedDraw::<T>::get(id), Some((until, last)), "the settlement moves");
-			AUTHORED.with(|a| {
-				let mut a = a.borrow_mut();
-				a.extend((last + 1..=until).map(|b| (b, [b as u8; 32])));
-				a.extend((until + 1..until + 10).map(|b| (b, [later ^ b as u8; 32])));
-			});
+			line_up(last, until, later);
 			reveal_all_but(id, verifier);
 			run_to(until);
 			if task(id).phase == Phase::Challenge {

@@ -378,6 +378,16 @@ fn overturned_pass(mode: VerificationMode, spare: bool) -> (TaskId, u64) {
 	(id, a.verifier)
 }
 
+/// The randomness of blocks `from + 1..=due` fixed (the most a party acting at `from`
+/// could line up for a draw due at `due`), and of the nine after it set by `later`.
+fn line_up(from: u64, due: u64, later: u8) {
+	AUTHORED.with(|a| {
+		let mut a = a.borrow_mut();
+		a.extend((from + 1..=due).map(|b| (b, [b as u8; 32])));
+		a.extend((due + 1..due + 10).map(|b| (b, [later ^ b as u8; 32])));
+	});
+}
+
 /// The arbiter rules on the game over `segment` of task `id`. Where the ruling voids a
 /// verdict, its segment is audited again `RandomnessDelay` blocks later, from randomness
 /// neither party knew when the game ended (nothing is drawn in the ruling's block), and

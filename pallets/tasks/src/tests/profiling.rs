@@ -606,11 +606,7 @@ fn the_last_reveal_does_not_choose_who_solves_the_task() {
 			let t = task(id);
 			assert_eq!((t.phase, t.deadline, t.solver), (Phase::Queued, due, None), "none yet");
 			assert_eq!(MovedDraw::<T>::get(id), Some((due, end)));
-			AUTHORED.with(|a| {
-				let mut a = a.borrow_mut();
-				a.extend((end + 1..=due).map(|b| (b, [b as u8; 32])));
-				a.extend((due + 1..due + 10).map(|b| (b, [later ^ b as u8; 32])));
-			});
+			line_up(end, due, later);
 			run_to(due);
 			if task(id).phase == Phase::Queued {
 				run_to(task(id).deadline);

@@ -366,11 +366,7 @@ fn no_block_a_committer_can_line_up_decides_its_audits() {
 			DELAY.with(|d| *d.borrow_mut() = 10);
 			let id = committed();
 			let first = task(id).deadline;
-			AUTHORED.with(|a| {
-				let mut a = a.borrow_mut();
-				a.extend((2..=first).map(|b| (b, [b as u8; 32])));
-				a.extend((first + 1..first + 10).map(|b| (b, [later ^ b as u8; 32])));
-			});
+			line_up(1, first, later);
 			run_to(first);
 			assert_eq!(task(id).phase, Phase::Drawing, "the draw moved past its deadline");
 			run_to(first + 8);
