@@ -58,6 +58,9 @@ impl<T: Config> Pallet<T> {
 		} else if task.deadline < until {
 			task.deadline = Self::schedule(id, until);
 		}
+		// A draw that was due is put off until the games end, which file it again: its
+		// entry must not move an unrelated deadline that falls on its block.
+		MovedDraw::<T>::remove(id);
 		Tasks::<T>::insert(id, task);
 		Self::deposit_event(Event::Challenged { id, segment, challenger: who });
 		Ok(())

@@ -69,9 +69,10 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Lets a drawn worker that declined go, unslashed: stops counting on it, keeps it from
-	/// the task's draws, and schedules the next draw `RandomnessDelay` blocks after `now`,
-	/// from randomness that did not exist at the decline (so that it cannot hand the task
-	/// to a partner).
+	/// the task's draws, and files the next draw `RandomnessDelay` blocks after `now`, from
+	/// randomness that did not exist at the decline, moved from there
+	/// ([`Self::file_moved_draw`]: the decliner chose its decline's block, so that it
+	/// cannot hand the task to a partner).
 	pub(crate) fn let_go(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -81,7 +82,7 @@ impl<T: Config> Pallet<T> {
 		Self::disengage(id, task, who);
 		task.exclude(who.clone());
 		let delay = Self::randomness_delay();
-		task.deadline = Self::schedule(id, now.saturating_add(delay));
+		Self::file_moved_draw(id, task, now.saturating_add(delay), now);
 	}
 
 	/// Removes a finished task and stops counting on its workers.

@@ -116,10 +116,10 @@ impl Est {
 	}
 	// decline_task: r Tasks, WorkerTasks, Engagements, BondUnits, Deadlines, the
 	// randomness delay (a storage parameter); w Tasks, WorkerTasks, Engagements,
-	// Deadlines (the next draw is a later deadline's).
+	// Deadlines, MovedDraw (the next draw is a later deadline's).
 	fn decline_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(6, 4))
+		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(6, 5))
 	}
 	// decline_profile, the last of a task's three after the others committed: the
 	// decliner let go (WorkerTasks, Engagements), the seat's pay moved to the pot (Holds,
@@ -166,11 +166,11 @@ impl Est {
 	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, BondUnits,
 	// the
 	// verifier's binding, RevealsFrom, Watches + the arbiter's opening (allowance: 10
-	// reads/writes); w Tasks, Audits, Deadlines, ChallengedAt, ...
+	// reads/writes); w Tasks, Audits, Deadlines, ChallengedAt, MovedDraw, ...
 	fn challenge(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
-			.saturating_add(db.reads_writes(20, 16))
+			.saturating_add(db.reads_writes(20, 17))
 	}
 	// watch_challenge: a challenge, r Watches, Audits, the whistleblowers' `Joined` list
 	// (a scan of it) and active list, and one VRF verification (two scalar

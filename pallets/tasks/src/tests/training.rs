@@ -126,3 +126,36 @@ fn a_declined_offer_is_unslashed_and_drawn_again() {
 		);
 	});
 }
+
+/// An offered solver that is also a block author could decline in the block that puts
+/// the next solver draw after a slot of its own, and withhold that block for another roll
+/// until its partner is drawn. The draw after a decline waits for randomness made after
+/// it and moves itself once, so blocks the decliner cannot line up decide the next solver.
+#[test]
+fn a_decliner_does_not_choose_who_is_offered_the_task_next() {
+	let next_with = |later: u8| {
+		new_test_ext().execute_with(|| {
+			reg(12, Role::Verifier);
+			for s in 14..=19 {
+				reg(s, Role::Solver);
+			}
+			let id = submitted();
+			let first = task(id).solver.unwrap();
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(first), id));
+			let end = System::block_number();
+			let due = end + 10;
+			assert_eq!(MovedDraw::<T>::get(id), Some((due, end)), "the next draw moves");
+			line_up(end, due, later);
+			run_to(due);
+			if task(id).phase == Phase::Queued {
+				run_to(task(id).deadline);
+			}
+			assert_eq!(task(id).phase, Phase::Offered);
+			check();
+			task(id).solver.unwrap()
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(next_with).collect();
+	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+}
