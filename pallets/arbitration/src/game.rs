@@ -100,6 +100,10 @@ impl<T: Config> Pallet<T> {
 		};
 		ensure!(player == who, Error::<T>::NotAParty);
 		ensure!(d.turn == party, Error::<T>::NotYourTurn);
+		// The block decides, not the deadline queue: a flood that carries a timeout over
+		// must not give a late party its move back.
+		let now = frame_system::Pallet::<T>::block_number();
+		ensure!(now < d.deadline, Error::<T>::MoveTooLate);
 		Ok(d)
 	}
 

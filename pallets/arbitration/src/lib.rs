@@ -338,6 +338,9 @@ pub mod pallet {
 		TooManySamples,
 		/// The step's graph could not be rebuilt from the spec.
 		BadGraph,
+		/// The move's deadline has come: the party to move has lost on time (a flood of
+		/// deadlines may have the chain rule so a few blocks late).
+		MoveTooLate,
 	}
 
 	#[pallet::hooks]

@@ -217,8 +217,8 @@ pub mod pallet {
 		AlreadyRevealed,
 		/// The secret does not hash to the commitment.
 		WrongSecret,
-		/// The task's secrets may not be revealed yet: reveals open at a point of its
-		/// challenge window that the chain fixes.
+		/// The task's secrets may not be revealed now: reveals open at a point of its
+		/// challenge window that the chain fixes, and close with the window.
 		RevealNotOpen,
 	}
 

@@ -71,6 +71,7 @@ impl<T: Config> Pallet<T> {
 			.ok_or(Error::<T>::UnknownSegment)?;
 		ensure!(audit.verifier == *who, Error::<T>::NotVerifier);
 		ensure!(audit.awaits_verdict(), Error::<T>::AlreadyVerified);
+		ensure!(Self::in_time(&task), Error::<T>::DeadlinePassed);
 		Ok((task, audits, i))
 	}
 
@@ -100,9 +101,9 @@ impl<T: Config> Pallet<T> {
 			// reveal: they would be slashed for a reveal the chain never allowed.
 			end = end.max(task.window_end).max(from.saturating_add(MIN_REVEAL_BLOCKS.into()));
 		}
-		let end = Self::schedule(id, end);
 		task.window_end = end;
-		task.deadline = end;
+		Self::file_settlement(id, task, Some(now));
+		let end = task.window_end;
 		task.phase = Phase::Challenge;
 		// Fixed by the round's first window: re-audits are never forced, so only its
 		// first verifiers' reveals matter to catches, and a later window never closes
@@ -121,6 +122,15 @@ impl<T: Config> Pallet<T> {
 	pub fn reveal_point(end: BlockNumberFor<T>) -> BlockNumberFor<T> {
 		let third = T::ChallengePeriod::get() / 3u32.into();
 		end.saturating_sub(third.max(MIN_REVEAL_BLOCKS.into()))
+	}
+
+	/// Whether `task`'s window has ended, and with it the reveals: its end is a reveal's
+	/// deadline (in the Challenge and Disputed phases; a re-audit under way opens a later
+	/// window, which keeps them open). The settlement moves itself past that end, and a
+	/// reveal in between would escape the missed reveal's slash, or reopen a closed window.
+	pub(crate) fn reveals_closed(task: &Task<T>) -> bool {
+		matches!(task.phase, Phase::Challenge | Phase::Disputed)
+			&& frame_system::Pallet::<T>::block_number() >= task.window_end
 	}
 
 	/// Whether the verifiers of task `id` may reveal now: from the block the chain fixed

@@ -24,6 +24,13 @@ impl<T: Config> Pallet<T> {
 		at
 	}
 
+	/// Whether an act due by `task`'s deadline is still in time. A flood of deadlines at
+	/// one block carries some over to later blocks: until then a late act would find its
+	/// phase unchanged and escape the lapse it owes, so the block decides, not the queue.
+	pub(crate) fn in_time(task: &Task<T>) -> bool {
+		frame_system::Pallet::<T>::block_number() < task.deadline
+	}
+
 	/// Handles the deadline of task `id` filed at block `filed`, at block `now` (later
 	/// when the queue carried it over); returns whether it was live (not a stale entry).
 	pub(crate) fn on_deadline(
@@ -184,7 +191,9 @@ impl<T: Config> Pallet<T> {
 	/// The arbiter did not rule in time: open disputes are dropped and no one is slashed,
 	/// but a disputed verdict was not upheld either: it is void (unpaid) and its segment
 	/// audited again, so stalling a game never lets a challenged verdict stand. Then the
-	/// task settles, once its window has ended.
+	/// task settles at its window's end ([`Self::file_settlement`]), or at once when that
+	/// has passed: the timeout outlasts every game, so it fires only where the arbiter
+	/// failed to rule, which no party can bring about.
 	fn dispute_timed_out(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -206,7 +215,7 @@ impl<T: Config> Pallet<T> {
 		}
 		if task.window_end > now {
 			// The window is still open (a late reveal kept it open for the solver).
-			task.deadline = Self::schedule(id, task.window_end);
+			Self::file_settlement(id, task, None);
 			task.phase = Phase::Challenge;
 			return Ok(true);
 		}

@@ -96,12 +96,11 @@ impl<T: Config> Pallet<T> {
 			return false;
 		}
 		// A deadline before the window's end is a re-audit due (after a game): kept.
-		if task.phase == Phase::Challenge && task.deadline >= task.window_end {
-			// The settlement's draws now fall where a reveal's or a ruling's timing puts
-			// them: they move themselves.
-			Self::file_moved_draw(id, task, until, now);
-		}
+		let settles_at_end = task.phase == Phase::Challenge && task.deadline >= task.window_end;
 		task.window_end = until;
+		if settles_at_end {
+			Self::file_settlement(id, task, Some(now));
+		}
 		Self::deposit_event(Event::WindowExtended { id, until });
 		true
 	}
@@ -110,7 +109,8 @@ impl<T: Config> Pallet<T> {
 	/// the challenge window ends (moved once first: [`Self::move_draw`]): the
 	/// new verifiers are drawn and post within a verify period, and the window then
 	/// opens again for every verdict. With none to draw, the task waits for the window's
-	/// end (where settlement tries again).
+	/// end, where settlement tries again, moved as every settlement is
+	/// ([`Self::file_settlement`]).
 	pub(crate) fn reaudit_after_game(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -118,7 +118,7 @@ impl<T: Config> Pallet<T> {
 	) -> Result<bool, DispatchError> {
 		let mut audits = Audits::<T>::get(id);
 		if !Self::audit_again(id, task, &mut audits, now)? {
-			task.deadline = Self::schedule(id, task.window_end);
+			Self::file_settlement(id, task, None);
 		}
 		Ok(true)
 	}
@@ -145,7 +145,7 @@ impl<T: Config> Pallet<T> {
 /// whole challenge period from the reveal on.
 impl<T: Config> pallet_gensyn_jackpot::OnReveal<T::AccountId> for Pallet<T> {
 	fn may_reveal(id: TaskId) -> bool {
-		Self::reveals_open(id)
+		Self::reveals_open(id) && Tasks::<T>::get(id).is_some_and(|t| !Self::reveals_closed(&t))
 	}
 
 	fn revealed(who: &T::AccountId, id: TaskId) {

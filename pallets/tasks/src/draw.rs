@@ -91,6 +91,24 @@ impl<T: Config> Pallet<T> {
 		MovedDraw::<T>::insert(id, (task.deadline, acted));
 	}
 
+	/// Files task `id`'s settlement at its window's end. The settlement draws (the re-check
+	/// of a Threshold fail, the re-audit of an unrevealed verdict), and the window's end
+	/// was set by a party's act a challenge period or more before it (the last verdict,
+	/// a late reveal, a ruling): a verifier that is also a block author could time its
+	/// verdict so that the block before the settlement is its own. So it moves itself
+	/// once, as every draw a party timed does. `acted` is the block of that act where the
+	/// caller knows it; else the window's end less a challenge period, no earlier.
+	pub(crate) fn file_settlement(
+		id: TaskId,
+		task: &mut Task<T>,
+		acted: Option<BlockNumberFor<T>>,
+	) {
+		let end = task.window_end;
+		let acted = acted.unwrap_or_else(|| end.saturating_sub(T::ChallengePeriod::get()));
+		Self::file_moved_draw(id, task, end, acted);
+		task.window_end = task.deadline;
+	}
+
 	/// A deadline filed by [`Self::file_moved_draw`] is due: until the beacon has folded
 	/// a block made after the act, the draw waits (a retry period at a time); then it
 	/// moves itself once, by [`Self::jitter`] blocks read from the beacon now. The party

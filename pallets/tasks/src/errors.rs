@@ -165,5 +165,8 @@ mod errors {
 		WindowClosed,
 		/// The revealed threshold and salt do not hash to the profiler's commitment.
 		ProfileMismatch,
+		/// The act was due before the task's deadline, which has come (its lapse is
+		/// handled, late, by a backlogged deadline queue, and slashed as any lapse).
+		DeadlinePassed,
 	}
 }

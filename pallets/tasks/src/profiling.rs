@@ -243,6 +243,7 @@ impl<T: Config> Pallet<T> {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Profiling, Error::<T>::WrongPhase);
 		let slot = task.profilers.iter().find(|p| p.who == who).ok_or(Error::<T>::NotProfiler)?;
+		ensure!(Self::in_time(&task), Error::<T>::DeadlinePassed);
 		let mut commitments = ProfileCommitments::<T>::get(id);
 		ensure!(!committed(&commitments, slot), Error::<T>::ProfileAlreadyPosted);
 		// One entry per seat, and a seat commits once.
@@ -281,6 +282,7 @@ impl<T: Config> Pallet<T> {
 	) -> DispatchResult {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::ProfileReveal, Error::<T>::WrongPhase);
+		ensure!(Self::in_time(&task), Error::<T>::DeadlinePassed);
 		let mut commitments = ProfileCommitments::<T>::get(id);
 		let slot = task
 			.profilers
@@ -340,8 +342,7 @@ impl<T: Config> Pallet<T> {
 			task.profilers.iter().any(|p| p.who == who && !committed(&commitments, p)),
 			Error::<T>::NotProfiler
 		);
-		let now = frame_system::Pallet::<T>::block_number();
-		ensure!(now < task.deadline, Error::<T>::OfferExpired);
+		ensure!(Self::in_time(&task), Error::<T>::OfferExpired);
 		task.profilers.retain(|p| p.who != who);
 		Self::disengage(id, &mut task, &who);
 		task.exclude(who.clone());
@@ -355,6 +356,7 @@ impl<T: Config> Pallet<T> {
 			Self::fail(id, &mut task, FailReason::NoThreshold);
 			false
 		} else if task.profilers.iter().all(|p| committed(&commitments, p)) {
+			let now = frame_system::Pallet::<T>::block_number();
 			Self::open_reveals(id, &mut task, now)?
 		} else {
 			true

@@ -22,6 +22,7 @@ impl<T: Config> Pallet<T> {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Offered, Error::<T>::WrongPhase);
 		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
+		ensure!(Self::in_time(&task), Error::<T>::DeadlinePassed);
 		let now = frame_system::Pallet::<T>::block_number();
 		let (r, _) = Self::random_hash(&(b"gensyn/order", id).encode());
 		task.order_randomness = sp_crypto_hashing::blake2_256(&(id, r).encode());
@@ -45,8 +46,8 @@ impl<T: Config> Pallet<T> {
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(task.phase == Phase::Offered, Error::<T>::WrongPhase);
 		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
+		ensure!(Self::in_time(&task), Error::<T>::OfferExpired);
 		let now = frame_system::Pallet::<T>::block_number();
-		ensure!(now < task.deadline, Error::<T>::OfferExpired);
 		task.solver = None;
 		task.phase = Phase::Queued;
 		Self::let_go(id, &mut task, &who, now);
@@ -67,6 +68,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(task.phase == Phase::Training, Error::<T>::WrongPhase);
 		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
 		ensure!(checkpoints == task.checkpoints, Error::<T>::WrongCheckpointCount);
+		ensure!(Self::in_time(&task), Error::<T>::DeadlinePassed);
 		let now = frame_system::Pallet::<T>::block_number();
 		let delay = Self::randomness_delay();
 		task.deadline = Self::schedule(id, now.saturating_add(delay));

@@ -6,8 +6,9 @@ use crate::*;
 impl<T: Config> Pallet<T> {
 	/// A reveal duty for `who` on task `id` once the task's reveals have a point fixed
 	/// (its first window opened) and `who` posted a verdict whose secret it has not
-	/// revealed. Once fixed, reveals stay open in every phase: a game settled in the
-	/// window can send the task back to be audited again before every verifier revealed.
+	/// revealed. Once fixed, reveals stay open in every phase until the window ends: a game
+	/// settled in the window can send the task back to be audited again before every
+	/// verifier revealed.
 	fn reveal_duty(
 		id: TaskId,
 		t: &Task<T>,
@@ -15,6 +16,9 @@ impl<T: Config> Pallet<T> {
 		audits: &AuditsOf<T>,
 	) -> Option<Duty<BlockNumberFor<T>>> {
 		let from = RevealsFrom::<T>::get(id)?;
+		if Self::reveals_closed(t) {
+			return None;
+		}
 		let unrevealed = audits.iter().any(|a| {
 			a.verifier == *who
 				&& !a.awaits_verdict()

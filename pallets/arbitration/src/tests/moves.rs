@@ -322,3 +322,34 @@ fn a_flood_of_move_deadlines_carries_over_and_refuses_no_game() {
 		Arbitration::do_try_state().unwrap();
 	});
 }
+
+/// A flood carries a move's timeout over to later blocks; until the chain rules, the
+/// game still waits on the late party. The block decides, not the queue: its move is
+/// refused, and it loses on time when the timeout's turn comes.
+#[test]
+fn a_move_after_its_deadline_is_refused_while_the_flood_carries_the_timeout() {
+	new_test_ext().execute_with(|| {
+		let g = setup(None);
+		let ctx = CONTEXTS.with(|c| c.borrow().get(&KEY).cloned().unwrap());
+		for s in 0..18u32 {
+			CONTEXTS.with(|c| c.borrow_mut().insert((TASK + 1, s), ctx.clone()));
+			assert_ok!(<Arbitration as DisputeArbiter<u64>>::open(TASK + 1, s, &C, &D));
+		}
+		time_out_blocks(TIMEOUT);
+		let (key, late) = Disputes::<Test>::iter()
+			.find(|(_, d)| d.deadline <= System::block_number())
+			.expect("a page of timeouts is carried over");
+		assert_eq!(late.turn, Party::Defendant);
+		let leaves = g.truth.checkpoint_leaves().unwrap();
+		let proof = gensyn_primitives::merkle::proof(&leaves, SEG as usize).unwrap();
+		let sibs = BoundedVec::truncate_from(proof.siblings.clone());
+		assert_noop!(
+			Arbitration::prove_start(origin(D), key.0, key.1, leaves[1], sibs),
+			Error::<Test>::MoveTooLate
+		);
+		time_out_blocks(4);
+		assert!(Disputes::<Test>::get(key).is_none(), "timed out");
+		assert_eq!(OUTCOMES.with(|o| o.borrow().len()), 18, "every game timed out");
+		Arbitration::do_try_state().unwrap();
+	});
+}

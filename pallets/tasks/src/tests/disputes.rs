@@ -455,6 +455,78 @@ fn a_late_reveal_does_not_line_up_the_block_that_draws_the_recheck() {
 	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
 }
 
+/// The last verifier to post chooses the block that opens the window, and so the block
+/// of the settlement a challenge period later, which draws (the re-audit of an unrevealed
+/// verdict, the re-check of a Threshold fail). A verifier that is also a block author could line that block up with its own
+/// slot: the settlement moves itself once, as every draw a party timed does.
+#[test]
+fn the_last_verdict_does_not_line_up_the_block_that_draws_the_recheck() {
+	let rechecker_with = |later: u8| {
+		new_test_ext().execute_with(|| {
+			let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12]);
+			for v in 14..=19 {
+				reg(v, Role::Verifier);
+				commit(v);
+			}
+			let posted = frame_system::Pallet::<T>::block_number();
+			verify_all(id, false);
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			let end = task(id).window_end;
+			assert_eq!(end, posted + PERIOD.with(|p| *p.borrow()));
+			assert_eq!(MovedDraw::<T>::get(id), Some((end, posted)), "the settlement moves");
+			line_up(posted, end, later);
+			// Nobody reveals (a reveal would keep the window open for the solver): the
+			// settlement audits the unrevealed verdicts again.
+			run_to(end);
+			if task(id).phase == Phase::Challenge {
+				run_to(task(id).deadline);
+			}
+			assert_eq!(task(id).phase, Phase::Verifying, "the verdicts are audited again");
+			Audits::<T>::get(id).iter().map(|a| a.verifier).collect::<Vec<_>>()
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(rechecker_with).collect();
+	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+}
+
+/// A game's re-audit that finds no verifier leaves the task to settle at the window's
+/// end, whose block the last verdict chose; the settlement there draws the re-audit, and
+/// moves itself once first, as it would have without the game.
+#[test]
+fn a_reaudit_that_found_nobody_leaves_a_settlement_that_moves() {
+	let reauditor_with = |later: u8| {
+		new_test_ext().execute_with(|| {
+			PERIOD.with(|p| *p.borrow_mut() = 60);
+			let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11]);
+			verify_all(id, true);
+			let end = task(id).window_end;
+			let segment = Audits::<T>::get(id)[0].segment;
+			// Revealed, the verdict a game refutes is void at once and audited again.
+			reveal(11, id);
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, segment));
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			rule(id, segment, true);
+			let t = task(id);
+			assert_eq!((t.phase, t.deadline), (Phase::Challenge, end), "nobody to re-audit");
+			assert_eq!(MovedDraw::<T>::get(id), Some((end, end - 60)), "the settlement moves");
+			for v in 14..=19 {
+				reg(v, Role::Verifier);
+				commit(v);
+			}
+			line_up(System::block_number(), end, later);
+			run_to(end);
+			if task(id).phase == Phase::Challenge {
+				run_to(task(id).deadline);
+			}
+			assert_eq!(task(id).phase, Phase::Verifying, "the void verdict is audited again");
+			let audits = Audits::<T>::get(id);
+			audits.iter().find(|a| a.segment == segment).map(|a| a.verifier).unwrap()
+		})
+	};
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(reauditor_with).collect();
+	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+}
+
 /// Reveals the secrets of the verifiers drawn for `id` other than `but`.
 fn reveal_all_but(id: TaskId, but: u64) {
 	let mut done = vec![but];

@@ -118,3 +118,97 @@ fn try_state_catches_broken_invariants() {
 		assert!(TaskPallet::do_try_state().is_err());
 	});
 }
+
+/// A flood carries an offer's lapse over to later blocks; until it is handled, the
+/// solver's accept finds the task still offered. The block decides, not the queue: a late
+/// accept is refused, and the lapse is slashed when its turn comes.
+#[test]
+fn an_accept_after_its_deadline_is_refused_while_the_flood_carries_the_lapse() {
+	new_test_ext().execute_with(|| {
+		reg_bonded(10, Role::Solver, 40_000);
+		reg(11, Role::Verifier);
+		for i in 0..30u64 {
+			assert_ok!(TaskPallet::submit_task(RuntimeOrigin::signed(1 + i % 5), spec()));
+		}
+		let offered = task(last_task());
+		assert_eq!((offered.phase, offered.solver), (Phase::Offered, Some(10)));
+		run_to(offered.deadline + 1);
+		// One whose lapse waits in the backlog.
+		let (id, _) = Tasks::<T>::iter()
+			.find(|(_, t)| t.phase == Phase::Offered && t.deadline == offered.deadline)
+			.expect("a page of lapses is carried over");
+		assert_noop!(
+			TaskPallet::accept_task(RuntimeOrigin::signed(10), id),
+			Error::<T>::DeadlinePassed
+		);
+		while !pages(offered.deadline).is_empty() {
+			run_to(System::block_number() + 1);
+		}
+		let t = task(id);
+		assert_eq!((t.phase, t.excluded.to_vec()), (Phase::Queued, vec![10]), "lapsed");
+		check();
+	});
+}
+
+/// Every act due by a deadline is refused from the deadline's block on, whether or not
+/// a backlogged queue has handled the lapse yet: a result, a verdict, a report of an
+/// unavailable store, a profile's commitment and its reveal.
+#[test]
+fn no_act_is_taken_once_its_deadline_has_come() {
+	let at_deadline = |id: TaskId| System::set_block_number(task(id).deadline);
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+		at_deadline(id);
+		let n = task(id).checkpoints;
+		assert_noop!(
+			TaskPallet::submit_result(
+				RuntimeOrigin::signed(10),
+				id,
+				[9; 32],
+				merkle::root(&leaves(n)),
+				n,
+				BoundedVec::truncate_from(b"/run/1".to_vec())
+			),
+			Error::<T>::DeadlinePassed
+		);
+	});
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		let a = Audits::<T>::get(id)[0].clone();
+		at_deadline(id);
+		let p = proof_for(task(id).checkpoints, a.segment);
+		let verdict = TaskPallet::submit_verification(
+			RuntimeOrigin::signed(a.verifier),
+			id,
+			a.segment,
+			0,
+			p.checkpoint_hash,
+			p,
+		);
+		assert_noop!(verdict, Error::<T>::DeadlinePassed);
+		assert_noop!(
+			TaskPallet::report_unavailable(RuntimeOrigin::signed(a.verifier), id, a.segment),
+			Error::<T>::DeadlinePassed
+		);
+	});
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		let drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
+		assert_ok!(commit_threshold(drawn[0], id, 1.0));
+		assert_ok!(commit_threshold(drawn[1], id, 1.0));
+		at_deadline(id);
+		assert_noop!(commit_threshold(drawn[2], id, 1.0), Error::<T>::DeadlinePassed);
+	});
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		let drawn: Vec<u64> = task(id).profilers.iter().map(|p| p.who).collect();
+		for p in &drawn {
+			assert_ok!(commit_threshold(*p, id, 1.0));
+		}
+		assert_eq!(task(id).phase, Phase::ProfileReveal);
+		assert_ok!(reveal_threshold(drawn[0], id, 1.0));
+		at_deadline(id);
+		assert_noop!(reveal_threshold(drawn[1], id, 1.0), Error::<T>::DeadlinePassed);
+	});
+}

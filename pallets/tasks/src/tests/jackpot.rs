@@ -99,6 +99,42 @@ fn a_reveal_before_the_chain_opens_reveals_is_refused() {
 	});
 }
 
+/// The window's end is a reveal's deadline. The settlement moves itself a few blocks
+/// past it; a verifier that missed its reveal may not reveal in between, which would
+/// escape the missed reveal's slash (or, for a fail, reopen a closed window).
+#[test]
+fn a_reveal_after_the_window_is_refused_while_the_settlement_moves() {
+	let mut moved = 0;
+	for salt in 0..8 {
+		ExtBuilder::default().salt(salt).build().execute_with(|| {
+			let id = verifying_with_jackpot(sp_runtime::Perbill::zero());
+			let a = Audits::<T>::get(id)[0].clone();
+			verify_all(id, false);
+			DELAY.with(|d| *d.borrow_mut() = 10);
+			let end = task(id).window_end;
+			run_to(end);
+			if task(id).phase != Phase::Challenge {
+				return;
+			}
+			moved += 1;
+			let late = JackpotPallet::reveal(
+				RuntimeOrigin::signed(a.verifier),
+				id,
+				[a.verifier as u8; 32],
+			);
+			assert_noop!(late, pallet_gensyn_jackpot::Error::<T>::RevealNotOpen);
+			let duty = |d: &Duty<u64>| matches!(d, Duty::Reveal { .. });
+			assert!(!TaskPallet::duties(&a.verifier).iter().any(duty), "no reveal duty");
+			let vb = Stake::bond(&a.verifier, Role::Verifier);
+			run_to(task(id).deadline);
+			let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+			assert_eq!(Stake::bond(&a.verifier, Role::Verifier), vb - reveal_slash);
+			check();
+		});
+	}
+	assert!(moved > 0, "some settlement moved past the window's end");
+}
+
 /// The watcher stakes a cheap claim with a challenge before reveals open and loses it
 /// (concedes), then challenges the same segment again once reveals opened, ahead of a
 /// reveal held back a block. The second challenge does not inherit the first's claim.
