@@ -90,6 +90,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V12ToV13<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
+	pallet_gensyn_jackpot::migrations::V0ToV1<Runtime>,
 );
 
 /// Dispatches blocks and extrinsics to the pallets.
@@ -131,7 +132,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 143,
+	spec_version: 144,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,

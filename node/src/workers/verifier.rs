@@ -19,11 +19,10 @@ use gensyn_workers::{
 	proof_store::StoreError,
 	replay::{self, ReplayError},
 };
-use pallet_gensyn_jackpot::Call as JackpotCall;
+use pallet_gensyn_jackpot::{Binding, Call as JackpotCall};
 use pallet_gensyn_stake::Role as StakeRole;
 use pallet_gensyn_tasks::{Call as TasksCall, CheckpointProof, Duty, TaskId};
 use sp_core::{Get, H256};
-use sp_runtime::Perbill;
 
 use super::{
 	chain,
@@ -74,13 +73,13 @@ impl Verifier {
 
 	/// The secret bound to `task` for this verifier and the forced-error rate it was
 	/// bound at, when it is bound and the secret is known here.
-	fn bound_secret(&self, at: H256, task: TaskId) -> Result<Option<([u8; 32], Perbill)>, String> {
+	fn bound_secret(&self, at: H256, task: TaskId) -> Result<Option<([u8; 32], Binding)>, String> {
 		let who = self.account.as_ref().ok_or("no account yet")?;
 		let Some(binding) = chain::binding(&self.ctx.client, at, who, task)? else {
 			return Ok(None);
 		};
 		let commitment = binding.commitment;
-		self.secrets.get(&commitment).map(|s| Some((s, binding.rate))).ok_or_else(|| {
+		self.secrets.get(&commitment).map(|s| Some((s, binding))).ok_or_else(|| {
 			format!(
 				"the secret of commitment 0x{} (task {task}) is not in this node's secrets",
 				hash::to_hex(&commitment)
@@ -164,9 +163,13 @@ impl Role for Verifier {
 				// A re-audit is never forced: its secret is not even read.
 				let secret = if forcible { self.bound_secret(at, task) } else { Ok(None) };
 				let forced = match secret {
-					Ok(Some((secret, rate))) => {
-						pallet_gensyn_jackpot::is_forced(&secret, task, segment, rate)
-					}
+					Ok(Some((secret, b))) => pallet_gensyn_jackpot::is_forced(
+						&secret,
+						b.seed.as_ref(),
+						task,
+						segment,
+						b.rate,
+					),
 					Ok(None) => false,
 					Err(e) => return Plan::failed(e),
 				};

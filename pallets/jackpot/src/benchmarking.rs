@@ -4,9 +4,9 @@
 use super::*;
 use frame_benchmarking::v2::*;
 use frame_support::traits::fungible::Mutate as _;
-use frame_system::RawOrigin;
+use frame_system::{pallet_prelude::BlockNumberFor, RawOrigin};
 use pallet_gensyn_stake::{Capability, DeviceKind, Pallet as Stake};
-use sp_runtime::traits::Saturating;
+use sp_runtime::traits::{Saturating, Zero};
 
 /// A funded account registered as a verifier with the minimum bond.
 fn verifier<T: Config + pallet_gensyn_stake::Config>() -> T::AccountId {
@@ -43,8 +43,11 @@ mod benchmarks {
 	fn reveal() {
 		let who = verifier::<T>();
 		let secret = [7u8; 32];
-		Commitments::<T>::insert(&who, sp_crypto_hashing::blake2_256(&secret));
-		assert!(<Pallet<T> as ForcedErrors<T::AccountId, BalanceOf<T>>>::bind(&who, 3));
+		Commitments::<T>::insert(
+			&who,
+			(sp_crypto_hashing::blake2_256(&secret), BlockNumberFor::<T>::zero()),
+		);
+		assert!(<Pallet<T> as ForcedErrors<T::AccountId, BalanceOf<T>>>::bind(&who, 3, [1; 32]));
 		#[extrinsic_call]
 		_(RawOrigin::Signed(who.clone()), 3, secret);
 		assert_eq!(Bindings::<T>::get(&who, 3).and_then(|b| b.secret), Some(secret));

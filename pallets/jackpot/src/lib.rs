@@ -6,6 +6,7 @@ pub use pallet::*;
 
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
+pub mod migrations;
 #[cfg(test)]
 mod mock;
 #[cfg(test)]
@@ -24,7 +25,10 @@ use frame_support::{
 };
 use pallet_gensyn_stake::{Role, StakeInterface};
 use scale_info::TypeInfo;
-use sp_runtime::{traits::Zero, Perbill};
+use sp_runtime::{
+	traits::{Saturating, Zero},
+	Perbill,
+};
 
 /// A 32-byte hash or secret.
 pub type Hash32 = [u8; 32];
@@ -34,10 +38,15 @@ pub type TaskId = u64;
 
 /// What the tasks pallet asks of the jackpot.
 pub trait ForcedErrors<AccountId, Balance> {
-	/// Whether `who` has a standing commitment (may be drawn as a verifier).
+	/// Whether `who` has a standing commitment.
 	fn has_commitment(who: &AccountId) -> bool;
-	/// Binds `who`'s standing commitment to `task`; `false` when it has none.
-	fn bind(who: &AccountId, task: TaskId) -> bool;
+	/// Whether `who`'s standing commitment may be bound to a round whose segments may be
+	/// forced: it has stood long enough that the draw's randomness comes from blocks
+	/// made after it (`Config::CommitmentAge`).
+	fn drawable(who: &AccountId) -> bool;
+	/// Binds `who`'s standing commitment to `task`, with `seed`, the randomness of the
+	/// draw, mixed into which segments are forced; `false` when it has none.
+	fn bind(who: &AccountId, task: TaskId, seed: Hash32) -> bool;
 	/// Whether `segment` of `task` is forced for `who` (at the rate in force when the
 	/// task was bound): `None` until `who` revealed the secret bound to `task`.
 	fn forced(who: &AccountId, task: TaskId, segment: u32) -> Option<bool>;
@@ -52,7 +61,10 @@ impl<AccountId, Balance: Zero> ForcedErrors<AccountId, Balance> for () {
 	fn has_commitment(_: &AccountId) -> bool {
 		true
 	}
-	fn bind(_: &AccountId, _: TaskId) -> bool {
+	fn drawable(_: &AccountId) -> bool {
+		true
+	}
+	fn bind(_: &AccountId, _: TaskId, _: Hash32) -> bool {
 		true
 	}
 	fn forced(_: &AccountId, _: TaskId, _: u32) -> Option<bool> {
@@ -109,15 +121,31 @@ pub struct Binding {
 	/// The forced-error rate when it was bound: the task's verdicts are judged by it even
 	/// if the rate changes while they are open.
 	pub rate: Perbill,
+	/// The randomness of the draw that bound it, which nobody knew when the commitment
+	/// was made: mixed into which segments are forced, so that no secret can be ground
+	/// against a task known in advance. `None` for a binding made before storage
+	/// version 1, judged as it was made.
+	pub seed: Option<Hash32>,
 }
 
 /// The balance type of the pallet's currency.
 pub type BalanceOf<T> =
 	<<T as Config>::Currency as Inspect<<T as frame_system::Config>::AccountId>>::Balance;
 
-/// Whether `segment` of `task` is forced under `secret` at `rate`.
-pub fn is_forced(secret: &Hash32, task: TaskId, segment: u32, rate: Perbill) -> bool {
-	let h = sp_crypto_hashing::blake2_256(&(b"gensyn/forced", secret, task, segment).encode());
+/// Whether `segment` of `task` is forced under `secret`, bound with `seed`, at `rate`.
+pub fn is_forced(
+	secret: &Hash32,
+	seed: Option<&Hash32>,
+	task: TaskId,
+	segment: u32,
+	rate: Perbill,
+) -> bool {
+	let h = match seed {
+		Some(seed) => {
+			sp_crypto_hashing::blake2_256(&(b"gensyn/forced", secret, seed, task, segment).encode())
+		}
+		None => sp_crypto_hashing::blake2_256(&(b"gensyn/forced", secret, task, segment).encode()),
+	};
 	let mut b = [0u8; 4];
 	for (d, s) in b.iter_mut().zip(h.iter()) {
 		*d = *s;
@@ -128,7 +156,7 @@ pub fn is_forced(secret: &Hash32, task: TaskId, segment: u32, rate: Perbill) -> 
 }
 
 /// The storage layout's version: bumped, with a migration, by every change of it.
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(0);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(1);
 
 #[frame_support::pallet]
 pub mod pallet {
@@ -161,13 +189,20 @@ pub mod pallet {
 		type MaxCatch: Get<BalanceOf<Self>>;
 		/// Told of every reveal.
 		type OnReveal: OnReveal<Self::AccountId>;
+		/// Blocks a commitment stands before it may be bound to a round whose segments
+		/// may be forced (at least the draws' randomness delay): the draw's randomness,
+		/// which decides them with the secret, then comes from blocks made after the
+		/// commitment, so the secret cannot have been chosen for it.
+		type CommitmentAge: Get<BlockNumberFor<Self>>;
 		/// Weights.
 		type WeightInfo: WeightInfo;
 	}
 
-	/// Standing commitments, not yet bound to a task.
+	/// Standing commitments, not yet bound to a task, with the block each was made in
+	/// (block zero for one made before storage version 1).
 	#[pallet::storage]
-	pub type Commitments<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, Hash32>;
+	pub type Commitments<T: Config> =
+		StorageMap<_, Blake2_128Concat, T::AccountId, (Hash32, BlockNumberFor<T>)>;
 
 	/// Commitments bound to tasks, with their secrets once revealed.
 	#[pallet::storage]
@@ -249,13 +284,15 @@ pub mod pallet {
 
 	#[pallet::call]
 	impl<T: Config> Pallet<T> {
-		/// Posts (or replaces) the signer's standing commitment `blake2_256(secret)`.
+		/// Posts (or replaces) the signer's standing commitment `blake2_256(secret)`. It
+		/// may be drawn for a round whose segments may be forced once it has stood
+		/// `CommitmentAge` blocks (a replacement starts the count again).
 		#[pallet::call_index(0)]
 		#[pallet::weight(T::WeightInfo::commit())]
 		pub fn commit(origin: OriginFor<T>, commitment: Hash32) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			ensure!(!T::Stake::bond(&who, Role::Verifier).is_zero(), Error::<T>::NotVerifier);
-			Commitments::<T>::insert(&who, commitment);
+			Commitments::<T>::insert(&who, (commitment, frame_system::Pallet::<T>::block_number()));
 			Self::deposit_event(Event::Committed { who });
 			Ok(())
 		}
@@ -285,17 +322,24 @@ pub mod pallet {
 			Commitments::<T>::contains_key(who)
 		}
 
-		fn bind(who: &T::AccountId, task: TaskId) -> bool {
-			let Some(commitment) = Commitments::<T>::take(who) else { return false };
+		fn drawable(who: &T::AccountId) -> bool {
+			let now = frame_system::Pallet::<T>::block_number();
+			Commitments::<T>::get(who)
+				.is_some_and(|(_, at)| now >= at.saturating_add(T::CommitmentAge::get()))
+		}
+
+		fn bind(who: &T::AccountId, task: TaskId, seed: Hash32) -> bool {
+			let Some((commitment, _)) = Commitments::<T>::take(who) else { return false };
 			let rate = T::ForcedErrorRate::get();
-			Bindings::<T>::insert(who, task, Binding { commitment, secret: None, rate });
+			let binding = Binding { commitment, secret: None, rate, seed: Some(seed) };
+			Bindings::<T>::insert(who, task, binding);
 			Self::deposit_event(Event::Bound { who: who.clone(), task });
 			true
 		}
 
 		fn forced(who: &T::AccountId, task: TaskId, segment: u32) -> Option<bool> {
 			let b = Bindings::<T>::get(who, task)?;
-			Some(is_forced(&b.secret?, task, segment, b.rate))
+			Some(is_forced(&b.secret?, b.seed.as_ref(), task, segment, b.rate))
 		}
 
 		fn pay_catch(to: &T::AccountId) -> BalanceOf<T> {

@@ -77,8 +77,12 @@ impl pallet_gensyn_jackpot::Config for Test {
 	type CatchShare = CatchShare;
 	type MaxCatch = ConstU64<500>;
 	type OnReveal = ();
+	type CommitmentAge = ConstU64<AGE>;
 	type WeightInfo = ();
 }
+
+/// Blocks a commitment stands before it may be drawn.
+pub const AGE: u64 = 3;
 
 /// Accounts 1..=8 hold 1_000; the pot holds 10_001.
 pub fn new_test_ext() -> sp_io::TestExternalities {

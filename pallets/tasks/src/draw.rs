@@ -324,8 +324,8 @@ impl<T: Config> Pallet<T> {
 			Self::fail(id, task, FailReason::NoVerifier);
 			return Ok(false);
 		}
-		let (seed, known_since) =
-			Self::random_u64(&(b"gensyn/verify", id, task.draws.saturating_add(1)).encode());
+		let round = task.draws.saturating_add(1);
+		let (seed, known_since) = Self::random_u64(&(b"gensyn/verify", id, round).encode());
 		// The beacon must have folded a block after the commit's (whose output the
 		// committer may have made): until then the draw waits, spending no draw.
 		if known_since <= committed_at.saturating_add(1u32.into()) {
@@ -341,7 +341,7 @@ impl<T: Config> Pallet<T> {
 				c.memory_mib >= task.memory_mib
 					&& Some(a) != solver.as_ref()
 					&& *a != task.owner
-					&& T::ForcedErrors::has_commitment(a)
+					&& T::ForcedErrors::drawable(a)
 			})
 			.map(|(a, _)| a)
 			.collect();
@@ -401,9 +401,12 @@ impl<T: Config> Pallet<T> {
 		// the task (and may watch it, as the lottery's odds count it).
 		let assigned: Vec<T::AccountId> =
 			verifiers.into_iter().filter(|v| picked.iter().any(|(_, p)| p == v)).collect();
+		// Which segments are forced mixes in randomness made after every drawable
+		// commitment: no secret was chosen for them.
+		let (forcing, _) = Self::random_hash(&(b"gensyn/forced", id, round).encode());
 		for v in &assigned {
 			Self::engage(id, task, v)?;
-			T::ForcedErrors::bind(v, id);
+			T::ForcedErrors::bind(v, id, forcing);
 		}
 		Self::draw_watch(id, task, &assigned, &mut rng);
 		Audits::<T>::insert(id, audits);
@@ -575,7 +578,8 @@ impl<T: Config> Pallet<T> {
 						// The task counts on as many workers as it may: no re-audit.
 						break;
 					}
-					T::ForcedErrors::bind(&v, id);
+					// Never forced: the seed only completes the binding.
+					T::ForcedErrors::bind(&v, id, [0; 32]);
 					if grouped {
 						drawn_for.push((old.clone(), v.clone()));
 					}

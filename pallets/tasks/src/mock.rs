@@ -219,6 +219,7 @@ impl pallet_gensyn_jackpot::Config for Test {
 	type CatchShare = CatchShare;
 	type MaxCatch = ConstU64<1_000>;
 	type OnReveal = TaskPallet;
+	type CommitmentAge = RandomnessDelay;
 	type WeightInfo = ();
 }
 
@@ -232,9 +233,16 @@ impl pallet_gensyn_jackpot::ForcedErrors<u64, u64> for Switch {
 			true
 		}
 	}
-	fn bind(who: &u64, task: u64) -> bool {
+	fn drawable(who: &u64) -> bool {
 		if REAL_JACKPOT.with(|r| *r.borrow()) {
-			<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::bind(who, task)
+			<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::drawable(who)
+		} else {
+			true
+		}
+	}
+	fn bind(who: &u64, task: u64, seed: [u8; 32]) -> bool {
+		if REAL_JACKPOT.with(|r| *r.borrow()) {
+			<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::bind(who, task, seed)
 		} else {
 			true
 		}

@@ -18,5 +18,8 @@ impl pallet_gensyn_jackpot::Config for Runtime {
 	type CatchShare = CatchShare;
 	type MaxCatch = ConstU128<{ 100 * UNIT }>;
 	type OnReveal = Tasks;
+	// The draws' own delay: the verifier draw's randomness then comes from blocks made
+	// after every commitment it may bind.
+	type CommitmentAge = super::parameters::RandomnessDelay;
 	type WeightInfo = pallet_gensyn_jackpot::weights::SubstrateWeight<Runtime>;
 }

@@ -152,7 +152,7 @@ fn forced(w: &World, id: TaskId, audit: &Audit<AccountId32>) -> bool {
 		return false;
 	}
 	w.secret(verifier, id)
-		.is_some_and(|s| pallet_gensyn_jackpot::is_forced(&s, id, segment, b.rate))
+		.is_some_and(|s| pallet_gensyn_jackpot::is_forced(&s, b.seed.as_ref(), id, segment, b.rate))
 }
 
 /// Whether `segment` of task `id` was faked.

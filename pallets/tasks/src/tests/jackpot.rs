@@ -3,6 +3,53 @@
 
 use super::*;
 
+/// A verifier that sees a task's draw coming commits a secret ground against it (the
+/// task's id and segments are public) just before the draw, for a partner whistleblower
+/// to catch each forced segment from the pot. A commitment younger than the draws' delay
+/// is not drawn for a round whose segments may be forced; an older one is bound with
+/// the draw's randomness, made after it, which decides the forced segments with it.
+#[test]
+fn a_commitment_made_just_before_a_draw_is_not_drawn() {
+	for salt in 0..8 {
+		ExtBuilder::default().salt(salt).build().execute_with(|| {
+			with_jackpot(sp_runtime::Perbill::from_percent(50));
+			DELAY.with(|d| *d.borrow_mut() = 4);
+			let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+			let id = submitted_with(two);
+			commit(11);
+			reg(12, Role::Verifier);
+			reg(13, Role::Whistleblower);
+			assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+			let n = task(id).checkpoints;
+			let at = BoundedVec::truncate_from(b"/run/1".to_vec());
+			let root = merkle::root(&leaves(n));
+			assert_ok!(TaskPallet::submit_result(
+				RuntimeOrigin::signed(10),
+				id,
+				[9; 32],
+				root,
+				n,
+				at
+			));
+			run_to(task(id).deadline - 1);
+			commit(12);
+			while task(id).phase == Phase::Drawing {
+				run_to(task(id).deadline);
+			}
+			let audits = Audits::<T>::get(id);
+			assert_eq!(audits.len(), 2);
+			assert!(audits.iter().all(|a| a.verifier == 11), "12 is too young: {audits:?}");
+			let bound = pallet_gensyn_jackpot::Bindings::<T>::get(11, id).expect("11 is bound");
+			assert!(bound.seed.is_some_and(|s| s != [0; 32]), "with the draw's randomness");
+			assert!(
+				<JackpotPallet as pallet_gensyn_jackpot::ForcedErrors<u64, u64>>::has_commitment(
+					&12
+				)
+			);
+		});
+	}
+}
+
 #[test]
 fn verifiers_without_a_commitment_are_not_drawn_and_a_draw_consumes_it() {
 	new_test_ext().execute_with(|| {
