@@ -199,7 +199,7 @@ pub mod pallet {
 	}
 
 	/// Standing commitments, not yet bound to a task, with the block each was made in
-	/// (block zero for one made before storage version 1).
+	/// (the upgrade's block for one made before storage version 1).
 	#[pallet::storage]
 	pub type Commitments<T: Config> =
 		StorageMap<_, Blake2_128Concat, T::AccountId, (Hash32, BlockNumberFor<T>)>;

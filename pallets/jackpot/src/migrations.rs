@@ -22,21 +22,23 @@ pub mod v0 {
 /// The jackpot pallet's migration from storage version 0 to 1 (runs once): a binding
 /// carries the seed of the draw that made it ([`Binding::seed`]), and a standing
 /// commitment the block it was made in ([`Commitments`]). A binding made before has no
-/// seed and is judged as it was made; a commitment made before reads as made at block
-/// zero.
+/// seed and is judged as it was made; a commitment made before reads as made in the
+/// upgrade's block (one made a block before could have been chosen for a seed the
+/// upgrade's first draws read).
 pub type V0ToV1<T> =
 	VersionedMigration<0, 1, SeedBindings<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 
 /// Version 0 to 1's step, unversioned: rewrites every binding with no seed, and every
-/// standing commitment as made at block zero.
+/// standing commitment as made now.
 pub struct SeedBindings<T>(core::marker::PhantomData<T>);
 
 impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for SeedBindings<T> {
 	fn on_runtime_upgrade() -> Weight {
 		let mut n: u64 = 0;
+		let now = frame_system::Pallet::<T>::block_number();
 		Commitments::<T>::translate::<Hash32, _>(|_, hash| {
 			n = n.saturating_add(1);
-			Some((hash, Zero::zero()))
+			Some((hash, now))
 		});
 		Bindings::<T>::translate::<v0::Binding, _>(|_, _, old| {
 			n = n.saturating_add(1);

@@ -214,7 +214,7 @@ fn a_commitment_is_drawable_only_once_it_has_stood() {
 }
 
 /// Version 0's bindings have no seed: the migration keeps each, judged as it was made;
-/// a standing commitment reads as made at block zero.
+/// a standing commitment reads as made in the upgrade's block.
 #[test]
 fn a_binding_of_version_0_keeps_its_judgement() {
 	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
@@ -231,7 +231,9 @@ fn a_binding_of_version_0_keeps_its_judgement() {
 		frame_support::storage::unhashed::put_raw(&standing, &blake2_256(&[6; 32]).encode());
 		migrations::V0ToV1::<Test>::on_runtime_upgrade();
 		assert_eq!(Pallet::<Test>::on_chain_storage_version(), 1);
-		assert_eq!(Commitments::<Test>::get(2), Some((blake2_256(&[6; 32]), 0)), "standing");
+		let now = System::block_number();
+		assert_eq!(Commitments::<Test>::get(2), Some((blake2_256(&[6; 32]), now)), "standing");
+		assert!(!J::drawable(&2), "as young as a commitment made now");
 		let b = Bindings::<Test>::get(1, 7).expect("kept");
 		assert_eq!((b.seed, b.secret, b.rate), (None, Some([5; 32]), Perbill::from_percent(50)));
 		for s in 0..16 {

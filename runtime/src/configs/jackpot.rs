@@ -18,8 +18,14 @@ impl pallet_gensyn_jackpot::Config for Runtime {
 	type CatchShare = CatchShare;
 	type MaxCatch = ConstU128<{ 100 * UNIT }>;
 	type OnReveal = Tasks;
-	// The draws' own delay: the verifier draw's randomness then comes from blocks made
-	// after every commitment it may bind.
-	type CommitmentAge = super::parameters::RandomnessDelay;
+	// The draws' own delay (capped): the verifier draw's randomness then comes from
+	// blocks made after every commitment it may bind.
+	type CommitmentAge = super::parameters::CommitmentAge;
 	type WeightInfo = pallet_gensyn_jackpot::weights::SubstrateWeight<Runtime>;
 }
+
+// A commitment's age spends at most a quarter of a task's verifier draws at their retries.
+const _: () = assert!(
+	4 * super::parameters::MAX_COMMITMENT_AGE <= 16 * crate::MINUTES,
+	"a commitment must mature within a quarter of MaxDraws retry periods"
+);

@@ -75,6 +75,14 @@ pub type ChallengePeriod = Clamped<dynamic_params::tasks::ChallengePeriod, 9, { 
 pub type MinTrainingPeriod = Clamped<dynamic_params::tasks::MinTrainingPeriod, 10, DAYS>;
 /// The randomness delay the tasks pallet reads: from 2 blocks to an hour.
 pub type RandomnessDelay = Clamped<dynamic_params::tasks::RandomnessDelay, 2, HOURS>;
+/// How long a forced-error commitment stands before it is drawn: the randomness delay,
+/// at most [`MAX_COMMITMENT_AGE`]. A verifier bound to a task commits afresh and waits
+/// this long before its next first-round draw, and a verifier draw that finds only such
+/// commitments spends one of the task's draws at each retry: a longer age could spend
+/// them all on a trained task.
+pub type CommitmentAge = Clamped<dynamic_params::tasks::RandomnessDelay, 2, MAX_COMMITMENT_AGE>;
+/// The longest [`CommitmentAge`]: four retry periods, a quarter of a task's draws.
+pub const MAX_COMMITMENT_AGE: BlockNumber = 4 * MINUTES;
 
 impl pallet_parameters::Config for Runtime {
 	type RuntimeEvent = RuntimeEvent;
