@@ -416,8 +416,7 @@ fn no_block_a_party_to_a_late_game_can_line_up_decides_the_settlements_recheck()
 			audits.iter().find(|a| a.segment == failed).map(|a| a.verifier).unwrap()
 		})
 	};
-	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(rechecker_with).collect();
-	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+	varies_with_later_blocks(rechecker_with);
 }
 
 /// A verifier that reveals late keeps the window open a whole period for the solver, so
@@ -427,11 +426,7 @@ fn no_block_a_party_to_a_late_game_can_line_up_decides_the_settlements_recheck()
 fn a_late_reveal_does_not_line_up_the_block_that_draws_the_recheck() {
 	let rechecker_with = |later: u8| {
 		new_test_ext().execute_with(|| {
-			let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12]);
-			for v in 14..=19 {
-				reg(v, Role::Verifier);
-				commit(v);
-			}
+			let id = verifying_with_spares();
 			verify_all(id, false);
 			let last = task(id).window_end - 1;
 			run_to(last);
@@ -443,31 +438,24 @@ fn a_late_reveal_does_not_line_up_the_block_that_draws_the_recheck() {
 			assert_eq!(MovedDraw::<T>::get(id), Some((until, last)), "the settlement moves");
 			line_up(last, until, later);
 			reveal_all_but(id, verifier);
-			run_to(until);
-			if task(id).phase == Phase::Challenge {
-				run_to(task(id).deadline);
-			}
+			run_to_settlement(id, until);
 			assert_eq!(task(id).phase, Phase::Verifying, "the fails are re-checked");
 			Audits::<T>::get(id).iter().map(|a| a.verifier).collect::<Vec<_>>()
 		})
 	};
-	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(rechecker_with).collect();
-	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+	varies_with_later_blocks(rechecker_with);
 }
 
 /// The last verifier to post chooses the block that opens the window, and so the block
 /// of the settlement a challenge period later, which draws (the re-audit of an unrevealed
-/// verdict, the re-check of a Threshold fail). A verifier that is also a block author could line that block up with its own
-/// slot: the settlement moves itself once, as every draw a party timed does.
+/// verdict, the re-check of a Threshold fail). A verifier that is also a block author
+/// could line that block up with its own slot: the settlement moves itself once, as every
+/// draw a party timed does.
 #[test]
 fn the_last_verdict_does_not_line_up_the_block_that_draws_the_recheck() {
 	let rechecker_with = |later: u8| {
 		new_test_ext().execute_with(|| {
-			let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12]);
-			for v in 14..=19 {
-				reg(v, Role::Verifier);
-				commit(v);
-			}
+			let id = verifying_with_spares();
 			let posted = frame_system::Pallet::<T>::block_number();
 			verify_all(id, false);
 			DELAY.with(|d| *d.borrow_mut() = 10);
@@ -477,16 +465,12 @@ fn the_last_verdict_does_not_line_up_the_block_that_draws_the_recheck() {
 			line_up(posted, end, later);
 			// Nobody reveals (a reveal would keep the window open for the solver): the
 			// settlement audits the unrevealed verdicts again.
-			run_to(end);
-			if task(id).phase == Phase::Challenge {
-				run_to(task(id).deadline);
-			}
+			run_to_settlement(id, end);
 			assert_eq!(task(id).phase, Phase::Verifying, "the verdicts are audited again");
 			Audits::<T>::get(id).iter().map(|a| a.verifier).collect::<Vec<_>>()
 		})
 	};
-	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(rechecker_with).collect();
-	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
+	varies_with_later_blocks(rechecker_with);
 }
 
 /// A game's re-audit that finds no verifier leaves the task to settle at the window's
@@ -514,16 +498,40 @@ fn a_reaudit_that_found_nobody_leaves_a_settlement_that_moves() {
 				commit(v);
 			}
 			line_up(System::block_number(), end, later);
-			run_to(end);
-			if task(id).phase == Phase::Challenge {
-				run_to(task(id).deadline);
-			}
+			run_to_settlement(id, end);
 			assert_eq!(task(id).phase, Phase::Verifying, "the void verdict is audited again");
 			let audits = Audits::<T>::get(id);
 			audits.iter().find(|a| a.segment == segment).map(|a| a.verifier).unwrap()
 		})
 	};
-	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(reauditor_with).collect();
+	varies_with_later_blocks(reauditor_with);
+}
+
+/// A task audited by verifiers 11 and 12 (with the real jackpot, nothing forced), and six
+/// more verifiers, committed, to re-audit or re-check its segments.
+fn verifying_with_spares() -> TaskId {
+	let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12]);
+	for v in 14..=19 {
+		reg(v, Role::Verifier);
+		commit(v);
+	}
+	id
+}
+
+/// Runs to task `id`'s settlement filed at the window's `end`, and to where it moved
+/// itself.
+fn run_to_settlement(id: TaskId, end: u64) {
+	run_to(end);
+	let t = task(id);
+	if t.phase == Phase::Challenge {
+		run_to(t.deadline);
+	}
+}
+
+/// Asserts that what `outcome` draws, with the blocks up to its deadline fixed and those
+/// after varied by `later`, is not the same for every `later`.
+fn varies_with_later_blocks<O: Ord + core::fmt::Debug>(outcome: impl Fn(u8) -> O) {
+	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(outcome).collect();
 	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
 }
 

@@ -15,22 +15,8 @@ fn a_commitment_made_just_before_a_draw_is_not_drawn() {
 			with_jackpot(sp_runtime::Perbill::from_percent(50));
 			DELAY.with(|d| *d.borrow_mut() = 4);
 			let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
-			let id = submitted_with(two);
+			let id = committed_with(two);
 			commit(11);
-			reg(12, Role::Verifier);
-			reg(13, Role::Whistleblower);
-			assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
-			let n = task(id).checkpoints;
-			let at = BoundedVec::truncate_from(b"/run/1".to_vec());
-			let root = merkle::root(&leaves(n));
-			assert_ok!(TaskPallet::submit_result(
-				RuntimeOrigin::signed(10),
-				id,
-				[9; 32],
-				root,
-				n,
-				at
-			));
 			run_to(task(id).deadline - 1);
 			commit(12);
 			while task(id).phase == Phase::Drawing {
