@@ -349,6 +349,8 @@ fn a_move_after_its_deadline_is_refused_while_the_flood_carries_the_timeout() {
 		);
 		time_out_blocks(4);
 		assert!(Disputes::<Test>::get(key).is_none(), "timed out");
+		let lost = OUTCOMES.with(|o| o.borrow().contains(&(key.0, key.1, true)));
+		assert!(lost, "the late defendant loses on time");
 		assert_eq!(OUTCOMES.with(|o| o.borrow().len()), 18, "every game timed out");
 		Arbitration::do_try_state().unwrap();
 	});

@@ -141,11 +141,13 @@ fn an_accept_after_its_deadline_is_refused_while_the_flood_carries_the_lapse() {
 			TaskPallet::accept_task(RuntimeOrigin::signed(10), id),
 			Error::<T>::DeadlinePassed
 		);
+		let bond = Stake::bond(&10, Role::Solver);
 		while !pages(offered.deadline).is_empty() {
 			run_to(System::block_number() + 1);
 		}
 		let t = task(id);
 		assert_eq!((t.phase, t.excluded.to_vec()), (Phase::Queued, vec![10]), "lapsed");
+		assert!(Stake::bond(&10, Role::Solver) < bond, "the late solver pays for its lapse");
 		check();
 	});
 }
