@@ -172,6 +172,18 @@ pub fn active_since(
 	Ok(Some(joined.iter().find(|(a, _)| a == who).map_or(0, |(_, b)| *b)))
 }
 
+/// Whether the whistleblower bond of `who` covers one more game on top of those it has
+/// open, as the chain rules at `at` (a challenge past it is refused).
+pub fn covers_another_game(client: &FullClient, at: H256, who: &AccountId) -> Result<bool, String> {
+	let key = pallet_gensyn_tasks::OpenChallenges::<Runtime>::hashed_key_for(who);
+	let open: u32 = read(client, at, key)?.unwrap_or_default();
+	let key = pallet_gensyn_stake::Bonds::<Runtime>::hashed_key_for(who, Role::Whistleblower);
+	let bond = read::<pallet_gensyn_stake::RoleBondOf<Runtime>>(client, at, key)?
+		.map(|b| b.bond)
+		.unwrap_or_default();
+	Ok(pallet_gensyn_tasks::Pallet::<Runtime>::bond_covers_games(bond, open))
+}
+
 /// Whether the reveals of `task`'s round are open at block `at` (from then on anyone
 /// may challenge a failing verdict).
 pub fn reveals_open(client: &FullClient, at: H256, task: TaskId) -> Result<bool, String> {

@@ -162,11 +162,12 @@ pub fn replayed(
 /// Plans `role`'s check of the verdict on `segment` of `task` as read at block `at`: a
 /// heavy job, or with `quick` a job of its own beside any heavy one (a solver checks
 /// verdicts on its own work while it may be training another task). A challenge goes
-/// with the role's winning `ticket` of the round's watch lottery, if it has one.
+/// with the role's winning `ticket` of the round's watch lottery, if it has one, and waits
+/// while the bond of a whistleblower (`bonded`) covers no more games.
 pub fn plan_check(
 	ctx: &Arc<WorkerContext>,
 	(replays, challenged): (&Replays, &Challenged),
-	(role, ticket): (&'static str, Option<WatchTicket>),
+	(role, ticket, bonded): (&'static str, Option<WatchTicket>, Option<AccountId>),
 	quick: bool,
 	at: H256,
 	(task, segment): (TaskId, u32),
@@ -177,7 +178,8 @@ pub fn plan_check(
 	};
 	let (ctx, replays, challenged) = (ctx.clone(), replays.clone(), challenged.clone());
 	let job: Job = Box::new(move || {
-		let call = check_verdict(&ctx, (&replays, &challenged), role, task, segment, &view)?;
+		let who = bonded.as_ref();
+		let call = check_verdict(&ctx, (&replays, &challenged), (role, who), task, segment, &view)?;
 		Ok(call
 			.map(|(id, segment)| match ticket {
 				Some(ticket) => TasksCall::watch_challenge { id, segment, ticket },
@@ -194,11 +196,12 @@ pub fn plan_check(
 
 /// Replays the verdict's segment (for `role`'s logs); the verdict to challenge (task and
 /// segment) when its replay hash is not what the replay reaches and this role has not
-/// challenged it before.
+/// challenged it before. A whistleblower (`bonded`) whose bond covers no more games
+/// waits (an error, so the check comes again): a refused challenge would spend a try.
 pub fn check_verdict(
 	ctx: &WorkerContext,
 	(replays, challenged): (&Replays, &Challenged),
-	role: &str,
+	(role, bonded): (&str, Option<&AccountId>),
 	id: TaskId,
 	segment: u32,
 	view: &chain::Task,
@@ -236,6 +239,15 @@ pub fn check_verdict(
 	});
 	if !same {
 		return Err(format!("task {id} segment {segment}: the verdict changed; checking again"));
+	}
+	if let Some(who) = bonded {
+		if !chain::covers_another_game(&ctx.client, best, who)? {
+			return Err(format!(
+				"{role}: task {id} segment {segment}: the verdict is wrong, but this node's \
+				 bond covers no more games: the challenge waits until a game of its is won \
+				 or voided, or it bonds more"
+			));
+		}
 	}
 	match challenged.decide(&key) {
 		Decision::Challenge => {}

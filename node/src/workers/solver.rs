@@ -69,7 +69,7 @@ impl Role for Solver {
 			Duty::Watch { task, segment, .. } => dispute::plan_check(
 				&self.ctx,
 				(&self.replays, &self.challenged),
-				("solver", None),
+				("solver", None, None),
 				true,
 				at,
 				(task, segment),

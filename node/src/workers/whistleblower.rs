@@ -255,7 +255,7 @@ impl Role for Whistleblower {
 				dispute::plan_check(
 					&self.ctx,
 					(&self.replays, &self.challenged),
-					("whistleblower", ticket),
+					("whistleblower", ticket, Some(who.clone())),
 					false,
 					at,
 					(task, segment),

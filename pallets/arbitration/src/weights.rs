@@ -52,12 +52,13 @@ const PER_ROOT: u64 = 2_500_000;
 const PER_SAMPLE: u64 = 30_000;
 /// The ruling: bonds, the tasks pallet's resolve with its slash and, for a voided
 /// verdict, the re-audit's deadline and its point (`MovedDraw`); counted as a
-/// re-audit draw over the active verifier list, which the ruling once made.
+/// re-audit draw over the active verifier list, which the ruling once made. Its reads
+/// and writes count the challenger's open games (`OpenChallenges`) too.
 const RULE: u64 = 120_000_000;
 /// The ruling's proof: one full active list (the loser's role, which is also the list a
 /// re-audit draws from when the loser is the verifier), bonds, accounts, the task, its
-/// audits and bond units.
-const RULE_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF + 10_050;
+/// audits and bond units, and the challenger's count of open games.
+const RULE_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF + 10_350;
 
 fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
 	ref_time: u64,
@@ -117,19 +118,19 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		parts::<W>(
 			MOVE + GRAPH + data.max(ops) + RULE,
 			40_000 + RULE_PROOF + 4 * u64::from(s),
-			17,
-			14,
+			18,
+			15,
 		)
 	}
 	fn open_term() -> Weight {
-		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 17, 14)
+		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 18, 15)
 	}
 	fn concede() -> Weight {
-		parts::<W>(RULE, RULE_PROOF, 13, 12)
+		parts::<W>(RULE, RULE_PROOF, 14, 13)
 	}
 	fn on_initialize(n: u32) -> Weight {
 		let n = u64::from(n);
-		parts::<W>(5_000_000 + RULE * n, 4_000 + RULE_PROOF * n, 1 + 13 * n, 1 + 12 * n)
+		parts::<W>(5_000_000 + RULE * n, 4_000 + RULE_PROOF * n, 1 + 14 * n, 1 + 13 * n)
 	}
 }
 

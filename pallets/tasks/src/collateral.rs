@@ -15,7 +15,8 @@
 //!   unit, so a cheat on a task worth ten units risks ten slashes.
 //!
 //! Slashes that guard time, not pay (a missed accept, result or reveal, a false
-//! challenge), stay fixed.
+//! challenge), stay fixed. A whistleblower's open games are limited by its bond instead:
+//! each must leave its false-challenge slash covered ([`Pallet::covers_another_game`]).
 
 use crate::*;
 use sp_runtime::traits::One;
@@ -88,5 +89,32 @@ impl<T: Config> Pallet<T> {
 	/// least the minimum.
 	pub(crate) fn covers(units: u32, who: &T::AccountId, role: Role) -> bool {
 		units <= 1 || T::Stake::covers(who, role, units)
+	}
+
+	/// Whether the whistleblower bond of `who` covers the false-challenge slash of one
+	/// more game on top of those it has open. Without the rule one minimum bond could
+	/// open any number of games: past the first losses its bond is spent, and the honest
+	/// defenders of the rest play for nothing but the game bond.
+	pub(crate) fn covers_another_game(who: &T::AccountId) -> bool {
+		let bond = T::Stake::bond(who, Role::Whistleblower);
+		Self::bond_covers_games(bond, OpenChallenges::<T>::get(who))
+	}
+
+	/// The rule itself, for workers too: whether a whistleblower bond of `bond` covers
+	/// the false-challenge slash of `open` games and one more. A lost game takes one
+	/// slash off the bond and one game off the count, so only a game won or voided (or
+	/// more bond) makes room.
+	pub fn bond_covers_games(bond: BalanceOf<T>, open: u32) -> bool {
+		let games = open.saturating_add(1);
+		bond >= T::FalseChallengeSlash::get().saturating_mul(games.into())
+	}
+
+	/// Counts a game that `who` opened as a whistleblower (`open`), or one that ended.
+	pub(crate) fn note_challenge(who: &T::AccountId, open: bool) {
+		OpenChallenges::<T>::mutate_exists(who, |n| {
+			let v = n.unwrap_or(0);
+			let v = if open { v.saturating_add(1) } else { v.saturating_sub(1) };
+			*n = (v > 0).then_some(v);
+		});
 	}
 }

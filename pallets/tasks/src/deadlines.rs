@@ -212,6 +212,9 @@ impl<T: Config> Pallet<T> {
 		Audits::<T>::insert(id, audits);
 		for c in &dropped {
 			Self::disengage(id, task, c);
+			if task.solver.as_ref() != Some(c) {
+				Self::note_challenge(c, false);
+			}
 		}
 		if task.window_end > now {
 			// The window is still open (a late reveal kept it open for the solver).

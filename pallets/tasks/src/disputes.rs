@@ -33,6 +33,8 @@ impl<T: Config> Pallet<T> {
 			&& ((is_solver && !verdict.pass)
 				|| (!is_solver && T::Stake::is_bonded(&who, Role::Whistleblower)));
 		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
+		// The solver contests only fails on its own task, each slash covered by its bond.
+		ensure!(is_solver || Self::covers_another_game(&who), Error::<T>::ChallengesExceedBond);
 		ensure!(Self::forced(id, audit) != Some(true), Error::<T>::ForcedErrorRevealed);
 		// A ticket that does not win the round's lottery counts for nothing.
 		let watcher = ticket.is_some_and(|t| Self::won_watch(id, &task, &who, &t));
@@ -42,6 +44,9 @@ impl<T: Config> Pallet<T> {
 		audit.challenger = Some(who.clone());
 		Audits::<T>::insert(id, audits);
 		Self::engage(id, &mut task, &who)?;
+		if !is_solver {
+			Self::note_challenge(&who, true);
+		}
 		// Only a watcher's challenge opened before any reveal could be seen may earn a
 		// catch (and a later challenger never inherits an earlier, lost one's claim).
 		if before_reveals && watcher {
@@ -224,6 +229,9 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 		}
 		let open = audits.iter().any(|a| a.challenger.is_some());
 		Self::disengage(id, &mut task, &challenger);
+		if challenger_role == Role::Whistleblower {
+			Self::note_challenge(&challenger, false);
+		}
 		if !open {
 			let now = frame_system::Pallet::<T>::block_number();
 			// A voided verdict's segment is audited again `RandomnessDelay` blocks from

@@ -168,5 +168,9 @@ mod errors {
 		/// The act was due before the task's deadline, which has come (its lapse is
 		/// handled, late, by a backlogged deadline queue, and slashed as any lapse).
 		DeadlinePassed,
+		/// The whistleblower's bond does not cover the false-challenge slash of one more
+		/// game on top of those it has open: it may bond more, or wait until a game of its
+		/// is won or voided (a lost one takes its slash from the bond).
+		ChallengesExceedBond,
 	}
 }

@@ -33,12 +33,33 @@ impl<T: Config> Pallet<T> {
 		counted
 	}
 
+	/// The games each whistleblower has open as challenger, counted from the audits of
+	/// live tasks (a solver contesting a fail on its own task is not counted): what
+	/// [`OpenChallenges`] must hold.
+	pub fn challengers() -> Vec<(T::AccountId, u32)> {
+		let mut counted: Vec<(T::AccountId, u32)> = Vec::new();
+		for (id, audits) in Audits::<T>::iter() {
+			let solver = Tasks::<T>::get(id).and_then(|t| t.solver);
+			for who in audits.iter().filter_map(|a| a.challenger.as_ref()) {
+				if solver.as_ref() == Some(who) {
+					continue;
+				}
+				match counted.iter_mut().find(|(a, _)| a == who) {
+					Some((_, n)) => *n = n.saturating_add(1),
+					None => counted.push((who.clone(), 1)),
+				}
+			}
+		}
+		counted
+	}
+
 	/// Checks the invariants: each owner's escrow hold equals the sum of its live
-	/// tasks' escrows; every live task's deadline is in the future (or carried over) and indexed;
-	/// every engagement is counted in [`WorkerTasks`] and, with the task's bond units, in
-	/// the stake pallet; assigned phases have a solver; reveals open within a live task's
-	/// window; profile commitments belong to profilers of a live task still to reveal; a
-	/// moved draw belongs to a live task.
+	/// tasks' escrows; every live task's deadline is in the future (or carried over) and
+	/// indexed; every engagement is counted in [`WorkerTasks`] and, with the task's bond
+	/// units, in the stake pallet; each whistleblower's open games in
+	/// [`OpenChallenges`]; assigned phases have a solver; reveals open within a live
+	/// task's window; profile commitments belong to profilers of a live task still to
+	/// reveal; a moved draw belongs to a live task.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		let now = frame_system::Pallet::<T>::block_number();
@@ -66,6 +87,16 @@ impl<T: Config> Pallet<T> {
 			ensure!(
 				T::Stake::engaged_units(&who) == units,
 				"tasks: the stake pallet counts other engagement units"
+			);
+		}
+		let challengers = Self::challengers();
+		for (who, n) in &challengers {
+			ensure!(OpenChallenges::<T>::get(who) == *n, "tasks: open challenges miscounted");
+		}
+		for (who, _) in OpenChallenges::<T>::iter() {
+			ensure!(
+				challengers.iter().any(|(a, _)| *a == who),
+				"tasks: open challenges counted for no game"
 			);
 		}
 		for (owner, sum) in owners {

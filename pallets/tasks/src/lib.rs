@@ -67,8 +67,9 @@ include!("types.rs");
 /// challenge was opened; 6: when a round's reveals open; 7: the draw beacon; 8: a decline
 /// marks the draws past `MaxDraws`; 9: a private watch lottery in place of one watcher; 10:
 /// runs proven off their task; 11: the bond units of tasks that count more than one; 12:
-/// profiles committed before they are revealed).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(13);
+/// profiles committed before they are revealed; 13: every draw a party times moves itself;
+/// 14: each whistleblower's open games, which its bond must cover).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(14);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -352,6 +353,13 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type MovedDraw<T: Config> =
 		StorageMap<_, Twox64Concat, TaskId, (BlockNumberFor<T>, BlockNumberFor<T>)>;
+
+	/// The games each whistleblower has open as challenger. Its bond must cover the
+	/// false-challenge slash of every one ([`Pallet::covers_another_game`]), so that each
+	/// honest defender it drags into a game is paid its share of that slash.
+	#[pallet::storage]
+	pub type OpenChallenges<T: Config> =
+		StorageMap<_, Blake2_128Concat, T::AccountId, u32, ValueQuery>;
 
 	/// Live tasks each worker takes part in (how many roles in it), for the runtime API.
 	#[pallet::storage]

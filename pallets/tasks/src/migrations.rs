@@ -553,3 +553,31 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for RenameMoved
 		T::DbWeight::get().reads_writes(moved, moved.saturating_mul(2))
 	}
 }
+
+/// The tasks pallet's migration from storage version 13 to 14 (runs once): version 14
+/// adds [`crate::OpenChallenges`], filled from the games under way at the upgrade. A
+/// whistleblower already past its bond keeps its games; it opens no other until enough
+/// of them end.
+pub type V13ToV14<T> = VersionedMigration<
+	13,
+	14,
+	CountOpenChallenges<T>,
+	Pallet<T>,
+	<T as frame_system::Config>::DbWeight,
+>;
+
+/// Version 13 to 14's step, unversioned: reads every live task's audits and record, and
+/// writes one count per challenger.
+pub struct CountOpenChallenges<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for CountOpenChallenges<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let tasks = crate::Audits::<T>::iter_keys().count() as u64;
+		let counted = Pallet::<T>::challengers();
+		let writes = counted.len() as u64;
+		for (who, n) in counted {
+			crate::OpenChallenges::<T>::insert(who, n);
+		}
+		T::DbWeight::get().reads_writes(tasks.saturating_mul(3), writes)
+	}
+}

@@ -92,7 +92,10 @@ impl<T: Config> Pallet<T> {
 				_ => {}
 			}
 		}
-		if T::Stake::is_bonded(who, Role::Whistleblower) {
+		// A whistleblower whose bond covers no more games is shown none to check: its
+		// challenge would be refused ([`Pallet::covers_another_game`]) until a game of
+		// its is won or voided, or it bonds more.
+		if T::Stake::is_bonded(who, Role::Whistleblower) && Self::covers_another_game(who) {
 			Self::watch_duties(who, &mut out);
 		}
 		out

@@ -65,9 +65,11 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// for a reveal, reads and writes the task's replaced verifiers, and whose proof is then
 /// rejected (the solver's compensating slash, the escrow hold, releasing every worker
 /// and dropping each segment's `ChallengedAt` and a game's re-audit point)
-/// and the task re-drawn over a full active list; or a draw alone.
+/// and the task re-drawn over a full active list; or a draw alone. One more read and
+/// write per leg covers a dispute's timeout, which also drops each game's challenger
+/// from its open count (`OpenChallenges`).
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 16 + 4 * DEADLINE_LEGS + ROOM_READS + COVER_READS;
+const DEADLINE_READS: u64 = 16 + 5 * DEADLINE_LEGS + ROOM_READS + COVER_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.
@@ -81,11 +83,12 @@ const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
 const COVER_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64;
 /// Proof size of those reads: a `Bonds` entry each.
 const COVER_PROOF: u64 = 150 * COVER_READS;
-const DEADLINE_WRITES: u64 = 20 + 5 * DEADLINE_LEGS;
+const DEADLINE_WRITES: u64 = 20 + 6 * DEADLINE_LEGS;
 /// A task, its spec and audits, and two full active lists (a solver draw reads the
-/// verifiers' too, a verifier draw the whistleblowers').
+/// verifiers' too, a verifier draw the whistleblowers'); per leg, about 1 KB, with a
+/// timed-out game's challenger count.
 const DEADLINE_PROOF: u64 =
-	2 * ACTIVE_LIST_PROOF + 6_100 + 1_000 * DEADLINE_LEGS + ROOM_PROOF + COVER_PROOF;
+	2 * ACTIVE_LIST_PROOF + 6_100 + 1_100 * DEADLINE_LEGS + ROOM_PROOF + COVER_PROOF;
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);
@@ -164,13 +167,13 @@ impl Est {
 		Weight::from_parts(1_500_000_000, 24_000).saturating_add(db.reads_writes(3, 1))
 	}
 	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, BondUnits,
-	// the
-	// verifier's binding, RevealsFrom, Watches + the arbiter's opening (allowance: 10
-	// reads/writes); w Tasks, Audits, Deadlines, ChallengedAt, MovedDraw, ...
+	// the verifier's binding, RevealsFrom, Watches, the challenger's bond and open games
+	// + the arbiter's opening (allowance: 10 reads/writes); w Tasks, Audits, Deadlines,
+	// ChallengedAt, MovedDraw, OpenChallenges, ...
 	fn challenge(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_000)
-			.saturating_add(db.reads_writes(20, 17))
+		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_300)
+			.saturating_add(db.reads_writes(22, 18))
 	}
 	// watch_challenge: a challenge, r Watches, Audits, the whistleblowers' `Joined` list
 	// (a scan of it) and active list, and one VRF verification (two scalar

@@ -253,3 +253,53 @@ fn a_silent_verifier_of_a_valuable_task_is_slashed_per_unit() {
 		check();
 	});
 }
+
+/// One minimum whistleblower bond could open any number of games: past its first losses
+/// the bond was spent, and the honest defenders of the other games played for nothing
+/// but the game bond. A whistleblower's bond must cover the false-challenge slash of
+/// every game it has open: with two slashes bonded it opens two games at once, each honest
+/// defender is paid its share of the slash, and the spammer loses both slashes.
+#[test]
+fn a_whistleblowers_games_at_once_are_limited_by_its_bond() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(spec_with(|s| {
+			s.verification.audit_fraction = SpecPermill(1_000_000);
+		}));
+		verify_all(id, true);
+		let audits = Audits::<T>::get(id);
+		assert!(audits.len() >= 3, "three verdicts to challenge");
+		let slash: u64 = <<T as Config>::FalseChallengeSlash as Get<u64>>::get();
+		reg_bonded(15, Role::Whistleblower, 2 * slash);
+		let (spammer, defenders) = (worth(15), worth_of(&[11, 12]));
+		for a in &audits[..2] {
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(15), id, a.segment));
+		}
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(15), id, audits[2].segment),
+			Error::<T>::ChallengesExceedBond
+		);
+		// Another whistleblower's real challenge is not held up by it.
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[2].segment));
+		assert_eq!(OpenChallenges::<T>::get(15), 2);
+		// Its worker is shown no verdict to check until a game ends.
+		let watches =
+			|| TaskPallet::duties(&15).iter().filter(|d| matches!(d, Duty::Watch { .. })).count();
+		assert_eq!(watches(), 0);
+		check();
+		// One game lost frees no room: what is left of the bond covers the one still open.
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, false));
+		assert_eq!(OpenChallenges::<T>::get(15), 1);
+		assert!(!TaskPallet::covers_another_game(&15));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[1].segment, false));
+		assert_eq!(OpenChallenges::<T>::get(15), 0);
+		assert!(!TaskPallet::covers_another_game(&15), "its bond is spent");
+		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(15), Role::Whistleblower, 2 * slash));
+		assert!(watches() > 0, "bonded again, it is shown verdicts to check");
+		let share: u64 =
+			<<T as pallet_gensyn_stake::Config>::ReporterShare as Get<Perbill>>::get() * slash;
+		assert!(share > 0);
+		assert_eq!(worth(15), spammer - 2 * slash, "the spammer loses both slashes");
+		assert_eq!(worth_of(&[11, 12]), defenders + 2 * share, "each defender is paid a share");
+		check();
+	});
+}

@@ -383,3 +383,37 @@ fn a_games_reaudit_point_is_kept_when_storage_moves_to_version_13() {
 		check();
 	});
 }
+
+#[test]
+fn open_games_are_counted_when_storage_moves_to_version_14() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(spec_with(|s| {
+			s.verification.audit_fraction = SpecPermill(1_000_000);
+		}));
+		assert!(Audits::<T>::get(id).len() >= 4, "four verdicts to challenge");
+		verify_all(id, false);
+		run_to_reveals(id);
+		let audits = Audits::<T>::get(id);
+		reg(14, Role::Whistleblower);
+		// Whistleblower 13 plays two games, 14 one, and the solver contests a fail, which
+		// is not counted.
+		for (who, a) in [13, 13, 14, 10].into_iter().zip(audits.iter()) {
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(who), id, a.segment));
+		}
+		// As version 13 left it: no counts.
+		let _ = OpenChallenges::<T>::clear(u32::MAX, None);
+		StorageVersion::new(13).put::<TaskPallet>();
+		crate::migrations::V13ToV14::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 14);
+		assert_eq!(OpenChallenges::<T>::get(13), 2);
+		assert_eq!(OpenChallenges::<T>::get(14), 1);
+		assert_eq!(OpenChallenges::<T>::get(10), 0);
+		// The counts fall as the games end.
+		for a in audits.iter().take(4) {
+			assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, a.segment, true));
+		}
+		assert_eq!(OpenChallenges::<T>::iter().count(), 0);
+		check();
+	});
+}
