@@ -44,10 +44,11 @@ for i in $(seq 1 "$N"); do
     # A lazy run that copies each checkpoint forward: its distance is how far the honest
     # run moved the parameters in the segment.
     python3 - "$WORK/store" >"$WORK/copy-$i.json" <<'PYEOF'
-import array, glob, json, math, os, struct, sys
+import glob, json, math, os, struct, sys
 store = sys.argv[1]
 journal = glob.glob(os.path.join(store, "runs", "*.jsonl"))[0]
-blobs = [json.loads(line)["blob"] for line in open(journal)][1:]
+# The journal: a header line, then one line per checkpoint.
+blobs = [r["blob"] for r in map(json.loads, open(journal)) if "blob" in r]
 def params(blob):
     raw = open(os.path.join(store, "blobs", blob), "rb").read()
     n = struct.unpack("<Q", raw[:8])[0]
@@ -55,7 +56,7 @@ def params(blob):
     out = []
     for name in sorted(k for k in header if k.startswith("param.")):
         start, end = header[name]["data_offsets"]
-        out.extend(array.array("f", raw[8 + n + start:8 + n + end]))
+        out.extend(struct.unpack(f"<{(end - start) // 4}f", raw[8 + n + start:8 + n + end]))
     return out
 states = [params(b) for b in blobs]
 print(json.dumps([math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))

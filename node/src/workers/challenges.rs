@@ -54,6 +54,12 @@ impl Challenged {
 		self.log().played.insert(key);
 	}
 
+	/// Whether this node is done with `key`: it played a game against it, or gave up.
+	pub fn done(&self, key: &VerdictKey) -> bool {
+		let log = self.log();
+		log.played.contains(key) || log.tries.get(key).is_some_and(|t| *t >= MAX_TRIES)
+	}
+
 	/// Whether to challenge `key` now, counting the challenge when so.
 	pub fn decide(&self, key: &VerdictKey) -> Decision {
 		let mut log = self.log();
@@ -97,8 +103,12 @@ mod tests {
 	fn challenges_that_never_open_a_game_end_after_max_tries() {
 		let c = Challenged::default();
 		for _ in 0..MAX_TRIES {
+			assert!(!c.done(&key(1, 1)));
 			assert_eq!(c.decide(&key(1, 1)), Decision::Challenge);
 		}
+		assert!(c.done(&key(1, 1)), "given up");
 		assert_eq!(c.decide(&key(1, 1)), Decision::GaveUp);
+		c.played(key(2, 1));
+		assert!(c.done(&key(2, 1)), "played");
 	}
 }

@@ -240,7 +240,7 @@ pub fn check_verdict(
 	if !same {
 		return Err(format!("task {id} segment {segment}: the verdict changed; checking again"));
 	}
-	if let Some(who) = bonded {
+	if let Some(who) = bonded.filter(|_| !challenged.done(&key)) {
 		if !chain::covers_another_game(&ctx.client, best, who)? {
 			return Err(format!(
 				"{role}: task {id} segment {segment}: the verdict is wrong, but this node's \

@@ -283,7 +283,8 @@ pub mod pallet {
 			/// Moves made.
 			moves: u32,
 		},
-		/// The tasks pallet dropped a game (its own safety timeout); the bond is released.
+		/// The tasks pallet dropped a game (its own safety timeout, or its task ended);
+		/// the bond is released.
 		Cancelled {
 			/// The task.
 			task: TaskId,

@@ -100,6 +100,14 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn release_workers(id: TaskId, task: &mut Task<T>) {
 		for a in Audits::<T>::take(id) {
 			T::ForcedErrors::release(&a.verifier, id);
+			// No path ends a task with a game open; should one ever, the game is not left
+			// behind, nor its challenger's count.
+			if let Some(c) = a.challenger {
+				T::Arbiter::cancel(id, a.segment);
+				if task.solver.as_ref() != Some(&c) {
+					Self::note_challenge(&c, false);
+				}
+			}
 		}
 		Replaced::<T>::remove(id);
 		// At most one entry per audited segment.

@@ -12,7 +12,8 @@ pub trait DisputeArbiter<AccountId> {
 		challenger: &AccountId,
 		defendant: &AccountId,
 	) -> DispatchResult;
-	/// The tasks pallet gave up waiting for the dispute (safety timeout).
+	/// The tasks pallet gave up waiting for the dispute (safety timeout), or ended its
+	/// task with the game still open.
 	fn cancel(task: TaskId, segment: u32);
 	/// Whether a dispute over any value of a task of `spec` could be ruled on: a task the
 	/// arbiter could not rule on (a data format it cannot read, more samples than a game

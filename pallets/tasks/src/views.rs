@@ -92,10 +92,10 @@ impl<T: Config> Pallet<T> {
 				_ => {}
 			}
 		}
-		// A whistleblower whose bond covers no more games is shown none to check: its
-		// challenge would be refused ([`Pallet::covers_another_game`]) until a game of
-		// its is won or voided, or it bonds more.
-		if T::Stake::is_bonded(who, Role::Whistleblower) && Self::covers_another_game(who) {
+		// Shown even to a whistleblower whose bond covers no more games: its checks of
+		// the runs (off-task proofs, which open no game) go on, and its worker holds a
+		// challenge back until the bond covers it.
+		if T::Stake::is_bonded(who, Role::Whistleblower) {
 			Self::watch_duties(who, &mut out);
 		}
 		out

@@ -281,10 +281,6 @@ fn a_whistleblowers_games_at_once_are_limited_by_its_bond() {
 		// Another whistleblower's real challenge is not held up by it.
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[2].segment));
 		assert_eq!(OpenChallenges::<T>::get(15), 2);
-		// Its worker is shown no verdict to check until a game ends.
-		let watches =
-			|| TaskPallet::duties(&15).iter().filter(|d| matches!(d, Duty::Watch { .. })).count();
-		assert_eq!(watches(), 0);
 		check();
 		// One game lost frees no room: what is left of the bond covers the one still open.
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, false));
@@ -294,12 +290,31 @@ fn a_whistleblowers_games_at_once_are_limited_by_its_bond() {
 		assert_eq!(OpenChallenges::<T>::get(15), 0);
 		assert!(!TaskPallet::covers_another_game(&15), "its bond is spent");
 		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(15), Role::Whistleblower, 2 * slash));
-		assert!(watches() > 0, "bonded again, it is shown verdicts to check");
+		assert!(TaskPallet::covers_another_game(&15), "bonded again, it may challenge");
 		let share: u64 =
 			<<T as pallet_gensyn_stake::Config>::ReporterShare as Get<Perbill>>::get() * slash;
 		assert!(share > 0);
 		assert_eq!(worth(15), spammer - 2 * slash, "the spammer loses both slashes");
 		assert_eq!(worth_of(&[11, 12]), defenders + 2 * share, "each defender is paid a share");
+		check();
+	});
+}
+
+/// No path ends a task with a game open; should one ever (a deadline whose handling
+/// fails, which fails the task), its games are cancelled and their challengers may open
+/// others.
+#[test]
+fn a_task_ended_with_a_game_open_frees_its_challenger() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		verify_all(id, true);
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_eq!(OpenChallenges::<T>::get(13), 1);
+		let mut t = task(id);
+		TaskPallet::fail(id, &mut t, FailReason::NoVerifier);
+		assert_eq!(OpenChallenges::<T>::get(13), 0);
+		assert!(DISPUTES.with(|d| d.borrow().is_empty()), "the game is cancelled");
 		check();
 	});
 }
