@@ -91,6 +91,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V13ToV14<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
+	pallet_gensyn_stake::migrations::V1ToV2<Runtime>,
 	pallet_gensyn_jackpot::migrations::V0ToV1<Runtime>,
 );
 
@@ -133,7 +134,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 145,
+	spec_version: 146,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,

@@ -160,10 +160,10 @@ pub fn active_since(
 	who: &AccountId,
 	role: Role,
 ) -> Result<Option<BlockNumber>, String> {
-	let active: Vec<(AccountId, pallet_gensyn_stake::Capability)> =
+	let active: Vec<(AccountId, pallet_gensyn_stake::Capability, Balance)> =
 		read(client, at, pallet_gensyn_stake::Active::<Runtime>::hashed_key_for(role))?
 			.unwrap_or_default();
-	if !active.iter().any(|(a, _)| a == who) {
+	if !active.iter().any(|(a, _, _)| a == who) {
 		return Ok(None);
 	}
 	let joined: Vec<(AccountId, BlockNumber)> =

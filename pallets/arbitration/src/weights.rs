@@ -53,7 +53,8 @@ const PER_SAMPLE: u64 = 30_000;
 /// The ruling: bonds, the tasks pallet's resolve with its slash and, for a voided
 /// verdict, the re-audit's deadline and its point (`MovedDraw`); counted as a
 /// re-audit draw over the active verifier list, which the ruling once made. Its reads
-/// and writes count the challenger's open games (`OpenChallenges`) too.
+/// and writes count the challenger's open games (`OpenChallenges`) too, and the loser's
+/// active list, which a slash writes (the bond copied there).
 const RULE: u64 = 120_000_000;
 /// The ruling's proof: one full active list (the loser's role, which is also the list a
 /// re-audit draws from when the loser is the verifier), bonds, accounts, the task, its
@@ -119,18 +120,18 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 			MOVE + GRAPH + data.max(ops) + RULE,
 			40_000 + RULE_PROOF + 4 * u64::from(s),
 			18,
-			15,
+			16,
 		)
 	}
 	fn open_term() -> Weight {
-		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 18, 15)
+		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 18, 16)
 	}
 	fn concede() -> Weight {
-		parts::<W>(RULE, RULE_PROOF, 14, 13)
+		parts::<W>(RULE, RULE_PROOF, 14, 14)
 	}
 	fn on_initialize(n: u32) -> Weight {
 		let n = u64::from(n);
-		parts::<W>(5_000_000 + RULE * n, 4_000 + RULE_PROOF * n, 1 + 14 * n, 1 + 13 * n)
+		parts::<W>(5_000_000 + RULE * n, 4_000 + RULE_PROOF * n, 1 + 14 * n, 1 + 14 * n)
 	}
 }
 

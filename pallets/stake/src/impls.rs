@@ -7,7 +7,7 @@ use sp_runtime::{traits::Zero, DispatchResult, SaturatedConversion, Saturating};
 
 impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 	fn is_active(who: &T::AccountId, role: Role) -> bool {
-		Active::<T>::get(role).iter().any(|(a, _)| a == who)
+		Active::<T>::get(role).iter().any(|(a, _, _)| a == who)
 	}
 
 	fn is_bonded(who: &T::AccountId, role: Role) -> bool {
@@ -44,8 +44,12 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		Profiles::<T>::get(who).map(|p| p.endpoint.into_inner()).unwrap_or_default()
 	}
 
-	fn active(role: Role) -> Vec<(T::AccountId, Capability)> {
+	fn active(role: Role) -> Vec<(T::AccountId, Capability, BalanceOf<T>)> {
 		Active::<T>::get(role).into_inner()
+	}
+
+	fn min_bond(role: Role) -> BalanceOf<T> {
+		Pallet::<T>::min_bond(role)
 	}
 
 	fn bond(who: &T::AccountId, role: Role) -> BalanceOf<T> {

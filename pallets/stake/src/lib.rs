@@ -6,6 +6,7 @@ extern crate alloc;
 
 pub use pallet::*;
 
+mod active;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
 mod impls;
@@ -21,9 +22,10 @@ pub mod weights;
 pub use weights::WeightInfo;
 
 /// The storage layout's version: bumped, with a migration, by every change of it (1:
-/// the block each active worker joined its list).
+/// the block each active worker joined its list; 2: each active worker's bond, kept on
+/// the list for draws weighted by bond).
 const STORAGE_VERSION: frame_support::traits::StorageVersion =
-	frame_support::traits::StorageVersion::new(1);
+	frame_support::traits::StorageVersion::new(2);
 
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
@@ -224,8 +226,11 @@ pub trait StakeInterface<AccountId, Balance> {
 	fn capability(who: &AccountId) -> Option<Capability>;
 	/// The proof-store base URL `who` published (empty without a profile).
 	fn endpoint(who: &AccountId) -> Vec<u8>;
-	/// The active workers of `role` with their capabilities (bounded by the pallet).
-	fn active(role: Role) -> Vec<(AccountId, Capability)>;
+	/// The active workers of `role` with their capabilities and bonds (bounded by the
+	/// pallet).
+	fn active(role: Role) -> Vec<(AccountId, Capability, Balance)>;
+	/// The minimum bond of `role`.
+	fn min_bond(role: Role) -> Balance;
 	/// The bond `who` holds for `role` (zero when not registered).
 	fn bond(who: &AccountId, role: Role) -> Balance;
 	/// Takes up to `amount` from `who`'s `role` bond; splits it between `reporter` (when
@@ -349,13 +354,14 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Profiles<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, ProfileOf<T>>;
 
-	/// Active workers of each role with their capability, for draws.
+	/// Active workers of each role with their capability and bond (copies of their
+	/// profile's and of [`Bonds`]), for draws.
 	#[pallet::storage]
 	pub type Active<T: Config> = StorageMap<
 		_,
 		Twox64Concat,
 		Role,
-		BoundedVec<(T::AccountId, Capability), T::MaxActivePerRole>,
+		BoundedVec<(T::AccountId, Capability, BalanceOf<T>), T::MaxActivePerRole>,
 		ValueQuery,
 	>;
 
@@ -637,72 +643,6 @@ pub mod pallet {
 			Ok(())
 		}
 
-		/// Puts `who` on `role`'s active list (or refreshes its capability there). On a full
-		/// list the lowest bond gives way to a higher one (it stays bonded, inactive, until
-		/// it outbids the lowest itself): a flood of minimum bonds must not keep a
-		/// better-bonded newcomer out. Refused when `who`'s bond is not above the lowest.
-		fn activate(who: &T::AccountId, role: Role, capability: Capability) -> DispatchResult {
-			let evicted = Active::<T>::try_mutate(role, |list| -> Result<_, DispatchError> {
-				if let Some(entry) = list.iter_mut().find(|(a, _)| a == who) {
-					entry.1 = capability;
-					return Ok(None);
-				}
-				let mut evicted = None;
-				if list.len() as u32 >= T::MaxActivePerRole::get() {
-					let bond = |a: &T::AccountId| Bonds::<T>::get(a, role).map(|b| b.bond);
-					let lowest = list
-						.iter()
-						.enumerate()
-						.map(|(i, (a, _))| (bond(a).unwrap_or_else(Zero::zero), i))
-						.min();
-					match lowest {
-						Some((low, i)) if bond(who).is_some_and(|mine| mine > low) => {
-							evicted = Some(list.remove(i).0);
-						}
-						_ => return Err(Error::<T>::TooManyWorkers.into()),
-					}
-				}
-				list.try_push((who.clone(), capability)).map_err(|_| Error::<T>::TooManyWorkers)?;
-				Ok(Some(evicted))
-			})?;
-			let Some(evicted) = evicted else { return Ok(()) };
-			let now = frame_system::Pallet::<T>::block_number();
-			Joined::<T>::mutate(role, |joined| {
-				joined.retain(|(a, _)| a != who && Some(a) != evicted.as_ref());
-				// Room: it holds only workers on the list, which had room for `who`.
-				let _ = joined.try_push((who.clone(), now));
-			});
-			if let Some(out) = evicted {
-				Self::deposit_event(Event::Deactivated { who: out, role });
-			}
-			Ok(())
-		}
-
-		/// Takes `who` off `role`'s active list.
-		fn deactivate(who: &T::AccountId, role: Role) {
-			let mut removed = false;
-			Active::<T>::mutate(role, |list| {
-				let before = list.len();
-				list.retain(|(a, _)| a != who);
-				removed = list.len() != before;
-			});
-			if removed {
-				Joined::<T>::mutate(role, |joined| joined.retain(|(a, _)| a != who));
-				Self::deposit_event(Event::Deactivated { who: who.clone(), role });
-			}
-		}
-
-		/// Updates the capability copy kept in every active list `who` is on.
-		fn refresh_capability(who: &T::AccountId, capability: Capability) {
-			for role in Role::ALL {
-				Active::<T>::mutate(role, |list| {
-					for entry in list.iter_mut().filter(|(a, _)| a == who) {
-						entry.1 = capability;
-					}
-				});
-			}
-		}
-
 		/// Moves up to `amount` of `who`'s `role` bond to `dest`; returns what moved
 		/// (zero when the move is impossible, e.g. `dest` would stay below the
 		/// existential deposit). All or nothing.
@@ -787,6 +727,8 @@ pub mod pallet {
 			Bonds::<T>::insert(who, role, rb);
 			if rb.bond < Self::min_bond(role) {
 				Self::deactivate(who, role);
+			} else {
+				Self::refresh_bond(who, role, rb.bond);
 			}
 			let outcome = SlashOutcome { total: taken, to_reporter, to_jackpot, burnt, to_victim };
 			Self::deposit_event(Event::Slashed { who: who.clone(), role, outcome });

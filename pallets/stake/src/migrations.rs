@@ -18,3 +18,50 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for KeepJoinBlo
 		Weight::zero()
 	}
 }
+
+/// Version 1's active lists, whose entries held no bond.
+pub(crate) mod v1 {
+	use super::*;
+
+	/// Active workers of each role with their capability, as version 1 stored them.
+	#[frame_support::storage_alias]
+	pub type Active<T: Config> = StorageMap<
+		Pallet<T>,
+		Twox64Concat,
+		Role,
+		BoundedVec<
+			(<T as frame_system::Config>::AccountId, Capability),
+			<T as Config>::MaxActivePerRole,
+		>,
+		ValueQuery,
+	>;
+}
+
+/// The stake pallet's migration from storage version 1 to 2 (runs once): each active
+/// worker's entry takes a copy of its bond, read from [`Bonds`], which draws weigh it by.
+pub type V1ToV2<T> =
+	VersionedMigration<1, 2, CopyBonds<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 1 to 2's step, unversioned: per role, one list read and written, and one bond
+/// read per entry.
+pub struct CopyBonds<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for CopyBonds<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let mut reads = 0u64;
+		for role in Role::ALL {
+			let old = v1::Active::<T>::take(role);
+			reads = reads.saturating_add(1 + old.len() as u64);
+			let new: Vec<_> = old
+				.into_iter()
+				.map(|(who, capability)| {
+					let bond = Bonds::<T>::get(&who, role).map(|b| b.bond).unwrap_or_default();
+					(who, capability, bond)
+				})
+				.collect();
+			// As many entries as before: the bound holds.
+			Active::<T>::insert(role, BoundedVec::truncate_from(new));
+		}
+		T::DbWeight::get().reads_writes(reads, Role::ALL.len() as u64)
+	}
+}

@@ -39,7 +39,7 @@ fn register_holds_bond_and_activates() {
 		assert!(StakeOf::is_active(&1, Role::Solver));
 		assert!(!StakeOf::is_active(&1, Role::Verifier));
 		assert_eq!(StakeOf::capability(&1), Some(cap(8_192)));
-		assert_eq!(StakeOf::active(Role::Solver), vec![(1, cap(8_192))]);
+		assert_eq!(StakeOf::active(Role::Solver), vec![(1, cap(8_192), 200)]);
 		assert_eq!(StakeOf::bond(&1, Role::Solver), 200);
 		// A second role has its own hold.
 		reg(1, Role::Verifier, 50);
@@ -160,8 +160,8 @@ fn update_profile_refreshes_active_lists() {
 			sp_runtime::DispatchError::BadOrigin
 		);
 		assert_ok!(Stake::update_profile(RuntimeOrigin::signed(1), cap(16), ep()));
-		assert_eq!(StakeOf::active(Role::Solver), vec![(1, cap(16))]);
-		assert_eq!(StakeOf::active(Role::Verifier), vec![(1, cap(16))]);
+		assert_eq!(StakeOf::active(Role::Solver), vec![(1, cap(16), 100)]);
+		assert_eq!(StakeOf::active(Role::Verifier), vec![(1, cap(16), 50)]);
 	});
 }
 
@@ -409,7 +409,7 @@ fn try_state_catches_a_join_block_kept_off_the_list() {
 		Active::<Test>::mutate(Role::Whistleblower, |l| l.clear());
 		assert!(StakeOf::do_try_state().is_err(), "joined but not active");
 		reg(2, Role::Whistleblower, 100);
-		Active::<Test>::mutate(Role::Whistleblower, |l| l.retain(|(a, _)| *a == 2));
+		Active::<Test>::mutate(Role::Whistleblower, |l| l.retain(|(a, _, _)| *a == 2));
 		Joined::<Test>::mutate(Role::Whistleblower, |l| {
 			l.retain(|(a, _)| *a == 2);
 			let twice = l[0];
@@ -451,5 +451,50 @@ fn the_active_list_keeps_when_each_worker_joined_it() {
 		crate::migrations::V0ToV1::<Test>::on_runtime_upgrade();
 		assert_eq!(Stake::on_chain_storage_version(), 1);
 		assert_eq!((since(1), since(3)), (Some(0), Some(0)));
+	});
+}
+
+/// Draws are weighed by bond, read from the active list: its copy follows every change
+/// of the bond (a top-up, a slash), and try_state catches a stale one.
+#[test]
+fn the_active_list_keeps_each_workers_bond() {
+	run(|| {
+		reg(1, Role::Verifier, 80);
+		let listed =
+			|| StakeOf::active(Role::Verifier).iter().map(|(a, _, b)| (*a, *b)).collect::<Vec<_>>();
+		assert_eq!(listed(), vec![(1, 80)]);
+		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(1), Role::Verifier, 20));
+		assert_eq!(listed(), vec![(1, 100)]);
+		StakeOf::slash(&1, Role::Verifier, 30, None);
+		assert_eq!(listed(), vec![(1, 70)]);
+		assert!(StakeOf::do_try_state().is_ok());
+		Active::<Test>::mutate(Role::Verifier, |l| l[0].2 = 99);
+		assert!(StakeOf::do_try_state().is_err(), "a stale bond");
+		Active::<Test>::mutate(Role::Verifier, |l| l[0].2 = 70);
+	});
+}
+
+#[test]
+fn storage_moves_to_version_2_with_each_active_workers_bond() {
+	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
+	run(|| {
+		reg(1, Role::Verifier, 80);
+		reg(2, Role::Verifier, 120);
+		reg(3, Role::Solver, 100);
+		// As version 1 left it: entries without bonds.
+		for role in Role::ALL {
+			let old: Vec<_> =
+				Active::<Test>::take(role).into_iter().map(|(a, c, _)| (a, c)).collect();
+			crate::migrations::v1::Active::<Test>::insert(role, BoundedVec::truncate_from(old));
+		}
+		StorageVersion::new(1).put::<Stake>();
+		crate::migrations::V1ToV2::<Test>::on_runtime_upgrade();
+		assert_eq!(Stake::on_chain_storage_version(), 2);
+		assert_eq!(
+			StakeOf::active(Role::Verifier),
+			vec![(1, cap(8_192), 80), (2, cap(8_192), 120)]
+		);
+		assert_eq!(StakeOf::active(Role::Solver), vec![(3, cap(8_192), 100)]);
+		assert!(StakeOf::do_try_state().is_ok());
 	});
 }

@@ -41,25 +41,22 @@ pub struct SubstrateWeight<T>(PhantomData<T>);
 /// `MaxActivePerRole` must not exceed it (the runtime checks this in a test).
 pub const WEIGHED_ACTIVE: u64 = 1_024;
 
-/// Proof size of one full active list: [`WEIGHED_ACTIVE`] entries of a 32-byte account
-/// and a 9-byte capability, a length prefix and the trie nodes above the value.
-pub const ACTIVE_LIST_PROOF: u64 = WEIGHED_ACTIVE * 41 + 3 + 1_000;
+/// Proof size of one full active list: [`WEIGHED_ACTIVE`] entries of a 32-byte account,
+/// a 9-byte capability and a 16-byte bond, a length prefix and the trie nodes above the
+/// value.
+pub const ACTIVE_LIST_PROOF: u64 = WEIGHED_ACTIVE * 57 + 3 + 1_000;
 
 /// Proof size of one full [`crate::Joined`] list: [`WEIGHED_ACTIVE`] entries of a
 /// 32-byte account and a 4-byte block, a length prefix and the trie nodes above it.
 pub const JOINED_LIST_PROOF: u64 = WEIGHED_ACTIVE * 36 + 3 + 1_000;
 
-/// Proof size of reading every active worker's bond (a full list's lowest bond gives
-/// way to a higher one): [`WEIGHED_ACTIVE`] `Bonds` entries of about 150 bytes each.
-pub const ACTIVE_BONDS_PROOF: u64 = WEIGHED_ACTIVE * 150;
-
 impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn register() -> Weight {
-		// r: Bonds, Holds, Account, Active x3, Joined, and on a full list every active
-		// bond; w: Holds, Account, Profiles, Bonds, Active x3, Joined
+		// r: Bonds, Holds, Account, Active x3 (a full list's lowest bond read from the
+		// list), Joined; w: Holds, Account, Profiles, Bonds, Active x3, Joined
 		Weight::from_parts(60_000_000 + WEIGHED_ACTIVE * 2_000, 4 * ACTIVE_LIST_PROOF)
-			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF + JOINED_LIST_PROOF))
-			.saturating_add(T::DbWeight::get().reads_writes(7 + WEIGHED_ACTIVE, 8))
+			.saturating_add(Weight::from_parts(0, JOINED_LIST_PROOF))
+			.saturating_add(T::DbWeight::get().reads_writes(7, 8))
 	}
 	fn update_profile() -> Weight {
 		// r: Profiles, Active x3; w: Profiles, Active x3
@@ -67,11 +64,11 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 			.saturating_add(T::DbWeight::get().reads_writes(4, 4))
 	}
 	fn bond_extra() -> Weight {
-		// r: Bonds, Holds, Account, Profiles, Active, Joined, and on a full list every
-		// active bond; w: Holds, Account, Bonds, Active, Joined
+		// r: Bonds, Holds, Account, Profiles, Active (a full list's lowest bond read from
+		// the list), Joined; w: Holds, Account, Bonds, Active, Joined
 		Weight::from_parts(50_000_000 + WEIGHED_ACTIVE * 2_000, 2 * ACTIVE_LIST_PROOF)
-			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF + JOINED_LIST_PROOF))
-			.saturating_add(T::DbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 5))
+			.saturating_add(Weight::from_parts(0, JOINED_LIST_PROOF))
+			.saturating_add(T::DbWeight::get().reads_writes(6, 5))
 	}
 	fn unbond() -> Weight {
 		// r: Bonds, Active, Joined; w: Bonds, Active, Joined
@@ -94,8 +91,8 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 impl WeightInfo for () {
 	fn register() -> Weight {
 		Weight::from_parts(60_000_000 + WEIGHED_ACTIVE * 2_000, 4 * ACTIVE_LIST_PROOF)
-			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF + JOINED_LIST_PROOF))
-			.saturating_add(RocksDbWeight::get().reads_writes(7 + WEIGHED_ACTIVE, 8))
+			.saturating_add(Weight::from_parts(0, JOINED_LIST_PROOF))
+			.saturating_add(RocksDbWeight::get().reads_writes(7, 8))
 	}
 	fn update_profile() -> Weight {
 		Weight::from_parts(35_000_000, 3 * ACTIVE_LIST_PROOF)
@@ -103,8 +100,8 @@ impl WeightInfo for () {
 	}
 	fn bond_extra() -> Weight {
 		Weight::from_parts(50_000_000 + WEIGHED_ACTIVE * 2_000, 2 * ACTIVE_LIST_PROOF)
-			.saturating_add(Weight::from_parts(0, ACTIVE_BONDS_PROOF + JOINED_LIST_PROOF))
-			.saturating_add(RocksDbWeight::get().reads_writes(6 + WEIGHED_ACTIVE, 5))
+			.saturating_add(Weight::from_parts(0, JOINED_LIST_PROOF))
+			.saturating_add(RocksDbWeight::get().reads_writes(6, 5))
 	}
 	fn unbond() -> Weight {
 		Weight::from_parts(30_000_000, ACTIVE_LIST_PROOF + JOINED_LIST_PROOF)

@@ -7,7 +7,7 @@
 //! - a solver is drawn only with room for the task's units on top of what it is
 //!   engaged in (one bond cannot back several valuable fakes at once);
 //! - a verifier, re-auditor or profiler is drawn among those whose bond covers the
-//!   task's units where the draw's bond reads find one, else among all that fit
+//!   task's units where any does, else among all that fit, in proportion to its bond
 //!   ([`Pallet::pick_covering`]); its concurrent audits share its bond (a room rule
 //!   there would let a submitter that keeps honest verifiers busy steer draws to
 //!   accounts it keeps free);
@@ -44,44 +44,54 @@ impl<T: Config> Pallet<T> {
 		amount.saturating_mul(Self::units(id).into())
 	}
 
-	/// Takes one worker from `pool` for a task of `units` bond units: the first of the
-	/// candidates tried (at indices from `next`, each spending one of `tries`, a bond
-	/// read) whose `role` bond covers the units, else the first one tried; those tried
-	/// and passed over go back into the pool. None only when the pool is empty. A
-	/// covering bond is preferred, never required: a trained result must not wait on
-	/// large bonds, and a list diluted with small ones would then fail trained tasks
-	/// unchecked. Diluted, the list costs a task only the scaled collateral of its
-	/// verifiers, as uniform draws among all workers that fit did before units.
+	/// Takes one worker from `pool` (each with its bond) for a task of `units` bond
+	/// units: among those whose `role` bond covers the units when any does, else among
+	/// all, each with a chance in proportion to its bond counted in whole minimum bonds,
+	/// so that a stake split among many accounts is drawn for one seat no more often than
+	/// the same stake in one. Whole minimum bonds, because the author of the block before
+	/// a draw knows its randomness: were every planck counted, it could top a bond up by
+	/// dust in that block, trying amounts until its own account wins. With equal weights
+	/// this is the uniform pick at index `next()` modulo their number. None only when the
+	/// pool is empty. A covering bond is preferred, never required: a trained result
+	/// must not wait on large bonds, and a list diluted with small ones would then fail
+	/// trained tasks unchecked.
 	pub(crate) fn pick_covering(
-		pool: &mut Vec<T::AccountId>,
+		pool: &mut Vec<(T::AccountId, BalanceOf<T>)>,
 		mut next: impl FnMut() -> u64,
-		tries: &mut u32,
 		units: u32,
 		role: Role,
 	) -> Option<T::AccountId> {
-		if pool.is_empty() {
-			// Nothing to take, and no randomness spent: a one-unit draw is as before units.
-			return None;
-		}
-		if units <= 1 || *tries == 0 {
-			// Every bond on the list covers one unit; with no tries left, any that fits.
-			return Self::take_at(pool, next());
-		}
-		let mut passed: Vec<T::AccountId> = Vec::new();
-		let mut found = None;
-		while *tries > 0 {
-			let Some(a) = Self::take_at(pool, next()) else { break };
-			*tries = tries.saturating_sub(1);
-			if T::Stake::covers(&a, role, units) {
-				found = Some(a);
-				break;
-			}
-			passed.push(a);
-		}
-		let mut passed = passed.into_iter();
-		let chosen = found.or_else(|| passed.next());
-		pool.extend(passed);
-		chosen
+		let min = T::Stake::min_bond(role);
+		let needed = min.saturating_mul(units.max(1).into());
+		let covering = pool.iter().any(|(_, b)| *b >= needed);
+		let weight = |b: BalanceOf<T>| {
+			let whole = if min.is_zero() { b } else { b / min };
+			whole.saturated_into::<u128>().max(1)
+		};
+		let eligible: Vec<(usize, u128)> = pool
+			.iter()
+			.enumerate()
+			.filter(|(_, (_, b))| !covering || *b >= needed)
+			.map(|(i, (_, b))| (i, weight(*b)))
+			.collect();
+		let first = eligible.first()?.1;
+		let at = if eligible.iter().all(|(_, w)| *w == first) {
+			(next() % eligible.len() as u64) as usize
+		} else {
+			// 128 random bits: a total far below 2^128 makes the modulo's bias nil.
+			let total = eligible.iter().fold(0u128, |t, (_, w)| t.saturating_add(*w)).max(1);
+			let r = ((u128::from(next()) << 64) | u128::from(next())) % total;
+			let mut below = 0u128;
+			eligible
+				.iter()
+				.position(|(_, w)| {
+					below = below.saturating_add(*w);
+					r < below
+				})
+				.unwrap_or(eligible.len() - 1)
+		};
+		let (i, _) = *eligible.get(at)?;
+		Some(pool.swap_remove(i).0)
 	}
 
 	/// Whether the `role` bond of `who`, a worker on the role's active list, covers

@@ -146,25 +146,27 @@ impl<T: Config> Pallet<T> {
 
 	/// The active workers of `role` whose claimed memory fits the task and that
 	/// `eligible` admits: never the task's owner nor a worker it excluded.
+	/// Each comes with its bond, which weighs it in a verifier-side draw.
 	pub(crate) fn fitting(
 		role: Role,
 		task: &Task<T>,
 		eligible: impl Fn(&T::AccountId) -> bool,
-	) -> Vec<T::AccountId> {
+	) -> Vec<(T::AccountId, BalanceOf<T>)> {
 		T::Stake::active(role)
 			.into_iter()
-			.filter(|(a, c)| {
+			.filter(|(a, c, _)| {
 				c.memory_mib >= task.memory_mib
 					&& *a != task.owner
 					&& !task.excluded.contains(a)
 					&& eligible(a)
 			})
-			.map(|(a, _)| a)
+			.map(|(a, _, b)| (a, b))
 			.collect()
 	}
 
-	/// One of [`Self::fitting`], drawn with randomness and `subject`: one whose bond
-	/// covers task `id`'s bond units where the tries find one ([`Self::pick_covering`]).
+	/// One of [`Self::fitting`], drawn with randomness and `subject` in proportion to its
+	/// bond: one whose bond covers task `id`'s bond units where any does
+	/// ([`Self::pick_covering`]).
 	pub(crate) fn draw_one(
 		id: TaskId,
 		role: Role,
@@ -174,13 +176,12 @@ impl<T: Config> Pallet<T> {
 	) -> Option<T::AccountId> {
 		let mut pool = Self::fitting(role, task, eligible);
 		let (x, _) = Self::random_u64(subject);
-		let mut tries = ROOM_TRIES;
-		Self::pick_covering(&mut pool, Self::indices(x), &mut tries, Self::units(id), role)
+		Self::pick_covering(&mut pool, Self::indices(x), Self::units(id), role)
 	}
 
 	/// Like [`Self::draw_one`], but only a worker whose bond covers one more engagement
-	/// in task `id` ([`StakeInterface::has_room`]); the first candidate tried is the
-	/// one `draw_one` tries first. Busy when a worker tried covers the task's units but
+	/// in task `id` ([`StakeInterface::has_room`]), tried at uniform indices (solvers are
+	/// not weighed by bond). Busy when a worker tried covers the task's units but
 	/// is engaged too much to take it now; none tried covering them is a draw spent.
 	pub(crate) fn draw_with_room(
 		id: TaskId,
@@ -189,7 +190,10 @@ impl<T: Config> Pallet<T> {
 		subject: &[u8],
 		eligible: impl Fn(&T::AccountId) -> bool,
 	) -> Drawn<T::AccountId> {
-		let mut pool = Self::fitting(role, task, eligible);
+		// Solvers are drawn uniformly among those with room: a solver's work is audited
+		// whoever it is, and its room, not its bond's size, is what the draw checks.
+		let mut pool: Vec<T::AccountId> =
+			Self::fitting(role, task, eligible).into_iter().map(|(a, _)| a).collect();
 		if pool.is_empty() {
 			return Drawn::Nobody;
 		}
@@ -245,8 +249,8 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn checkers(task: &Task<T>) -> Checkers<T::AccountId> {
 		let mut fits = T::Stake::active(Role::Verifier)
 			.into_iter()
-			.filter(|(a, c)| c.memory_mib >= task.memory_mib && *a != task.owner)
-			.map(|(a, _)| a);
+			.filter(|(a, c, _)| c.memory_mib >= task.memory_mib && *a != task.owner)
+			.map(|(a, _, _)| a);
 		match (fits.next(), fits.next()) {
 			(None, _) => Checkers::Nobody,
 			(Some(only), None) => Checkers::AllBut(only),
@@ -335,24 +339,22 @@ impl<T: Config> Pallet<T> {
 		}
 		task.draws = task.draws.saturating_add(1);
 		let solver = task.solver.clone();
-		let mut pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
+		let mut pool: Vec<(T::AccountId, BalanceOf<T>)> = T::Stake::active(Role::Verifier)
 			.into_iter()
-			.filter(|(a, c)| {
+			.filter(|(a, c, _)| {
 				c.memory_mib >= task.memory_mib
 					&& Some(a) != solver.as_ref()
 					&& *a != task.owner
 					&& T::ForcedErrors::drawable(a)
 			})
-			.map(|(a, _)| a)
+			.map(|(a, _, b)| (a, b))
 			.collect();
 		let mut rng = gensyn_primitives::order::SplitMix64(seed);
 		let mut verifiers: Vec<T::AccountId> = Vec::new();
 		let units = Self::units(id);
-		// One budget of bond reads for every seat.
-		let mut tries = ROOM_TRIES;
 		for _ in 0..T::VerifiersPerTask::get().max(1) {
 			let next = || rng.next_u64();
-			match Self::pick_covering(&mut pool, next, &mut tries, units, Role::Verifier) {
+			match Self::pick_covering(&mut pool, next, units, Role::Verifier) {
 				Some(v) => verifiers.push(v),
 				None => break,
 			}
@@ -441,7 +443,7 @@ impl<T: Config> Pallet<T> {
 		// its share (and the draw reads one list less).
 		let pool = T::Stake::active(Role::Whistleblower)
 			.into_iter()
-			.filter(|(a, _)| Self::outside(task, verifiers, a))
+			.filter(|(a, _, _)| Self::outside(task, verifiers, a))
 			.count();
 		let draw =
 			WatchDraw::new(seed, pool.saturated_into(), T::WatchersPerRound::get(), bonded_by);
@@ -540,9 +542,9 @@ impl<T: Config> Pallet<T> {
 			return Ok(false);
 		}
 		let mut replaced = Replaced::<T>::get(id);
-		let mut pool: Vec<T::AccountId> = T::Stake::active(Role::Verifier)
+		let mut pool: Vec<(T::AccountId, BalanceOf<T>)> = T::Stake::active(Role::Verifier)
 			.into_iter()
-			.filter(|(a, c)| {
+			.filter(|(a, c, _)| {
 				c.memory_mib >= task.memory_mib
 					&& Some(a) != task.solver.as_ref()
 					&& *a != task.owner
@@ -550,14 +552,12 @@ impl<T: Config> Pallet<T> {
 					&& !replaced.contains(a)
 					&& T::ForcedErrors::has_commitment(a)
 			})
-			.map(|(a, _)| a)
+			.map(|(a, _, b)| (a, b))
 			.collect();
 		let (seed, _) = Self::random_u64(&(b"gensyn/reaudit", id).encode());
 		let mut rng = gensyn_primitives::order::SplitMix64(seed);
 		let mut given = false;
 		let units = Self::units(id);
-		// One budget of bond reads for every segment given.
-		let mut tries = ROOM_TRIES;
 		// The re-auditor drawn for each reporter's (or Threshold failer's) segments.
 		let mut drawn_for: Vec<(T::AccountId, T::AccountId)> = Vec::new();
 		for i in voided {
@@ -571,8 +571,7 @@ impl<T: Config> Pallet<T> {
 				Some((_, v)) => v.clone(),
 				None => {
 					let next = || rng.next_u64();
-					let picked =
-						Self::pick_covering(&mut pool, next, &mut tries, units, Role::Verifier);
+					let picked = Self::pick_covering(&mut pool, next, units, Role::Verifier);
 					let Some(v) = picked else { continue };
 					if Self::engage(id, task, &v).is_err() {
 						// The task counts on as many workers as it may: no re-audit.

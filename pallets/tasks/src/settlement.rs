@@ -363,7 +363,7 @@ impl<T: Config> Pallet<T> {
 		Self::deposit_event(Event::ProofRejected { id, solver: solver.clone(), compensated });
 		let another = T::Stake::active(Role::Solver)
 			.iter()
-			.any(|(a, c)| c.memory_mib >= task.memory_mib && *a != task.owner && *a != solver);
+			.any(|(a, c, _)| c.memory_mib >= task.memory_mib && *a != task.owner && *a != solver);
 		let short = task.escrow < Self::round_cost(task, threshold);
 		if task.rounds >= T::MaxRounds::get() || !another || short {
 			Self::fail(id, task, FailReason::ProofRejected);

@@ -67,9 +67,10 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// and dropping each segment's `ChallengedAt` and a game's re-audit point)
 /// and the task re-drawn over a full active list; or a draw alone. One more read and
 /// write per leg covers a dispute's timeout, which also drops each game's challenger
-/// from its open count (`OpenChallenges`).
+/// from its open count (`OpenChallenges`), and one write per leg the copy of a slashed
+/// verifier's bond on the active list.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 16 + 5 * DEADLINE_LEGS + ROOM_READS + COVER_READS;
+const DEADLINE_READS: u64 = 16 + 5 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.
@@ -77,18 +78,16 @@ const ROOM_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64 + 1;
 /// Proof size of those reads: a `Bonds` entry (about 150 bytes) and an `Engagements`
 /// entry (about 60) per candidate, and the task's `BondUnits` entry.
 const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
-/// Bonds a deadline reads looking for verifiers whose bond covers a task of several
-/// units: [`crate::draw::ROOM_TRIES`] for each of three profilers (the most of any
-/// deadline: a verifier draw and a settlement's re-audits share one budget each).
-const COVER_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64;
-/// Proof size of those reads: a `Bonds` entry each.
-const COVER_PROOF: u64 = 150 * COVER_READS;
-const DEADLINE_WRITES: u64 = 20 + 6 * DEADLINE_LEGS;
-/// A task, its spec and audits, and two full active lists (a solver draw reads the
-/// verifiers' too, a verifier draw the whistleblowers'); per leg, about 1 KB, with a
-/// timed-out game's challenger count.
-const DEADLINE_PROOF: u64 =
-	2 * ACTIVE_LIST_PROOF + 6_100 + 1_100 * DEADLINE_LEGS + ROOM_PROOF + COVER_PROOF;
+const DEADLINE_WRITES: u64 = 20 + 7 * DEADLINE_LEGS;
+/// A task, its spec and audits; per leg, about 1 KB, with a timed-out game's challenger
+/// count. The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
+const DEADLINE_PROOF: u64 = 6_100 + 1_100 * DEADLINE_LEGS + ROOM_PROOF;
+/// The three full active lists a block's deadlines read (a solver draw reads the
+/// verifiers' too, a verifier draw the whistleblowers', and a slash writes the copy of
+/// the slashed worker's bond on its role's). They are the same keys in every deadline,
+/// and a block's proof holds a key once, so they are counted once a block that handles
+/// any ([`deadlines`]).
+const DEADLINE_LISTS_PROOF: u64 = 3 * ACTIVE_LIST_PROOF;
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);
@@ -213,6 +212,12 @@ impl Est {
 	}
 }
 
+/// `n` deadlines of weight `each`, and the active lists they read, once.
+fn deadlines(each: Weight, n: u32) -> Weight {
+	let lists = if n == 0 { 0 } else { DEADLINE_LISTS_PROOF };
+	each.saturating_mul(n.into()).saturating_add(Weight::from_parts(0, lists))
+}
+
 fn per_deadline(db: frame_support::weights::RuntimeDbWeight) -> Weight {
 	Weight::from_parts(DEADLINE_REF_TIME, DEADLINE_PROOF)
 		.saturating_add(db.reads_writes(DEADLINE_READS, DEADLINE_WRITES))
@@ -263,7 +268,7 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	}
 	fn on_initialize(n: u32) -> Weight {
 		let e = Est(T::DbWeight::get());
-		e.on_initialize_base().saturating_add(e.per_deadline().saturating_mul(n.into()))
+		e.on_initialize_base().saturating_add(deadlines(e.per_deadline(), n))
 	}
 	fn reopen_window() -> Weight {
 		Est(T::DbWeight::get()).reopen_window()
@@ -313,7 +318,7 @@ impl WeightInfo for () {
 	}
 	fn on_initialize(n: u32) -> Weight {
 		let e = Est(RocksDbWeight::get());
-		e.on_initialize_base().saturating_add(e.per_deadline().saturating_mul(n.into()))
+		e.on_initialize_base().saturating_add(deadlines(e.per_deadline(), n))
 	}
 	fn reopen_window() -> Weight {
 		Est(RocksDbWeight::get()).reopen_window()

@@ -117,7 +117,7 @@ fn a_verifier_whose_bond_covers_the_units_is_drawn_first() {
 }
 
 /// A segment audited again goes, like a first audit, to a verifier whose bond covers
-/// the task's units wherever the draw's bond reads find one: a reporter cannot count on
+/// the task's units wherever one is on the list: a reporter cannot count on
 /// its segment landing with one of the many small bonds beside the one that covers it.
 #[test]
 fn a_reauditor_whose_bond_covers_the_units_is_drawn_first() {
@@ -316,5 +316,77 @@ fn a_task_ended_with_a_game_open_frees_its_challenger() {
 		assert_eq!(OpenChallenges::<T>::get(13), 0);
 		assert!(DISPUTES.with(|d| d.borrow().is_empty()), "the game is cancelled");
 		check();
+	});
+}
+
+/// Verifier-side draws weigh each worker by its bond: a party that splits its stake
+/// among many minimum-bond accounts is drawn no more often than with the same stake in
+/// one account, where uniform draws per account drew it once per account.
+#[test]
+fn a_stake_split_among_accounts_is_drawn_no_more_often() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		// Verifier 11 holds 500; 14 holds 800; the splitter's 15..=18 hold 50 each.
+		reg_bonded(14, Role::Verifier, 800);
+		for who in 15..=18 {
+			reg_bonded(who, Role::Verifier, 50);
+		}
+		let t = task(id);
+		let n = 3_000u32;
+		let mut drawn = [0u32; 19];
+		for i in 0..n {
+			let subject = (b"split", i).encode();
+			let who = TaskPallet::draw_one(id, Role::Verifier, &t, &subject, |_| true).unwrap();
+			drawn[who as usize] += 1;
+		}
+		let split: u32 = drawn[15..=18].iter().sum();
+		// By bond the splitter holds 200 of 1,500 (13%); by account it held 4 of 6 (67%).
+		let share = f64::from(split) / f64::from(n);
+		assert!((0.10..0.17).contains(&share), "the split stake drawn {share}");
+		let big = f64::from(drawn[14]) / f64::from(n);
+		assert!((0.49..0.58).contains(&big), "800 of 1,500 drawn {big}");
+	});
+}
+
+/// With equal bonds the weighted pick is the uniform one, index for index.
+#[test]
+fn equal_bonds_are_drawn_uniformly_by_index() {
+	new_test_ext().execute_with(|| {
+		for x in 0..20u64 {
+			let mut pool: Vec<(u64, u64)> = (1..=5).map(|a| (a, 70)).collect();
+			let picked = TaskPallet::pick_covering(&mut pool, || x, 1, Role::Verifier);
+			assert_eq!(picked, Some(x % 5 + 1));
+		}
+	});
+}
+
+/// The author of the block before a draw knows its randomness. Were a verifier weighed
+/// by every planck of its bond, it could top its bond up by dust in that block, trying
+/// amounts until its own account wins the draw; weighed in whole minimum bonds, a top-up
+/// moves a draw only by adding a whole one (held, and slashable like the rest).
+#[test]
+fn a_dust_top_up_moves_no_draw() {
+	new_test_ext().execute_with(|| {
+		let id = submitted();
+		reg_bonded(14, Role::Verifier, 800);
+		// Two minimum bonds (50 each) and change.
+		reg_bonded(15, Role::Verifier, 100);
+		let draws = || {
+			let t = task(id);
+			(0..200u32)
+				.map(|i| {
+					let subject = (b"dust", i).encode();
+					TaskPallet::draw_one(id, Role::Verifier, &t, &subject, |_| true).unwrap()
+				})
+				.collect::<Vec<u64>>()
+		};
+		let before = draws();
+		for dust in [1, 7, 29] {
+			assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(15), Role::Verifier, dust));
+			assert_eq!(draws(), before, "a top-up of {dust} moved a draw");
+		}
+		// A third whole minimum bond does.
+		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(15), Role::Verifier, 13));
+		assert_ne!(draws(), before);
 	});
 }
