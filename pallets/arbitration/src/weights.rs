@@ -57,9 +57,12 @@ const PER_SAMPLE: u64 = 30_000;
 /// active list, which a slash writes (the bond copied there).
 const RULE: u64 = 120_000_000;
 /// The ruling's proof: one full active list (the loser's role, which is also the list a
-/// re-audit draws from when the loser is the verifier), bonds, accounts, the task, its
-/// audits and bond units, and the challenger's count of open games.
-const RULE_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF + 10_350;
+/// re-audit draws from when the loser is the verifier) and that role's `Joined` list (a
+/// slash below the minimum bond takes the loser off both), bonds, accounts, the task,
+/// its audits and bond units, and the challenger's count of open games.
+const RULE_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF
+	+ pallet_gensyn_tasks::weights::JOINED_LIST_PROOF
+	+ 10_350;
 
 fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
 	ref_time: u64,

@@ -119,8 +119,19 @@ impl<T: Config> Pallet<T> {
 		bond >= T::FalseChallengeSlash::get().saturating_mul(games.into())
 	}
 
-	/// Counts a game that `who` opened as a whistleblower (`open`), or one that ended.
-	pub(crate) fn note_challenge(who: &T::AccountId, open: bool) {
+	/// Whether `who`'s games on a task solved by `solver` count among its open
+	/// challenges: not when it is that solver, contesting a fail on its own task, whose
+	/// false contests its solver bond covers.
+	pub(crate) fn counts_as_challenger(solver: Option<&T::AccountId>, who: &T::AccountId) -> bool {
+		solver != Some(who)
+	}
+
+	/// Counts a game that `who` opened on `task` (`open`), or one that ended, in its
+	/// [`OpenChallenges`] unless it is the task's solver ([`Self::counts_as_challenger`]).
+	pub(crate) fn note_challenge(task: &Task<T>, who: &T::AccountId, open: bool) {
+		if !Self::counts_as_challenger(task.solver.as_ref(), who) {
+			return;
+		}
 		OpenChallenges::<T>::mutate_exists(who, |n| {
 			let v = n.unwrap_or(0);
 			let v = if open { v.saturating_add(1) } else { v.saturating_sub(1) };

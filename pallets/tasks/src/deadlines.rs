@@ -212,9 +212,7 @@ impl<T: Config> Pallet<T> {
 		Audits::<T>::insert(id, audits);
 		for c in &dropped {
 			Self::disengage(id, task, c);
-			if task.solver.as_ref() != Some(c) {
-				Self::note_challenge(c, false);
-			}
+			Self::note_challenge(task, c, false);
 		}
 		if task.window_end > now {
 			// The window is still open (a late reveal kept it open for the solver).

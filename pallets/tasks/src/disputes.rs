@@ -44,9 +44,7 @@ impl<T: Config> Pallet<T> {
 		audit.challenger = Some(who.clone());
 		Audits::<T>::insert(id, audits);
 		Self::engage(id, &mut task, &who)?;
-		if !is_solver {
-			Self::note_challenge(&who, true);
-		}
+		Self::note_challenge(&task, &who, true);
 		// Only a watcher's challenge opened before any reveal could be seen may earn a
 		// catch (and a later challenger never inherits an earlier, lost one's claim).
 		if before_reveals && watcher {
@@ -229,9 +227,7 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 		}
 		let open = audits.iter().any(|a| a.challenger.is_some());
 		Self::disengage(id, &mut task, &challenger);
-		if challenger_role == Role::Whistleblower {
-			Self::note_challenge(&challenger, false);
-		}
+		Self::note_challenge(&task, &challenger, false);
 		if !open {
 			let now = frame_system::Pallet::<T>::block_number();
 			// A voided verdict's segment is audited again `RandomnessDelay` blocks from

@@ -104,9 +104,7 @@ impl<T: Config> Pallet<T> {
 			// behind, nor its challenger's count.
 			if let Some(c) = a.challenger {
 				T::Arbiter::cancel(id, a.segment);
-				if task.solver.as_ref() != Some(&c) {
-					Self::note_challenge(&c, false);
-				}
+				Self::note_challenge(task, &c, false);
 			}
 		}
 		Replaced::<T>::remove(id);

@@ -41,7 +41,7 @@ impl<T: Config> Pallet<T> {
 		for (id, audits) in Audits::<T>::iter() {
 			let solver = Tasks::<T>::get(id).and_then(|t| t.solver);
 			for who in audits.iter().filter_map(|a| a.challenger.as_ref()) {
-				if solver.as_ref() == Some(who) {
+				if !Self::counts_as_challenger(solver.as_ref(), who) {
 					continue;
 				}
 				match counted.iter_mut().find(|(a, _)| a == who) {

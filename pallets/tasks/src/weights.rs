@@ -18,7 +18,8 @@ use frame_support::{
 	weights::{constants::RocksDbWeight, Weight},
 };
 pub use pallet_gensyn_stake::weights::ACTIVE_LIST_PROOF;
-use pallet_gensyn_stake::weights::{JOINED_LIST_PROOF, WEIGHED_ACTIVE};
+pub use pallet_gensyn_stake::weights::JOINED_LIST_PROOF;
+use pallet_gensyn_stake::weights::WEIGHED_ACTIVE;
 
 /// Weight functions of the tasks pallet.
 pub trait WeightInfo {
@@ -84,10 +85,11 @@ const DEADLINE_WRITES: u64 = 20 + 7 * DEADLINE_LEGS;
 const DEADLINE_PROOF: u64 = 6_100 + 1_100 * DEADLINE_LEGS + ROOM_PROOF;
 /// The three full active lists a block's deadlines read (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers', and a slash writes the copy of
-/// the slashed worker's bond on its role's). They are the same keys in every deadline,
-/// and a block's proof holds a key once, so they are counted once a block that handles
-/// any ([`deadlines`]).
-const DEADLINE_LISTS_PROOF: u64 = 3 * ACTIVE_LIST_PROOF;
+/// the slashed worker's bond on its role's), and the three `Joined` lists (a slash that
+/// takes a worker below its minimum bond takes it off its role's list, and out of that
+/// role's `Joined` list). They are the same keys in every deadline, and a block's proof
+/// holds a key once, so they are counted once a block that handles any ([`deadlines`]).
+const DEADLINE_LISTS_PROOF: u64 = 3 * (ACTIVE_LIST_PROOF + JOINED_LIST_PROOF);
 
 /// The estimates, given database weights.
 struct Est(frame_support::weights::RuntimeDbWeight);
