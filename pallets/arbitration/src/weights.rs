@@ -60,9 +60,12 @@ const RULE: u64 = 120_000_000;
 /// re-audit draws from when the loser is the verifier) and that role's `Joined` list (a
 /// slash below the minimum bond takes the loser off both), bonds, accounts, the task,
 /// its audits and bond units, and the challenger's count of open games.
-const RULE_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF
-	+ pallet_gensyn_tasks::weights::JOINED_LIST_PROOF
-	+ 10_350;
+const RULE_PROOF: u64 = RULE_LISTS_PROOF + RULE_ENTRIES_PROOF;
+/// One role's active and `Joined` lists.
+const RULE_LISTS_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF
+	+ pallet_gensyn_tasks::weights::JOINED_LIST_PROOF;
+/// The rest of a ruling's proof.
+const RULE_ENTRIES_PROOF: u64 = 10_350;
 
 fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
 	ref_time: u64,
@@ -133,8 +136,17 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		parts::<W>(RULE, RULE_PROOF, 14, 14)
 	}
 	fn on_initialize(n: u32) -> Weight {
+		// The lists are the same keys in every ruling (a loser is a verifier, a
+		// whistleblower or a solver), and a block's proof holds a key once: the three
+		// roles' lists are counted once a block that rules any game.
 		let n = u64::from(n);
-		parts::<W>(5_000_000 + RULE * n, 4_000 + RULE_PROOF * n, 1 + 14 * n, 1 + 14 * n)
+		let lists = if n == 0 { 0 } else { 3 * RULE_LISTS_PROOF };
+		parts::<W>(
+			5_000_000 + RULE * n,
+			4_000 + lists + RULE_ENTRIES_PROOF * n,
+			1 + 14 * n,
+			1 + 14 * n,
+		)
 	}
 }
 

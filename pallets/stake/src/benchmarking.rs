@@ -125,6 +125,7 @@ mod benchmarks {
 				&victim,
 				half,
 				Some(&reporter),
+				None,
 			);
 		}
 		assert!(!Stake::<T>::is_active(&who, Role::Solver) || amount.is_zero());

@@ -62,7 +62,7 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		amount: BalanceOf<T>,
 		reporter: Option<&T::AccountId>,
 	) -> SlashOutcome<BalanceOf<T>> {
-		Self::do_slash(who, role, amount, reporter, None)
+		Self::do_slash(who, role, amount, reporter.map(|r| (r, None)), None)
 	}
 
 	fn slash_compensating(
@@ -72,7 +72,9 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 		victim: &T::AccountId,
 		compensation: BalanceOf<T>,
 		reporter: Option<&T::AccountId>,
+		reporter_cap: Option<BalanceOf<T>>,
 	) -> SlashOutcome<BalanceOf<T>> {
+		let reporter = reporter.map(|r| (r, reporter_cap));
 		Self::do_slash(who, role, amount, reporter, Some((victim, compensation)))
 	}
 

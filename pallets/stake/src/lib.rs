@@ -242,7 +242,9 @@ pub trait StakeInterface<AccountId, Balance> {
 		reporter: Option<&AccountId>,
 	) -> SlashOutcome<Balance>;
 	/// Like [`Self::slash`], but of the `amount` taken, up to `compensation` first goes
-	/// to `victim`'s free balance (what the fault cost it); only the rest is split.
+	/// to `victim`'s free balance (what the fault cost it); only the rest is split. The
+	/// reporter is paid at most `reporter_cap` where one is given (what it is not paid
+	/// goes to the jackpot, as a missing reporter's share does).
 	fn slash_compensating(
 		who: &AccountId,
 		role: Role,
@@ -250,6 +252,7 @@ pub trait StakeInterface<AccountId, Balance> {
 		victim: &AccountId,
 		compensation: Balance,
 		reporter: Option<&AccountId>,
+		reporter_cap: Option<Balance>,
 	) -> SlashOutcome<Balance>;
 	/// Pays `amount` from `from`'s free balance to `who` for work in `role`.
 	fn reward(from: &AccountId, who: &AccountId, role: Role, amount: Balance) -> DispatchResult;
@@ -673,7 +676,7 @@ pub mod pallet {
 			who: &T::AccountId,
 			role: Role,
 			amount: BalanceOf<T>,
-			reporter: Option<&T::AccountId>,
+			reporter: Option<(&T::AccountId, Option<BalanceOf<T>>)>,
 			victim: Option<(&T::AccountId, BalanceOf<T>)>,
 		) -> SlashOutcome<BalanceOf<T>> {
 			let Some(mut rb) = Bonds::<T>::get(who, role) else {
@@ -691,9 +694,11 @@ pub mod pallet {
 			};
 			let total = most.saturating_sub(to_victim);
 			let mut to_reporter = Zero::zero();
-			if let Some(r) = reporter {
+			if let Some((r, cap)) = reporter {
 				if r != who {
-					to_reporter = Self::move_held(who, role, r, T::ReporterShare::get() * total);
+					let share = T::ReporterShare::get() * total;
+					let share = cap.map_or(share, |c| share.min(c));
+					to_reporter = Self::move_held(who, role, r, share);
 				}
 			}
 			// What the reporter did not get goes to the jackpot, up to its share plus

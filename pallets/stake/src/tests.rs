@@ -278,7 +278,7 @@ fn a_compensating_slash_pays_the_victim_first_and_splits_the_rest() {
 		reg(1, Role::Solver, 300);
 		let issuance = pallet_balances::TotalIssuance::<Test>::get();
 		let victim = Balances::free_balance(4);
-		let out = StakeOf::slash_compensating(&1, Role::Solver, 100, &4, 40, Some(&2));
+		let out = StakeOf::slash_compensating(&1, Role::Solver, 100, &4, 40, Some(&2), None);
 		assert_eq!(
 			out,
 			SlashOutcome { total: 100, to_reporter: 30, to_jackpot: 18, burnt: 12, to_victim: 40 }
@@ -288,14 +288,33 @@ fn a_compensating_slash_pays_the_victim_first_and_splits_the_rest() {
 		assert_eq!(Bonds::<Test>::get(1, Role::Solver).unwrap().slashed, 100);
 		assert_eq!(pallet_balances::TotalIssuance::<Test>::get(), issuance - 12);
 		// Compensation beyond the slash is capped by it; a worker is never its own victim.
-		let out = StakeOf::slash_compensating(&1, Role::Solver, 50, &4, 1_000, None);
+		let out = StakeOf::slash_compensating(&1, Role::Solver, 50, &4, 1_000, None, None);
 		assert_eq!(
 			(out.total, out.to_victim, out.to_reporter + out.to_jackpot + out.burnt),
 			(50, 50, 0)
 		);
-		let out = StakeOf::slash_compensating(&1, Role::Solver, 10, &1, 10, None);
+		let out = StakeOf::slash_compensating(&1, Role::Solver, 10, &1, 10, None, None);
 		assert_eq!((out.total, out.to_victim), (10, 0));
 		assert_eq!(held(1, Role::Solver), 140);
+	});
+}
+
+/// A reporter paid at most a cap: the share it is not paid goes to the jackpot, as a
+/// missing reporter's does, and nothing more is burnt.
+#[test]
+fn a_capped_reporter_is_paid_no_more_than_its_cap() {
+	run(|| {
+		reg(1, Role::Solver, 300);
+		let issuance = pallet_balances::TotalIssuance::<Test>::get();
+		let out = StakeOf::slash_compensating(&1, Role::Solver, 100, &4, 40, Some(&2), Some(5));
+		assert_eq!(
+			out,
+			SlashOutcome { total: 100, to_reporter: 5, to_jackpot: 43, burnt: 12, to_victim: 40 }
+		);
+		assert_eq!(pallet_balances::TotalIssuance::<Test>::get(), issuance - 12);
+		// A cap above the share pays the share.
+		let out = StakeOf::slash_compensating(&1, Role::Solver, 100, &4, 40, Some(&2), Some(99));
+		assert_eq!(out.to_reporter, 30);
 	});
 }
 

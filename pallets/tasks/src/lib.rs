@@ -217,6 +217,11 @@ pub mod pallet {
 		/// Slash of a solver whose proof fails an audit, per bond unit of the task.
 		#[pallet::constant]
 		type RejectedProofSlash: Get<BalanceOf<Self>>;
+		/// The most a prover of a run off its task is paid of the solver's slash, per bond
+		/// unit (its reporter's share otherwise): anyone may prove, the solver's own second
+		/// account included, so the bounty is what a self-report takes back.
+		#[pallet::constant]
+		type OffTaskBounty: Get<BalanceOf<Self>>;
 		/// Slash of a verifier that posts no verdict (or profile) in time, per bond unit
 		/// of the task.
 		#[pallet::constant]
@@ -241,6 +246,16 @@ pub mod pallet {
 		/// Distance threshold (f32 bits) of Threshold-mode tasks until profiling lands.
 		#[pallet::constant]
 		type DefaultThreshold: Get<u32>;
+		/// The lowest threshold (f32 bits) a Threshold task is judged by, whatever its
+		/// profilers agree on: above the honest replay distances of the model families
+		/// the chain trains, so that profilers in league with an owner cannot fail an
+		/// honest solver. Not finite and positive: no floor.
+		type MinThreshold: Get<u32>;
+		/// The highest threshold (f32 bits): below the distance of a lazy run that
+		/// copies its checkpoints forward, so that profilers in league with a solver
+		/// cannot pass its fakes. Not finite and positive: no ceiling. The floor wins
+		/// where the two cross.
+		type MaxThreshold: Get<u32>;
 		/// Weights.
 		type WeightInfo: WeightInfo;
 	}

@@ -303,12 +303,16 @@ impl pallet_gensyn_tasks::Config for Test {
 	type MissedAcceptSlash = ConstU64<10>;
 	type MissedResultSlash = ConstU64<50>;
 	type RejectedProofSlash = ConstU64<100>;
+	type OffTaskBounty = ConstU64<10>;
 	type MissedVerdictSlash = ConstU64<20>;
 	type WrongVerdictSlash = ConstU64<30>;
 	type PayPerBondUnit = PayPerBondUnit;
 	type FalseChallengeSlash = ConstU64<15>;
 	type MissedRevealSlash = ConstU64<40>;
 	type DefaultThreshold = ConstU32<0x3f80_0000>;
+	// 0.1 and 10.0: around the thresholds the tests' profilers post.
+	type MinThreshold = ConstU32<0x3DCC_CCCD>;
+	type MaxThreshold = ConstU32<0x4120_0000>;
 	type WeightInfo = ();
 }
 

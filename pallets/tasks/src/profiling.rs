@@ -46,6 +46,25 @@ pub fn within_band(a: u32, b: u32) -> bool {
 }
 
 impl<T: Config> Pallet<T> {
+	/// `threshold` (f32 bits) within [`Config::MinThreshold`] and
+	/// [`Config::MaxThreshold`]: the threshold a Threshold task is judged by. Two of
+	/// three profilers in league can set the median; the bounds keep it from failing
+	/// every honest replay or passing every copied checkpoint. A bound that is not a
+	/// finite positive value bounds nothing; the floor is applied last, so that where
+	/// governance crosses the two, honest solvers are the ones protected.
+	pub fn bounded_threshold(threshold: u32) -> u32 {
+		let bound = |bits: u32| Some(f32::from_bits(bits)).filter(|b| b.is_finite() && *b > 0.0);
+		let mut t = f32::from_bits(threshold);
+		// `min` and `max` take the bound over a NaN.
+		if let Some(hi) = bound(T::MaxThreshold::get()) {
+			t = t.min(hi);
+		}
+		if let Some(lo) = bound(T::MinThreshold::get()) {
+			t = t.max(lo);
+		}
+		t.to_bits()
+	}
+
 	/// Draws profilers for a Threshold task among active verifiers whose memory fits
 	/// (never the owner, a profiler that let it lapse or declined, or one already drawn)
 	/// until it has [`PROFILERS`], or as many as fit. With none drawn and none committed,
@@ -216,7 +235,10 @@ impl<T: Config> Pallet<T> {
 			Self::fail(id, task, FailReason::NoThreshold);
 			return Ok(false);
 		};
+		// Profiles are paid for lying near what the profiles agree on; the task is
+		// judged by that within the protocol's bounds.
 		let paid = Self::pay_profiles(task, profiles, |t| within_band(t, threshold));
+		let threshold = Self::bounded_threshold(threshold);
 		task.threshold = Some(threshold);
 		// Lapsed profilers may still solve it.
 		task.excluded = Default::default();

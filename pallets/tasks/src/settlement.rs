@@ -4,13 +4,23 @@
 
 use crate::*;
 
+/// Who reported a rejected proof, and so shares its solver's slash.
+pub(crate) enum Reporter<AccountId> {
+	/// The verifier whose failing verdict caught the fault: its share of the slash.
+	Verifier(AccountId),
+	/// Whoever proved the run off its task: at most [`Config::OffTaskBounty`] a bond unit
+	/// of its share. Anyone may prove, the solver's own second account as soon as it sees
+	/// the run will be caught: a share of the slash would hand half of it back.
+	Prover(AccountId),
+}
+
 /// How a settled round ends.
 enum RoundEnd<AccountId> {
 	/// Every counted verdict passed: the solver is paid.
 	Completed(AccountId),
 	/// A counted verdict failed, or the proof was withheld: the solver is slashed and the
 	/// task goes to another; `reporter` (the verifier that caught it) shares the slash.
-	Rejected { solver: AccountId, reporter: Option<AccountId> },
+	Rejected { solver: AccountId, reporter: Option<Reporter<AccountId>> },
 	/// A drawn segment was never checked (a report no re-audit checked, or a verdict
 	/// voided or never posted with no re-audit left): the solver is neither paid nor
 	/// slashed; the owner is refunded.
@@ -90,7 +100,8 @@ impl<T: Config> Pallet<T> {
 				Self::fail(id, task, FailReason::ProofRejected);
 				return Ok(false);
 			};
-			return Self::reject(id, task, solver, Some(prover), Zero::zero(), !exact, now);
+			let prover = Some(Reporter::Prover(prover));
+			return Self::reject(id, task, solver, prover, Zero::zero(), !exact, now);
 		}
 		if !exact {
 			Self::recheck_fails(id, &mut audits);
@@ -293,7 +304,7 @@ impl<T: Config> Pallet<T> {
 		let reporter = counted
 			.iter()
 			.find(|a| exact && a.verdict.is_some_and(|v| !v.pass))
-			.map(|a| a.verifier.clone());
+			.map(|a| Reporter::Verifier(a.verifier.clone()));
 		RoundEnd::Rejected { solver, reporter }
 	}
 
@@ -336,11 +347,18 @@ impl<T: Config> Pallet<T> {
 		id: TaskId,
 		task: &mut Task<T>,
 		solver: T::AccountId,
-		reporter: Option<T::AccountId>,
+		reporter: Option<Reporter<T::AccountId>>,
 		wasted: BalanceOf<T>,
 		threshold: bool,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
+		let (reporter, cap) = match reporter {
+			Some(Reporter::Verifier(v)) => (Some(v), None),
+			Some(Reporter::Prover(p)) => {
+				(Some(p), Some(Self::per_unit(id, T::OffTaskBounty::get())))
+			}
+			None => (None, None),
+		};
 		let outcome = T::Stake::slash_compensating(
 			&solver,
 			Role::Solver,
@@ -348,6 +366,7 @@ impl<T: Config> Pallet<T> {
 			&task.owner,
 			wasted,
 			reporter.as_ref(),
+			cap,
 		);
 		let compensated = if outcome.to_victim.is_zero() {
 			Zero::zero()

@@ -39,6 +39,23 @@ pub mod dynamic_params {
 		/// The chain never draws sooner than 2 blocks after, whatever is set.
 		#[codec(index = 2)]
 		pub static RandomnessDelay: BlockNumber = MINUTES;
+
+		/// The lowest distance threshold (f32 bits) a Threshold task is judged by,
+		/// whatever its profilers agree on. Default: 0.01 (`0x3C23D70A`). Honest runs of
+		/// the MNIST MLP replayed with repops lie at most 8.3e-3 from the solver's
+		/// checkpoints (180 segments measured by `scripts/bench/threshold-tail.sh`),
+		/// while profiles lie near 1.5e-5: two profilers in league with an owner could
+		/// otherwise post a threshold that fails honest solvers.
+		#[codec(index = 3)]
+		pub static MinThreshold: u32 = 0x3C23_D70A;
+
+		/// The highest distance threshold (f32 bits). Default: 0.1 (`0x3DCCCCCD`). A
+		/// lazy MLP run that copies its checkpoints forward lies 1.49 or more from the
+		/// replay over whole segments, and 0.13 over the last, two-step segment: two
+		/// profilers in league with a solver could otherwise post a threshold that
+		/// passes its copies. Where governance sets it below the floor, the floor wins.
+		#[codec(index = 4)]
+		pub static MaxThreshold: u32 = 0x3DCC_CCCD;
 	}
 
 	/// The jackpot's forced errors.
@@ -121,6 +138,30 @@ mod tests {
 				set(tasks::Parameters::RandomnessDelay(tasks::RandomnessDelay, Some(stored)));
 				assert_eq!(read(), expected, "stored {stored}");
 			}
+		});
+	}
+
+	/// The threshold bounds bracket what was measured on the MNIST MLP (honest replays
+	/// at most 8.3e-3 away, copies at least 0.13), and root moves them; where it sets
+	/// the ceiling under the floor, the floor wins.
+	#[test]
+	fn the_threshold_bounds_are_governance_parameters() {
+		sp_io::TestExternalities::new(Default::default()).execute_with(|| {
+			let bounded = |t: f32| {
+				let bits = pallet_gensyn_tasks::Pallet::<Runtime>::bounded_threshold(t.to_bits());
+				f32::from_bits(bits)
+			};
+			assert_eq!((bounded(1.45e-5), bounded(8.3e-3), bounded(0.05)), (0.01, 0.01, 0.05));
+			assert_eq!((bounded(0.13), bounded(1.49)), (0.1, 0.1));
+			let set = |p: tasks::Parameters| {
+				Parameters::set_parameter(RuntimeOrigin::root(), RuntimeParameters::Tasks(p))
+					.expect("root sets it");
+			};
+			set(tasks::Parameters::MinThreshold(tasks::MinThreshold, Some(1e-3f32.to_bits())));
+			set(tasks::Parameters::MaxThreshold(tasks::MaxThreshold, Some(2.0f32.to_bits())));
+			assert_eq!((bounded(1.45e-5), bounded(1.49), bounded(3.0)), (1e-3, 1.49, 2.0));
+			set(tasks::Parameters::MaxThreshold(tasks::MaxThreshold, Some(1e-4f32.to_bits())));
+			assert_eq!(bounded(1.0), 1e-3, "the floor wins");
 		});
 	}
 }

@@ -84,6 +84,10 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type MissedAcceptSlash = ConstU128<UNIT>;
 	type MissedResultSlash = ConstU128<{ 20 * UNIT }>;
 	type RejectedProofSlash = ConstU128<{ 100 * UNIT }>;
+	// A prover of a run off its task is paid 10 GSN a bond unit of the slash (the
+	// reporter's share would be 50): checking a commitment costs one checkpoint's
+	// download, and a solver proving its own run takes back no more than this.
+	type OffTaskBounty = ConstU128<{ 10 * UNIT }>;
 	// Silence must cost what a wrong verdict costs: a verifier bribed to pass a fake
 	// would otherwise stay silent instead, and its segment would go unchecked for less.
 	type MissedVerdictSlash = ConstU128<{ 50 * UNIT }>;
@@ -94,8 +98,11 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type PayPerBondUnit = ConstU128<{ 25 * UNIT }>;
 	type FalseChallengeSlash = ConstU128<{ 10 * UNIT }>;
 	type MissedRevealSlash = ConstU128<{ 10 * UNIT }>;
-	// 0.01 as f32 bits: a placeholder until Threshold-mode profiling fixes the distance.
+	// 0.01 as f32 bits, the floor: tasks never profiled are judged by the lowest
+	// threshold profilers could set.
 	type DefaultThreshold = ConstU32<0x3C23_D70A>;
+	type MinThreshold = super::parameters::dynamic_params::tasks::MinThreshold;
+	type MaxThreshold = super::parameters::dynamic_params::tasks::MaxThreshold;
 	type WeightInfo = pallet_gensyn_tasks::weights::SubstrateWeight<Runtime>;
 }
 

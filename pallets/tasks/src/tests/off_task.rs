@@ -76,18 +76,19 @@ fn a_proof_the_arbiter_does_not_accept_or_without_a_result_is_refused() {
 }
 
 /// The solver proves its own run off the task from a second account, to take the
-/// reporter's share of its own slash back: the pair still loses the rest of the bond.
+/// reporter's share of its own slash back: the prover is paid the bounty (10 of the
+/// slash of 100), not the reporter's half, so the pair loses all but the bounty.
 #[test]
-fn a_solver_proving_its_own_run_off_the_task_still_loses() {
+fn a_solver_proving_its_own_run_off_the_task_takes_back_only_the_bounty() {
 	new_test_ext().execute_with(|| {
 		let id = verifying_with(exact());
 		OFF_TASK_INDEX.with(|i| *i.borrow_mut() = Some(0));
-		let (pair, owner) = (worth_of(&[10, 14]), worth(1));
+		let (pair, prover, owner) = (worth_of(&[10, 14]), worth(14), worth(1));
 		verify_all(id, true);
 		assert_ok!(prove(14, id, 0));
 		run_to(task(id).deadline);
-		// A slash of 100 of which the reporter gets half.
-		assert!(worth_of(&[10, 14]) + 50 <= pair, "the pair loses at least half the slash");
+		assert_eq!(worth(14), prover + 10, "the prover is paid the bounty");
+		assert_eq!(worth_of(&[10, 14]) + 90, pair, "the pair loses all but the bounty");
 		assert_eq!(worth(1), owner, "the owner pays nothing");
 		check();
 	});

@@ -242,6 +242,74 @@ fn a_profiler_posting_a_huge_threshold_is_outvoted_and_unpaid() {
 	});
 }
 
+/// Two profilers in league with the owner hold two of the three seats and agree on a
+/// tiny threshold, the median, so that the honest solver's replay fails (and the owner
+/// is compensated from its slash, keeping the model it trained). The task is judged by
+/// the protocol's floor instead: the honest run passes, its solver is paid and keeps its
+/// bond, and the owner pays the task's full price.
+#[test]
+fn partner_profilers_cannot_set_a_threshold_that_fails_honest_solvers() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let coalition = [1, 11, 12];
+		let before = worth_of(&coalition);
+		let id = profiled_by([(11, 1e-30), (12, 1e-30), (13, 1.0)]);
+		let floor = 0.1f32.to_bits();
+		assert_eq!(task(id).threshold, Some(floor), "the floor, not the partners' median");
+		let mut paid = events()
+			.into_iter()
+			.find_map(|e| match e {
+				Event::Profiled { id: i, threshold, paid } if i == id => Some((threshold, paid)),
+				_ => None,
+			})
+			.expect("Profiled");
+		paid.1.sort();
+		let pay = task(id).segment_pay;
+		assert_eq!(paid, (floor, vec![(11, pay), (12, pay)]), "profiles paid as they agreed");
+		let price = task(id).escrow;
+		// An honest run 0.05 away (under the floor, over the partners' threshold).
+		let bond = <T as Config>::Stake::bond(&10, Role::Solver);
+		let solver = Balances::total_balance(&10);
+		assert!(verified_at(id, 0.05).pass);
+		run_to(task(id).deadline);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::TaskCompleted { id: i, .. } if *i == id)));
+		assert!(Balances::total_balance(&10) > solver, "the honest solver was paid");
+		assert_eq!(<T as Config>::Stake::bond(&10, Role::Solver), bond, "and not slashed");
+		// The coalition paid for the task like any owner, less what two profiles and the
+		// unused profile returned (its partners' pay stays within it).
+		let spent = before - worth_of(&coalition);
+		assert!(spent > 0 && spent <= price, "the coalition paid {spent} of {price}");
+		check();
+	});
+}
+
+/// Two profilers in league with a lazy solver agree on a huge threshold, the median, so
+/// that its copied checkpoints pass. The task is judged by the protocol's ceiling: a
+/// copy 50 away fails.
+#[test]
+fn partner_profilers_cannot_set_a_threshold_that_passes_copies() {
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_by([(12, f32::MAX), (13, f32::MAX), (11, 1.0)]);
+		let ceiling = 10.0f32.to_bits();
+		assert_eq!(task(id).threshold, Some(ceiling), "the ceiling, not the partners' median");
+		assert!(!verified_at(id, 50.0).pass, "a copy 50 away fails");
+		check();
+	});
+}
+
+/// Thresholds past the bounds read as the nearest bound, and one that is not a number
+/// as the ceiling.
+#[test]
+fn the_threshold_bounds_read_sensibly_whatever_is_set() {
+	let bounded = |t: f32| f32::from_bits(TaskPallet::bounded_threshold(t.to_bits()));
+	assert_eq!(bounded(1.0), 1.0, "within the mock's bounds (0.1 to 10)");
+	assert_eq!(bounded(1e-30), 0.1);
+	assert_eq!(bounded(f32::MAX), 10.0);
+	assert_eq!(bounded(f32::NAN), 10.0);
+	assert_eq!(bounded(f32::INFINITY), 10.0);
+}
+
 /// A profiler that lets its deadline pass is slashed and replaced; those that committed
 /// wait for the replacement (their profiles still hidden), and the threshold is the
 /// median of three reveals.
