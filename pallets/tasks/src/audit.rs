@@ -28,9 +28,9 @@ impl<T: Config> Pallet<T> {
 			Error::<T>::BadCheckpointProof
 		);
 		let pass = if Self::is_threshold(id) {
-			let limit = task
-				.threshold
-				.unwrap_or_else(|| Self::bounded_threshold(T::DefaultThreshold::get()));
+			let limit = task.threshold.unwrap_or_else(|| {
+				Self::bounded_threshold(Self::family(id), T::DefaultThreshold::get())
+			});
 			gensyn_primitives::verdict::threshold_passes_bits(distance, limit)
 		} else {
 			replay_hash == proof.checkpoint_hash

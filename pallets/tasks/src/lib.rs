@@ -246,16 +246,8 @@ pub mod pallet {
 		/// Distance threshold (f32 bits) of Threshold-mode tasks until profiling lands.
 		#[pallet::constant]
 		type DefaultThreshold: Get<u32>;
-		/// The lowest threshold (f32 bits) a Threshold task is judged by, whatever its
-		/// profilers agree on: above the honest replay distances of the model families
-		/// the chain trains, so that profilers in league with an owner cannot fail an
-		/// honest solver. Not finite and positive: no floor.
-		type MinThreshold: Get<u32>;
-		/// The highest threshold (f32 bits): below the distance of a lazy run that
-		/// copies its checkpoints forward, so that profilers in league with a solver
-		/// cannot pass its fakes. Not finite and positive: no ceiling. The floor wins
-		/// where the two cross.
-		type MaxThreshold: Get<u32>;
+		/// The bounds each model family's thresholds are judged within.
+		type ThresholdBounds: ThresholdBounds;
 		/// Weights.
 		type WeightInfo: WeightInfo;
 	}

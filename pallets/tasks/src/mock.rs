@@ -310,9 +310,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type FalseChallengeSlash = ConstU64<15>;
 	type MissedRevealSlash = ConstU64<40>;
 	type DefaultThreshold = ConstU32<0x3f80_0000>;
-	// 0.1 and 10.0: around the thresholds the tests' profilers post.
-	type MinThreshold = ConstU32<0x3DCC_CCCD>;
-	type MaxThreshold = ConstU32<0x4120_0000>;
+	type ThresholdBounds = TestBounds;
 	type WeightInfo = ();
 }
 
@@ -388,4 +386,17 @@ pub fn use_jackpot(rate: Perbill) {
 #[cfg(feature = "runtime-benchmarks")]
 pub fn new_bench_ext() -> sp_io::TestExternalities {
 	ExtBuilder::default().profile(100).build()
+}
+
+/// 0.1 to 10.0 for dense models, around the thresholds the tests' profilers post; 0.001
+/// to 0.01 for convolutional ones, apart from them.
+pub struct TestBounds;
+
+impl crate::ThresholdBounds for TestBounds {
+	fn bounds(family: crate::ModelFamily) -> (u32, u32) {
+		match family {
+			crate::ModelFamily::Dense => (0.1f32.to_bits(), 10.0f32.to_bits()),
+			crate::ModelFamily::Convolutional => (0.001f32.to_bits(), 0.01f32.to_bits()),
+		}
+	}
 }

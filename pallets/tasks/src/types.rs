@@ -91,6 +91,10 @@ pub enum FailReason {
 	/// after others lapsed, or a profiler could not use the data and declined). Nobody
 	/// trained; refunded but for the profiles paid.
 	NoThreshold,
+	/// Threshold mode: the profiles agree on a threshold past the ceiling of the model's
+	/// family, so its honest replays stray too far for the bounds (or partners of a lazy
+	/// solver posted a huge one). Nobody trained; refunded but for the profiles paid.
+	ThresholdAboveBound,
 }
 
 /// A solver's committed result.

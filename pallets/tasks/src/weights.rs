@@ -148,11 +148,12 @@ impl Est {
 		let db = self.0;
 		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(3, 2))
 	}
-	// submit_verification: r Tasks, Audits, Specs, Deadlines; w Tasks, Audits,
-	// Deadlines; a 32-level Merkle proof (33 blake2 hashes).
+	// submit_verification: r Tasks, Audits, Specs, Deadlines and, for a Threshold task
+	// never profiled, its family's two threshold bounds; w Tasks, Audits, Deadlines; a
+	// 32-level Merkle proof (33 blake2 hashes).
 	fn submit_verification(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(90_000_000, 12_000).saturating_add(db.reads_writes(4, 3))
+		Weight::from_parts(90_000_000, 12_200).saturating_add(db.reads_writes(6, 3))
 	}
 	// report_unavailable: r Tasks, Audits, Deadlines; w Tasks, Audits, Deadlines.
 	fn report_unavailable(&self) -> Weight {
@@ -195,11 +196,12 @@ impl Est {
 	// reveal_profile, the last of a task's three: r ProfileCommitments and one blake2
 	// hash of the reveal; the profiler let go (WorkerTasks, Engagements); three
 	// transfers out of escrow and earnings notes, plus the solver draw's filing (MovedDraw,
-	// the deadline queue), still counted as the draw itself (as submit_task's) it replaced.
+	// the deadline queue), still counted as the draw itself (as submit_task's) it replaced;
+	// the threshold's bounds: r Specs (the model's family) and two parameters.
 	fn reveal_profile(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(280_000_000, 2 * ACTIVE_LIST_PROOF + 13_000 + ROOM_PROOF)
-			.saturating_add(db.reads_writes(18 + ROOM_READS, 17))
+		Weight::from_parts(280_000_000, 2 * ACTIVE_LIST_PROOF + 15_000 + ROOM_PROOF)
+			.saturating_add(db.reads_writes(21 + ROOM_READS, 17))
 	}
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)

@@ -191,6 +191,19 @@ fn verified_at(id: TaskId, distance: f32) -> Verdict {
 	Audits::<T>::get(id)[0].verdict.expect("posted")
 }
 
+/// Task `id`'s `Profiled` event: the threshold decided and who was paid, by account.
+fn profiled_event(id: TaskId) -> (u32, Vec<(u64, u64)>) {
+	let mut paid = events()
+		.into_iter()
+		.find_map(|e| match e {
+			Event::Profiled { id: i, threshold, paid } if i == id => Some((threshold, paid)),
+			_ => None,
+		})
+		.expect("Profiled");
+	paid.1.sort();
+	paid
+}
+
 /// A profiler that posts a tiny threshold so that every honest solver fails (and the
 /// owner, its partner, is compensated from the solver's slash) is outvoted: the threshold
 /// is the median of three, the honest solver's segment passes and it is paid, and the
@@ -203,14 +216,7 @@ fn a_profiler_posting_a_tiny_threshold_is_outvoted_and_unpaid() {
 		let id = profiled_by([(11, 1e-30), (12, 1.0), (13, 2.0)]);
 		let t = task(id);
 		assert_eq!(t.threshold, Some(1.0f32.to_bits()), "the median, not the liar's zero");
-		let mut paid = events()
-			.into_iter()
-			.find_map(|e| match e {
-				Event::Profiled { id: i, threshold, paid } if i == id => Some((threshold, paid)),
-				_ => None,
-			})
-			.expect("Profiled");
-		paid.1.sort();
+		let paid = profiled_event(id);
 		assert_eq!(paid, (1.0f32.to_bits(), vec![(12, t.segment_pay), (13, t.segment_pay)]));
 		let after = [11, 12, 13].map(|v| Balances::total_balance(&v));
 		assert_eq!(after[0], before[0], "the liar earned nothing");
@@ -255,14 +261,7 @@ fn partner_profilers_cannot_set_a_threshold_that_fails_honest_solvers() {
 		let id = profiled_by([(11, 1e-30), (12, 1e-30), (13, 1.0)]);
 		let floor = 0.1f32.to_bits();
 		assert_eq!(task(id).threshold, Some(floor), "the floor, not the partners' median");
-		let mut paid = events()
-			.into_iter()
-			.find_map(|e| match e {
-				Event::Profiled { id: i, threshold, paid } if i == id => Some((threshold, paid)),
-				_ => None,
-			})
-			.expect("Profiled");
-		paid.1.sort();
+		let paid = profiled_event(id);
 		let pay = task(id).segment_pay;
 		assert_eq!(paid, (floor, vec![(11, pay), (12, pay)]), "profiles paid as they agreed");
 		let price = task(id).escrow;
@@ -285,29 +284,63 @@ fn partner_profilers_cannot_set_a_threshold_that_fails_honest_solvers() {
 }
 
 /// Two profilers in league with a lazy solver agree on a huge threshold, the median, so
-/// that its copied checkpoints pass. The task is judged by the protocol's ceiling: a
-/// copy 50 away fails.
+/// that its copied checkpoints pass; or three honest profilers agree on a large one, for
+/// a model (the submitter's choice) whose honest replays stray that far. Lowered to the
+/// family's ceiling, the second would fail every honest replay, and a re-checker would
+/// fail it too. Either way the task fails before a solver is drawn, refunded but for
+/// the profiles paid as they agreed: the lazy solver trains nothing to be paid for, and
+/// no honest solver is slashed.
 #[test]
-fn partner_profilers_cannot_set_a_threshold_that_passes_copies() {
-	ExtBuilder::default().profile(4).build().execute_with(|| {
-		let id = profiled_by([(12, f32::MAX), (13, f32::MAX), (11, 1.0)]);
-		let ceiling = 10.0f32.to_bits();
-		assert_eq!(task(id).threshold, Some(ceiling), "the ceiling, not the partners' median");
-		assert!(!verified_at(id, 50.0).pass, "a copy 50 away fails");
-		check();
-	});
+fn profiles_agreeing_past_the_ceiling_fail_the_task_before_anyone_trains() {
+	for (posts, paid_to) in [
+		([(12, f32::MAX), (13, f32::MAX), (11, 1.0)], vec![12, 13]),
+		([(11, 50.0), (12, 60.0), (13, 70.0)], vec![11, 12, 13]),
+	] {
+		ExtBuilder::default().profile(4).build().execute_with(|| {
+			let owner = worth(1);
+			let id = profiled_by(posts);
+			assert!(events().iter().any(|e| matches!(
+				e,
+				Event::TaskFailed { id: i, reason: FailReason::ThresholdAboveBound, .. } if *i == id
+			)));
+			assert!(Tasks::<T>::get(id).is_none(), "no solver is drawn");
+			let mut paid = events()
+				.into_iter()
+				.find_map(|e| match e {
+					Event::ProfilesPaid { id: i, paid } if i == id => Some(paid),
+					_ => None,
+				})
+				.expect("ProfilesPaid");
+			paid.sort();
+			let who: Vec<u64> = paid.iter().map(|(w, _)| *w).collect();
+			assert_eq!(who, paid_to, "the profiles are paid as they agreed");
+			let spent: u64 = paid.iter().map(|(_, a)| a).sum();
+			assert_eq!(worth(1), owner - spent, "the owner pays those profiles only");
+			assert_eq!(escrow_held(1), 0);
+			check();
+		});
+	}
 }
 
-/// Thresholds past the bounds read as the nearest bound, and one that is not a number
-/// as the ceiling.
+/// Thresholds past a family's bounds read as the nearest bound, and one that is not a
+/// number as the ceiling; a model with a convolution is judged within the
+/// convolutional family's bounds.
 #[test]
 fn the_threshold_bounds_read_sensibly_whatever_is_set() {
-	let bounded = |t: f32| f32::from_bits(TaskPallet::bounded_threshold(t.to_bits()));
-	assert_eq!(bounded(1.0), 1.0, "within the mock's bounds (0.1 to 10)");
-	assert_eq!(bounded(1e-30), 0.1);
-	assert_eq!(bounded(f32::MAX), 10.0);
-	assert_eq!(bounded(f32::NAN), 10.0);
-	assert_eq!(bounded(f32::INFINITY), 10.0);
+	let bounded =
+		|family, t: f32| f32::from_bits(TaskPallet::bounded_threshold(family, t.to_bits()));
+	let dense = ModelFamily::Dense;
+	assert_eq!(bounded(dense, 1.0), 1.0, "within the mock's dense bounds (0.1 to 10)");
+	assert_eq!(bounded(dense, 1e-30), 0.1);
+	assert_eq!(bounded(dense, f32::MAX), 10.0);
+	assert_eq!(bounded(dense, f32::NAN), 10.0);
+	assert_eq!(bounded(dense, f32::INFINITY), 10.0);
+	// Each family within its own (0.001 to 0.01 for convolutional models).
+	assert_eq!(bounded(ModelFamily::Convolutional, 1.0), 0.01);
+	assert_eq!(bounded(ModelFamily::Convolutional, 1e-30), 0.001);
+	assert_eq!(ModelFamily::of(&spec()), dense, "the MNIST MLP");
+	let cnn = gensyn_primitives::fixtures::tiny_cnn();
+	assert_eq!(ModelFamily::of(&cnn), ModelFamily::Convolutional);
 }
 
 /// A profiler that lets its deadline pass is slashed and replaced; those that committed
