@@ -127,9 +127,9 @@ pub struct VerifyArgs {
 	/// Segments to replay (0-based, comma separated); all when not given.
 	#[arg(long, value_delimiter = ',')]
 	pub segments: Vec<usize>,
-	/// Threshold mode: the largest accepted L2 distance between the replayed and the
-	/// committed weights.
-	#[arg(long, default_value_t = 1e-3)]
+	/// Threshold mode: the largest accepted distance of the committed state from the
+	/// replayed one, as a share of the segment's work (the chain's default threshold).
+	#[arg(long, default_value_t = 1e-2)]
 	pub threshold: f64,
 	/// Fetch the run's journal and checkpoints from this proof-store server (e.g.
 	/// `http://127.0.0.1:9955`) into the local store first; needs `--run-id`.
@@ -171,6 +171,10 @@ pub struct ProfileArgs {
 	/// Run libtorch on the CPU even when a GPU is present.
 	#[arg(long)]
 	pub cpu: bool,
+	/// The chain's ceiling on thresholds, which the suggestion is lowered to where the
+	/// measured distances leave room (as a profiling worker does).
+	#[arg(long)]
+	pub ceiling: Option<f64>,
 }
 
 /// `inspect` options: exactly one of them.

@@ -147,13 +147,13 @@ pub fn verify(a: VerifyArgs) -> Result<Value, CliError> {
 		let value = match result {
 			Ok(r) => {
 				let second =
-					r.libtorch_l2.map(|t| format!(" (libtorch {t:.3e})")).unwrap_or_default();
+					r.libtorch_distance.map(|t| format!(" (libtorch {t:.3e})")).unwrap_or_default();
 				tracing::info!(
 					target: "gensyn_ml",
-					"segment {segment} (steps {}..{}): l2 {:.3e}{second}, {}",
+					"segment {segment} (steps {}..{}): distance {:.3e}{second}, {}",
 					r.from_step,
 					r.to_step,
-					r.distances.l2,
+					r.distance,
 					if r.passed { "passed" } else { "FAILED" }
 				);
 				all_passed &= r.passed;
@@ -198,7 +198,8 @@ pub fn profile(a: ProfileArgs) -> Result<Value, CliError> {
 			"l2": p.distances.l2,
 			"linf": p.distances.linf,
 			"cosine": p.distances.cosine,
+			"distance": p.distance,
 		})).collect::<Vec<_>>(),
-		"suggested_threshold": crate::profile::suggest_threshold(&profiles),
+		"suggested_threshold": crate::profile::suggest_threshold(&profiles, a.ceiling),
 	}))
 }

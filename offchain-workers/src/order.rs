@@ -22,6 +22,11 @@ impl DataOrder {
 		Self { spec: spec.clone(), randomness, epoch: None }
 	}
 
+	/// The task whose run this orders.
+	pub fn spec(&self) -> &TaskSpec {
+		&self.spec
+	}
+
 	/// The randomness input.
 	pub fn randomness(&self) -> &[u8; 32] {
 		&self.randomness

@@ -75,6 +75,7 @@ pub type SignedPayload = generic::SignedPayload<RuntimeCall, TxExtension>;
 type Migrations = (
 	// First: the tasks migrations below read the parameters (a window's reveal point).
 	migrations::WellKnownKeysToParameters,
+	migrations::RetiredThresholdBounds,
 	pallet_gensyn_tasks::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_tasks::migrations::V1ToV2<Runtime>,
 	pallet_gensyn_tasks::migrations::V2ToV3<Runtime>,
@@ -89,6 +90,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V11ToV12<Runtime>,
 	pallet_gensyn_tasks::migrations::V12ToV13<Runtime>,
 	pallet_gensyn_tasks::migrations::V13ToV14<Runtime>,
+	pallet_gensyn_tasks::migrations::V14ToV15<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V1ToV2<Runtime>,
@@ -134,7 +136,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 147,
+	spec_version: 148,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,

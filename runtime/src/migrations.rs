@@ -4,6 +4,7 @@ use crate::{
 	configs::{dynamic_params, RuntimeParameters},
 	Runtime,
 };
+use alloc::vec::Vec;
 use frame_support::{
 	storage::unhashed,
 	traits::{dynamic_params::AggregatedKeyValue, OnRuntimeUpgrade},
@@ -72,6 +73,41 @@ impl OnRuntimeUpgrade for WellKnownKeysToParameters {
 	}
 }
 
+/// Clears the threshold bounds per model family (codec indices 3 to 6 of the tasks
+/// parameters), which measured distance on an absolute scale: distances are relative
+/// since, and the bounds that replace them (`MinThreshold`, `MaxThreshold`) have keys of
+/// their own, so no value set on the old scale is read on the new. Runs at every
+/// upgrade, as a no-op once the keys are gone.
+pub struct RetiredThresholdBounds;
+
+impl RetiredThresholdBounds {
+	/// The tasks parameters' codec indices that were retired.
+	pub const RETIRED: [u8; 4] = [3, 4, 5, 6];
+
+	/// The storage key of the tasks parameter at codec index `index` (its key encodes as
+	/// the group's index, 0, then its own).
+	pub fn key(index: u8) -> Vec<u8> {
+		use frame_support::{storage::StoragePrefixedMap, Blake2_128Concat};
+		let mut key = pallet_parameters::Parameters::<Runtime>::final_prefix().to_vec();
+		key.extend(Blake2_128Concat::hash(&[0, index]));
+		key
+	}
+}
+
+impl OnRuntimeUpgrade for RetiredThresholdBounds {
+	fn on_runtime_upgrade() -> Weight {
+		let mut cleared = 0u64;
+		for index in Self::RETIRED {
+			let key = Self::key(index);
+			if unhashed::exists(&key) {
+				unhashed::kill(&key);
+				cleared += 1;
+			}
+		}
+		<Runtime as frame_system::Config>::DbWeight::get().reads_writes(4, cleared)
+	}
+}
+
 #[cfg(test)]
 mod tests {
 	use super::*;
@@ -115,6 +151,33 @@ mod tests {
 			WellKnownKeysToParameters::on_runtime_upgrade();
 			assert_eq!(pallet_parameters::Parameters::<Runtime>::iter().count(), stored);
 			assert_eq!(TasksOf::get(), 20);
+		});
+	}
+
+	/// The retired bounds' values go, whatever was stored under them, and nothing else
+	/// does; the keys are built as the parameters pallet builds its own.
+	#[test]
+	fn the_retired_threshold_bounds_are_cleared() {
+		use dynamic_params::tasks;
+		ext().execute_with(|| {
+			let period = RuntimeParameters::Tasks(tasks::Parameters::ChallengePeriod(
+				tasks::ChallengePeriod,
+				Some(30),
+			));
+			assert_ok!(crate::Parameters::set_parameter(RuntimeOrigin::root(), period.clone()));
+			let (key, _) = period.into_parts();
+			let stored = pallet_parameters::Parameters::<Runtime>::hashed_key_for(key);
+			assert_eq!(stored, RetiredThresholdBounds::key(0), "the parameters pallet's key");
+			for index in RetiredThresholdBounds::RETIRED {
+				unhashed::put(&RetiredThresholdBounds::key(index), &0x3C23_D70Au32);
+			}
+			RetiredThresholdBounds::on_runtime_upgrade();
+			for index in RetiredThresholdBounds::RETIRED {
+				assert!(!unhashed::exists(&RetiredThresholdBounds::key(index)), "{index}");
+			}
+			assert_eq!(TasksOf::get(), 30, "the challenge period stays");
+			RetiredThresholdBounds::on_runtime_upgrade();
+			assert_eq!(TasksOf::get(), 30);
 		});
 	}
 

@@ -276,9 +276,8 @@ fn step(d: &mut Draws, id: u64, any: AccountId32) {
 			});
 			let profiler = pending.map(|p| p.who.clone()).unwrap_or(any);
 			// Each profiler's threshold is fixed by its account, so that its reveal can
-			// match its commitment (within the dense bounds, 0.01 to 0.1, but for one
-			// account in four, past them); now and then it reveals another (refused: it
-			// lapses).
+			// match its commitment (under the floor, 0.05, but for one account in four, past
+			// the ceiling); now and then it reveals another (refused: it lapses).
 			let byte = AsRef::<[u8]>::as_ref(&profiler)[0];
 			let threshold =
 				if byte.is_multiple_of(4) { 1.0 } else { f32::from(1 + byte % 3) / 100.0 };

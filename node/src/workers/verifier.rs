@@ -22,7 +22,7 @@ use gensyn_workers::{
 use pallet_gensyn_jackpot::{Binding, Call as JackpotCall};
 use pallet_gensyn_stake::Role as StakeRole;
 use pallet_gensyn_tasks::{Call as TasksCall, CheckpointProof, Duty, TaskId};
-use sp_core::{Get, H256};
+use sp_core::H256;
 
 use super::{
 	chain,
@@ -265,9 +265,17 @@ fn profile_task(
 	let device = gensyn_workers::tch_backend::device(ctx.cpu_only);
 	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)
 		.map_err(|e| e.to_string())?;
-	// Finite and positive, or its reveal would be refused (and slashed as missed).
+	// Lowered to the chain's ceiling where the measurements leave room: past it, the task
+	// fails unpaid. Finite and positive, or its reveal would be refused (and slashed as
+	// missed).
+	// The chain's ceiling as it applies it: a bound that is not a finite positive value
+	// bounds nothing, and the floor wins where governance set the two crossed.
+	let bound =
+		|bits: u32| Some(f64::from(f32::from_bits(bits))).filter(|b| b.is_finite() && *b > 0.0);
+	let (floor, ceiling) = view.threshold_bounds;
+	let ceiling = bound(ceiling).map(|c| bound(floor).map_or(c, |f| c.max(f)));
 	let threshold =
-		(profile::suggest_threshold(&profiles) as f32).clamp(f32::MIN_POSITIVE, f32::MAX);
+		(profile::suggest_threshold(&profiles, ceiling) as f32).clamp(f32::MIN_POSITIVE, f32::MAX);
 	log::info!(target: "gensyn-worker", "verifier: task {id} profiled: threshold {threshold:e}");
 	let salt = secrets
 		.store_profile(&key, threshold.to_bits())
@@ -414,8 +422,8 @@ fn verify_segment(
 		Err(segment::DataMiss::Unserved(why)) => return store.unserved(id, segment, why),
 		Err(e @ segment::DataMiss::Local(_)) => return Err(format!("task {id}: {e}")),
 	};
-	let threshold =
-		view.threshold.map(f32::from_bits).unwrap_or_else(|| f32::from_bits(default_threshold()));
+	// The chain's own: the decided threshold, or its bounded default.
+	let threshold = view.threshold.map(f32::from_bits).unwrap_or(f32::MAX);
 	let job = VerifyJob {
 		spec: &spec,
 		randomness: view.order_randomness,
@@ -442,19 +450,19 @@ fn verify_segment(
 	// A pass on the libtorch second opinion posts that replay's distance (the one within
 	// the threshold); the replay hash stays repops', which games check.
 	let second =
-		report.libtorch_l2.map(|t| format!(" (libtorch replay {t:e})")).unwrap_or_default();
-	let l2 = match report.libtorch_l2 {
-		Some(t) if report.passed => t.min(report.distances.l2),
-		_ => report.distances.l2,
+		report.libtorch_distance.map(|t| format!(" (libtorch replay {t:e})")).unwrap_or_default();
+	let measured = match report.libtorch_distance {
+		Some(t) if report.passed => t.min(report.distance),
+		_ => report.distance,
 	};
 	let passed = report.passed;
-	let mut distance = gensyn_primitives::verdict::posted_distance(l2);
+	let mut distance = gensyn_primitives::verdict::posted_distance(measured);
 	let mut replay_hash = hash::from_hex(&report.replayed_hash)
 		.ok_or_else(|| format!("task {id} segment {segment}: a replay hash that is not hex"))?;
 	ctx.metrics.replayed(passed);
 	log::info!(
 		target: "gensyn-worker",
-		"verifier: task {id} segment {segment}: l2 {distance:e}{second}, {}{}",
+		"verifier: task {id} segment {segment}: distance {distance:e}{second}, {}{}",
 		if passed { "passed" } else { "FAILED" },
 		if forced { " (forced error: posting a failing verdict)" } else { "" }
 	);
@@ -469,9 +477,4 @@ fn verify_segment(
 		replay_hash,
 		proof,
 	}))
-}
-
-/// The runtime's default distance threshold (f32 bits) for tasks never profiled.
-fn default_threshold() -> u32 {
-	<gensyn_runtime::Runtime as pallet_gensyn_tasks::Config>::DefaultThreshold::get()
 }

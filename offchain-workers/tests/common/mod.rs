@@ -132,6 +132,12 @@ pub enum Cheat {
 	SkipStep(u64),
 	/// Trains this step on another step's batch.
 	ReorderBatch(u64),
+	/// Computes no gradient in the steps of this segment: applies only the optimizer's
+	/// momentum carried in (which decays, and moves the parameters).
+	MomentumOnly(u64),
+	/// As `MomentumOnly`, after committing the segment's first checkpoint with its
+	/// optimizer state a thousand times larger (so that the carry dominates the step).
+	InflatedMomentum(u64),
 }
 
 /// A dishonest run that commits honestly-formed checkpoints of a deviating training.
@@ -172,13 +178,25 @@ pub fn dishonest_run(
 				let other = order.batch((step + 1) % total).unwrap().to_vec();
 				e.step(&other).unwrap();
 			}
+			Cheat::MomentumOnly(segment) | Cheat::InflatedMomentum(segment)
+				if step / k == segment =>
+			{
+				let state = e.state().unwrap();
+				let carried = gensyn_repops::threshold::carry_forward(&spec.training, &state, 1);
+				e = engine(kind, spec, &carried, data);
+			}
 			_ => {
 				let batch = order.batch(step).unwrap().to_vec();
 				e.step(&batch).unwrap();
 			}
 		}
 		if (step + 1) % k == 0 || step + 1 == total {
-			commit(&mut journal, e.state().unwrap(), step + 1);
+			let mut state = e.state().unwrap();
+			if matches!(cheat, Cheat::InflatedMomentum(s) if (s * k) == step + 1) {
+				state.opt.iter_mut().flatten().for_each(|x| *x *= 1024.0);
+				e = engine(kind, spec, &state, data);
+			}
+			commit(&mut journal, state, step + 1);
 		}
 	}
 	store.save_journal(&journal).unwrap();

@@ -27,13 +27,9 @@ impl<T: Config> Pallet<T> {
 			merkle::verify_proof(&result.checkpoint_root, &proof.checkpoint_hash, &mp),
 			Error::<T>::BadCheckpointProof
 		);
-		let pass = if Self::is_threshold(id) {
-			let limit = task.threshold.unwrap_or_else(|| {
-				Self::bounded_threshold(Self::family(id), T::DefaultThreshold::get())
-			});
-			gensyn_primitives::verdict::threshold_passes_bits(distance, limit)
-		} else {
-			replay_hash == proof.checkpoint_hash
+		let pass = match Self::judging_threshold(id, &task) {
+			Some(limit) => gensyn_primitives::verdict::threshold_passes_bits(distance, limit),
+			None => replay_hash == proof.checkpoint_hash,
 		};
 		audit.verdict = Some(Verdict { distance, replay_hash, pass });
 		Self::note_done(id, &mut task, audits)?;

@@ -335,8 +335,7 @@ mod benchmarks {
 		}
 		#[extrinsic_call]
 		_(RawOrigin::Signed(last), id, PROFILE.0, PROFILE.1);
-		let family = ModelFamily::of(&Specs::<T>::get(id).ok_or(BenchmarkError::Skip)?);
-		let decided = TasksPallet::<T>::bounded_threshold(family, PROFILE.0);
+		let decided = TasksPallet::<T>::bounded_threshold(PROFILE.0);
 		assert_eq!(Tasks::<T>::get(id).and_then(|t| t.threshold), Some(decided));
 		Ok(())
 	}

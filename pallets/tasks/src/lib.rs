@@ -69,7 +69,7 @@ include!("types.rs");
 /// runs proven off their task; 11: the bond units of tasks that count more than one; 12:
 /// profiles committed before they are revealed; 13: every draw a party times moves itself;
 /// 14: each whistleblower's open games, which its bond must cover).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(14);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(15);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -246,7 +246,7 @@ pub mod pallet {
 		/// Distance threshold (f32 bits) of Threshold-mode tasks until profiling lands.
 		#[pallet::constant]
 		type DefaultThreshold: Get<u32>;
-		/// The bounds each model family's thresholds are judged within.
+		/// The bounds every threshold is judged within.
 		type ThresholdBounds: ThresholdBounds;
 		/// Weights.
 		type WeightInfo: WeightInfo;

@@ -581,3 +581,41 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for CountOpenCh
 		T::DbWeight::get().reads_writes(tasks.saturating_mul(3), writes)
 	}
 }
+
+/// The tasks pallet's migration from storage version 14 to 15 (runs once): from version
+/// 15 a Threshold task's distances are relative to the replay's own step, so a threshold
+/// decided on the old absolute scale is brought within the bounds of the new one: raised
+/// to the floor, which honest replays lie under, or lowered to the ceiling, which copies
+/// lie past. A task decided on the old scale is then judged safely on the new.
+pub type V14ToV15<T> = VersionedMigration<
+	14,
+	15,
+	BoundDecidedThresholds<T>,
+	Pallet<T>,
+	<T as frame_system::Config>::DbWeight,
+>;
+
+/// Version 14 to 15's step, unversioned: reads every live task and writes those whose
+/// threshold moves.
+pub struct BoundDecidedThresholds<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for BoundDecidedThresholds<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let moved: Vec<(TaskId, Task<T>)> = crate::Tasks::<T>::iter()
+			.filter_map(|(id, mut t)| {
+				let old = t.threshold?;
+				let new = Pallet::<T>::bounded_threshold(old);
+				(new != old).then(|| {
+					t.threshold = Some(new);
+					(id, t)
+				})
+			})
+			.collect();
+		let reads = crate::Tasks::<T>::iter_keys().count() as u64;
+		let writes = moved.len() as u64;
+		for (id, t) in moved {
+			crate::Tasks::<T>::insert(id, t);
+		}
+		T::DbWeight::get().reads_writes(reads.saturating_add(2), writes)
+	}
+}

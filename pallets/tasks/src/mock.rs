@@ -388,15 +388,11 @@ pub fn new_bench_ext() -> sp_io::TestExternalities {
 	ExtBuilder::default().profile(100).build()
 }
 
-/// 0.1 to 10.0 for dense models, around the thresholds the tests' profilers post; 0.001
-/// to 0.01 for convolutional ones, apart from them.
+/// 0.1 to 10.0, around the thresholds the tests' profilers post.
 pub struct TestBounds;
 
 impl crate::ThresholdBounds for TestBounds {
-	fn bounds(family: crate::ModelFamily) -> (u32, u32) {
-		match family {
-			crate::ModelFamily::Dense => (0.1f32.to_bits(), 10.0f32.to_bits()),
-			crate::ModelFamily::Convolutional => (0.001f32.to_bits(), 0.01f32.to_bits()),
-		}
+	fn bounds() -> (u32, u32) {
+		(0.1f32.to_bits(), 10.0f32.to_bits())
 	}
 }

@@ -46,15 +46,15 @@ pub fn within_band(a: u32, b: u32) -> bool {
 }
 
 impl<T: Config> Pallet<T> {
-	/// `threshold` (f32 bits) within the bounds of `family`
-	/// ([`Config::ThresholdBounds`]): the threshold a Threshold task is judged by. Two of
-	/// three profilers in league can set the median; the bounds keep it from failing
-	/// every honest replay or passing every copied checkpoint. A bound that is not a
-	/// finite positive value bounds nothing; the floor is applied last, so that where
-	/// governance crosses the two, honest solvers are the ones protected.
-	pub fn bounded_threshold(family: ModelFamily, threshold: u32) -> u32 {
+	/// `threshold` (f32 bits) within [`Config::ThresholdBounds`]: the threshold a
+	/// Threshold task is judged by. Two of three profilers in league can set the median;
+	/// the bounds keep it from failing every honest replay or passing every copied
+	/// checkpoint. A bound that is not a finite positive value bounds nothing; the floor
+	/// is applied last, so that where governance crosses the two, honest solvers are the
+	/// ones protected.
+	pub fn bounded_threshold(threshold: u32) -> u32 {
 		let bound = |bits: u32| Some(f32::from_bits(bits)).filter(|b| b.is_finite() && *b > 0.0);
-		let (floor, ceiling) = T::ThresholdBounds::bounds(family);
+		let (floor, ceiling) = T::ThresholdBounds::bounds();
 		let mut t = f32::from_bits(threshold);
 		// `min` and `max` take the bound over a NaN.
 		if let Some(hi) = bound(ceiling) {
@@ -66,9 +66,12 @@ impl<T: Config> Pallet<T> {
 		t.to_bits()
 	}
 
-	/// The model family of task `id` (dense when its spec is gone).
-	pub(crate) fn family(id: TaskId) -> ModelFamily {
-		Specs::<T>::get(id).map_or(ModelFamily::Dense, |s| ModelFamily::of(&s))
+	/// The threshold (f32 bits) task `id`'s verdicts are judged by now: the decided one,
+	/// or until then the bounded default; none for an Exact task.
+	pub(crate) fn judging_threshold(id: TaskId, task: &Task<T>) -> Option<u32> {
+		Self::is_threshold(id).then(|| {
+			task.threshold.unwrap_or_else(|| Self::bounded_threshold(T::DefaultThreshold::get()))
+		})
 	}
 
 	/// Draws profilers for a Threshold task among active verifiers whose memory fits
@@ -242,14 +245,17 @@ impl<T: Config> Pallet<T> {
 			return Ok(false);
 		};
 		// Profiles are paid for lying near what the profiles agree on; the task is
-		// judged by that, raised to its family's floor.
+		// judged by that, raised to the floor.
 		let paid = Self::pay_profiles(task, profiles, |t| within_band(t, threshold));
-		let bounded = Self::bounded_threshold(Self::family(id), threshold);
+		let bounded = Self::bounded_threshold(threshold);
 		if f32::from_bits(bounded) < f32::from_bits(threshold) {
 			// Past the ceiling. Lowered to it, the threshold would fail every honest
 			// replay of a model whose replays stray that far (a submitter picks the
 			// model), and a re-checker would fail it too: the honest solver slashed. Not
 			// lowered, partners of a lazy solver would pass its copies. Nobody trains.
+			// The profiles are paid as they agreed: were they not, an honest profiler
+			// would gain by posting no more than the ceiling whatever it measured, and
+			// the task would run with a threshold its honest replays stray past.
 			if !paid.is_empty() {
 				Self::deposit_event(Event::ProfilesPaid { id, paid });
 			}

@@ -109,37 +109,14 @@ impl<AccountId> WatchLottery<AccountId> for () {
 	}
 }
 
-/// A family of models whose Threshold tasks are judged within bounds of their own: how
-/// far an honest replay strays from the solver's checkpoint, and how far a segment moves
-/// the parameters (a copied checkpoint's distance), differ by family.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ModelFamily {
-	/// Linear layers only (the MNIST MLP example).
-	Dense,
-	/// Any `Conv2d` layer (the MNIST CNN example).
-	Convolutional,
-}
-
-impl ModelFamily {
-	/// The family of `spec`'s model.
-	pub fn of(spec: &crate::TaskSpec) -> Self {
-		let conv =
-			spec.model.layers.iter().any(|l| matches!(l, gensyn_primitives::Layer::Conv2d { .. }));
-		if conv {
-			Self::Convolutional
-		} else {
-			Self::Dense
-		}
-	}
-}
-
-/// The lowest and highest thresholds (f32 bits) a family's Threshold tasks are judged by,
-/// whatever their profilers agree on: the floor above the family's honest replay
-/// distances, so that profilers in league with an owner cannot fail an honest solver;
-/// the ceiling below its copied checkpoints' distances, so that profilers in league with
-/// a solver cannot pass its copies. A bound that is not a finite positive value bounds
+/// The lowest and highest thresholds (f32 bits) a Threshold task is judged by, whatever
+/// its profilers agree on. Distances are relative to the replay's own step (a copied
+/// checkpoint lies at 1 for any model), so one pair serves every model: the floor above
+/// honest replays' distances, so that profilers in league with an owner cannot fail an
+/// honest solver; the ceiling well below a copy's, so that profilers in league with a
+/// solver cannot pass its copies. A bound that is not a finite positive value bounds
 /// nothing; the floor wins where the two cross.
 pub trait ThresholdBounds {
-	/// `(floor, ceiling)` for `family`.
-	fn bounds(family: ModelFamily) -> (u32, u32);
+	/// `(floor, ceiling)`.
+	fn bounds() -> (u32, u32);
 }

@@ -91,9 +91,9 @@ pub enum FailReason {
 	/// after others lapsed, or a profiler could not use the data and declined). Nobody
 	/// trained; refunded but for the profiles paid.
 	NoThreshold,
-	/// Threshold mode: the profiles agree on a threshold past the ceiling of the model's
-	/// family, so its honest replays stray too far for the bounds (or partners of a lazy
-	/// solver posted a huge one). Nobody trained; refunded but for the profiles paid.
+	/// Threshold mode: the profiles agree on a threshold past the ceiling, so the model's
+	/// honest replays stray too far for the bounds (or profilers in league posted a huge
+	/// one). Nobody trained; refunded but for the profiles paid.
 	ThresholdAboveBound,
 }
 
@@ -467,10 +467,14 @@ pub struct TaskView<AccountId, Balance, BlockNumber> {
 	pub spec: Vec<u8>,
 	/// Data-order randomness (zero until the solver accepts).
 	pub order_randomness: Hash32,
-	/// The profiled distance threshold (f32 bits), once posted.
+	/// Threshold mode: the distance threshold (f32 bits) verdicts are judged by now (the
+	/// decided one, or until then the default within the bounds; since version 8).
 	pub threshold: Option<u32>,
 	/// The committed result, once submitted.
 	pub result: Option<ResultView>,
+	/// The bounds every threshold is judged within, `(floor, ceiling)` as f32 bits (since
+	/// version 8): a profiler proposes no more than the ceiling where it can.
+	pub threshold_bounds: (u32, u32),
 }
 
 /// The most tasks one page of [`TaskPage`] holds.
@@ -528,8 +532,9 @@ sp_api::decl_runtime_apis! {
 	/// the profiles it pays; version 5: a reveal duty says from when the chain accepts it;
 	/// version 6: the live tasks a page at a time; version 7: a profile is committed, then
 	/// revealed, and `duties` may name `Duty::RevealProfile`; a quote shows the task's
-	/// bond units).
-	#[api_version(7)]
+	/// bond units; version 8: a task's view shows the threshold it is judged by and the
+	/// bounds of thresholds).
+	#[api_version(8)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,

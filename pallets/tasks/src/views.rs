@@ -143,6 +143,7 @@ impl<T: Config> Pallet<T> {
 	pub fn view(id: TaskId) -> Option<TaskView<T::AccountId, BalanceOf<T>, BlockNumberFor<T>>> {
 		let t = Tasks::<T>::get(id)?;
 		let result = Self::result_view(&t);
+		let threshold = Self::judging_threshold(id, &t);
 		Some(TaskView {
 			owner: t.owner,
 			phase: t.phase,
@@ -152,7 +153,8 @@ impl<T: Config> Pallet<T> {
 			audits: Audits::<T>::get(id).into_inner(),
 			spec: Specs::<T>::get(id).map(|s| s.encode()).unwrap_or_default(),
 			order_randomness: t.order_randomness,
-			threshold: t.threshold,
+			threshold,
+			threshold_bounds: T::ThresholdBounds::bounds(),
 			result,
 		})
 	}

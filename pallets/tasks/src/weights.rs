@@ -149,7 +149,7 @@ impl Est {
 		Weight::from_parts(40_000_000, 6_000).saturating_add(db.reads_writes(3, 2))
 	}
 	// submit_verification: r Tasks, Audits, Specs, Deadlines and, for a Threshold task
-	// never profiled, its family's two threshold bounds; w Tasks, Audits, Deadlines; a
+	// never profiled, the two threshold bounds; w Tasks, Audits, Deadlines; a
 	// 32-level Merkle proof (33 blake2 hashes).
 	fn submit_verification(&self) -> Weight {
 		let db = self.0;
@@ -197,7 +197,7 @@ impl Est {
 	// hash of the reveal; the profiler let go (WorkerTasks, Engagements); three
 	// transfers out of escrow and earnings notes, plus the solver draw's filing (MovedDraw,
 	// the deadline queue), still counted as the draw itself (as submit_task's) it replaced;
-	// the threshold's bounds: r Specs (the model's family) and two parameters.
+	// the threshold's two bounds (and a read to spare).
 	fn reveal_profile(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(280_000_000, 2 * ACTIVE_LIST_PROOF + 15_000 + ROOM_PROOF)

@@ -34,6 +34,7 @@ pub mod pool;
 pub mod relu;
 pub mod selftest;
 pub mod state;
+pub mod threshold;
 pub mod transformer;
 
 pub use gensyn_primitives as primitives;

@@ -193,6 +193,62 @@ fn state_encoding_round_trips_and_distances() {
 	assert!(model::check_state(&tiny_mlp(), &a).is_err());
 }
 
+/// A checkpoint that skips a segment's gradients (the optimizer's carry alone) lies at
+/// 1, whether the momentum is what training left or what a solver inflated at the
+/// segment's start; halfway to the replay at a half; the replay itself at 0. Measured
+/// against the step instead, the inflated carry would hide the skipped work.
+#[test]
+fn a_checkpoint_skipping_the_gradients_lies_at_one_whatever_the_momentum() {
+	use gensyn_repops::threshold::{carry_forward, relative_distance, WORK_FLOOR};
+	for spec in [tiny_mlp(), tiny_cnn()] {
+		let t = &spec.training;
+		// From step 3, where the momentum (Adam's moments) is warm, two steps on.
+		let start = run(&spec, 3, 1);
+		let segment = |from: &TrainState| {
+			let mut s = from.clone();
+			replay(&spec, &mut s, &data_for(&spec), &R, 2, 1).unwrap();
+			s
+		};
+		let replayed = segment(&start);
+		let carried = carry_forward(t, &start, 2);
+		assert_eq!(carried.step, replayed.step);
+		assert_eq!(relative_distance(t, &start, &replayed, &replayed).unwrap(), 0.0);
+		assert_eq!(relative_distance(t, &start, &replayed, &carried).unwrap(), 1.0);
+		let mut half = carried.clone();
+		for (h, r) in half
+			.params
+			.iter_mut()
+			.chain(half.opt.iter_mut())
+			.zip(replayed.params.iter().chain(&replayed.opt))
+		{
+			h.iter_mut().zip(r).for_each(|(h, r)| *h = 0.5 * (*h + *r));
+		}
+		let d = relative_distance(t, &start, &replayed, &half).unwrap();
+		assert!((d - 0.5).abs() < 1e-3, "{d}");
+		// The solver's start with its optimizer state a thousand times larger: the
+		// replay from it moves far, the carry as far, and skipping the gradients still
+		// lies at 1, where the step-relative distance lies near 0.
+		let mut inflated = start.clone();
+		inflated.opt.iter_mut().flatten().for_each(|x| *x *= 1024.0);
+		let replayed = segment(&inflated);
+		let carried = carry_forward(t, &inflated, 2);
+		assert_eq!(relative_distance(t, &inflated, &replayed, &carried).unwrap(), 1.0);
+		let by_step = distances(&replayed, &carried).unwrap().l2
+			/ distances(&replayed, &inflated).unwrap().l2;
+		assert!(by_step < 0.5, "{by_step}");
+	}
+	// A segment that does no work: parameters off by `e` lie at `e` over the floor's
+	// share of the parameters.
+	let spec = tiny_mlp();
+	let start = run(&spec, 3, 1);
+	let mut off = start.clone();
+	off.params[0][0] += 1e-3;
+	let d = relative_distance(&spec.training, &start, &start, &off).unwrap();
+	let params = start.params.iter().flatten().map(|x| f64::from(*x).powi(2)).sum::<f64>();
+	let expected = 1e-3 / (WORK_FLOOR * params.sqrt());
+	assert!((d / expected - 1.0).abs() < 1e-3, "{d} against {expected}");
+}
+
 #[test]
 fn bad_inputs_are_errors() {
 	let spec = tiny_mlp();

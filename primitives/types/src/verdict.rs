@@ -1,11 +1,12 @@
 //! The verdict rule of Threshold mode, in one place for the chain and the verifiers.
 //!
 //! The chain stores distances and thresholds as `f32` bits, so the rule is stated on
-//! `f32`: a verifier that measures its L2 distance in `f64` rounds it to the nearest
-//! `f32` ([`posted_distance`]) and judges that, so that the verdict it posts is the one
-//! the chain computes from the posted bits.
+//! `f32`: a verifier that measures its distance in `f64` rounds it to the nearest `f32`
+//! ([`posted_distance`]) and judges that, so that the verdict it posts is the one the
+//! chain computes from the posted bits. The distance is a share of the work the segment
+//! does (`gensyn_repops::threshold::relative_distance`).
 
-/// Whether a replay at L2 `distance` from the solver's checkpoint passes under
+/// Whether a replay at `distance` from the solver's checkpoint passes under
 /// `threshold`: the distance is finite, not negative, and at most the threshold.
 pub fn threshold_passes(distance: f32, threshold: f32) -> bool {
 	distance.is_finite() && distance >= 0.0 && distance <= threshold
@@ -16,10 +17,10 @@ pub fn threshold_passes_bits(distance: u32, threshold: u32) -> bool {
 	threshold_passes(f32::from_bits(distance), f32::from_bits(threshold))
 }
 
-/// The distance a verifier posts for an L2 distance it measured in `f64`: the nearest
+/// The distance a verifier posts for a distance it measured in `f64`: the nearest
 /// `f32` (an `f64` beyond `f32`'s range becomes infinite, which never passes).
-pub fn posted_distance(l2: f64) -> f32 {
-	l2 as f32
+pub fn posted_distance(distance: f64) -> f32 {
+	distance as f32
 }
 
 #[cfg(test)]

@@ -98,9 +98,9 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type PayPerBondUnit = ConstU128<{ 25 * UNIT }>;
 	type FalseChallengeSlash = ConstU128<{ 10 * UNIT }>;
 	type MissedRevealSlash = ConstU128<{ 10 * UNIT }>;
-	// 0.01 as f32 bits, the dense models' floor: tasks never profiled are judged by it
-	// within their family's bounds.
-	type DefaultThreshold = ConstU32<0x3C23_D70A>;
+	// 0.05 as f32 bits, the default floor: tasks never profiled are judged by it within
+	// the bounds.
+	type DefaultThreshold = ConstU32<0x3D4C_CCCD>;
 	type ThresholdBounds = super::parameters::ThresholdBounds;
 	type WeightInfo = pallet_gensyn_tasks::weights::SubstrateWeight<Runtime>;
 }

@@ -417,3 +417,28 @@ fn open_games_are_counted_when_storage_moves_to_version_14() {
 		check();
 	});
 }
+
+/// A threshold decided on version 14's absolute scale is brought within the bounds of
+/// version 15's relative one: a tiny one raised to the floor (which honest replays lie
+/// under), a huge one lowered to the ceiling (which copies lie past), one within them
+/// kept.
+#[test]
+fn decided_thresholds_are_bounded_when_storage_moves_to_version_15() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	ExtBuilder::default().profile(4).build().execute_with(|| {
+		let id = profiled_among(&[11, 12, 13]);
+		let (floor, ceiling) = (0.1f32.to_bits(), 10.0f32.to_bits());
+		for (old, new) in [(1e-5f32.to_bits(), floor), (1e6f32.to_bits(), ceiling), (1, floor)] {
+			Tasks::<T>::mutate(id, |t| t.as_mut().expect("live").threshold = Some(old));
+			StorageVersion::new(14).put::<TaskPallet>();
+			crate::migrations::V14ToV15::<T>::on_runtime_upgrade();
+			assert_eq!(StorageVersion::get::<TaskPallet>(), 15);
+			assert_eq!(task(id).threshold, Some(new), "{}", f32::from_bits(old));
+		}
+		let within = 2.0f32.to_bits();
+		Tasks::<T>::mutate(id, |t| t.as_mut().expect("live").threshold = Some(within));
+		StorageVersion::new(14).put::<TaskPallet>();
+		crate::migrations::V14ToV15::<T>::on_runtime_upgrade();
+		assert_eq!(task(id).threshold, Some(within));
+	});
+}

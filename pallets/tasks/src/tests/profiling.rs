@@ -286,10 +286,11 @@ fn partner_profilers_cannot_set_a_threshold_that_fails_honest_solvers() {
 /// Two profilers in league with a lazy solver agree on a huge threshold, the median, so
 /// that its copied checkpoints pass; or three honest profilers agree on a large one, for
 /// a model (the submitter's choice) whose honest replays stray that far. Lowered to the
-/// family's ceiling, the second would fail every honest replay, and a re-checker would
-/// fail it too. Either way the task fails before a solver is drawn, refunded but for
-/// the profiles paid as they agreed: the lazy solver trains nothing to be paid for, and
-/// no honest solver is slashed.
+/// ceiling, the second would fail every honest replay, and a re-checker would fail it
+/// too. Either way the task fails before a solver is drawn, refunded but for the
+/// profiles paid as they agreed: the lazy solver trains nothing to be paid for, and no
+/// honest solver is slashed. (Unpaid past the ceiling, an honest profiler would do
+/// better to post the ceiling whatever it measured.)
 #[test]
 fn profiles_agreeing_past_the_ceiling_fail_the_task_before_anyone_trains() {
 	for (posts, paid_to) in [
@@ -322,25 +323,16 @@ fn profiles_agreeing_past_the_ceiling_fail_the_task_before_anyone_trains() {
 	}
 }
 
-/// Thresholds past a family's bounds read as the nearest bound, and one that is not a
-/// number as the ceiling; a model with a convolution is judged within the
-/// convolutional family's bounds.
+/// Thresholds past the bounds read as the nearest bound, and one that is not a number
+/// as the ceiling.
 #[test]
 fn the_threshold_bounds_read_sensibly_whatever_is_set() {
-	let bounded =
-		|family, t: f32| f32::from_bits(TaskPallet::bounded_threshold(family, t.to_bits()));
-	let dense = ModelFamily::Dense;
-	assert_eq!(bounded(dense, 1.0), 1.0, "within the mock's dense bounds (0.1 to 10)");
-	assert_eq!(bounded(dense, 1e-30), 0.1);
-	assert_eq!(bounded(dense, f32::MAX), 10.0);
-	assert_eq!(bounded(dense, f32::NAN), 10.0);
-	assert_eq!(bounded(dense, f32::INFINITY), 10.0);
-	// Each family within its own (0.001 to 0.01 for convolutional models).
-	assert_eq!(bounded(ModelFamily::Convolutional, 1.0), 0.01);
-	assert_eq!(bounded(ModelFamily::Convolutional, 1e-30), 0.001);
-	assert_eq!(ModelFamily::of(&spec()), dense, "the MNIST MLP");
-	let cnn = gensyn_primitives::fixtures::tiny_cnn();
-	assert_eq!(ModelFamily::of(&cnn), ModelFamily::Convolutional);
+	let bounded = |t: f32| f32::from_bits(TaskPallet::bounded_threshold(t.to_bits()));
+	assert_eq!(bounded(1.0), 1.0, "within the mock's bounds (0.1 to 10)");
+	assert_eq!(bounded(1e-30), 0.1);
+	assert_eq!(bounded(f32::MAX), 10.0);
+	assert_eq!(bounded(f32::NAN), 10.0);
+	assert_eq!(bounded(f32::INFINITY), 10.0);
 }
 
 /// A profiler that lets its deadline pass is slashed and replaced; those that committed
