@@ -129,7 +129,7 @@ pub struct VerifyArgs {
 	pub segments: Vec<usize>,
 	/// Threshold mode: the largest accepted distance of the committed state from the
 	/// replayed one, as a share of the segment's work (the chain's default threshold).
-	#[arg(long, default_value_t = 1e-2)]
+	#[arg(long, default_value_t = 5e-2)]
 	pub threshold: f64,
 	/// Fetch the run's journal and checkpoints from this proof-store server (e.g.
 	/// `http://127.0.0.1:9955`) into the local store first; needs `--run-id`.

@@ -162,7 +162,7 @@ pub struct VerifyJob<'a> {
 	pub store: &'a ProofStore,
 	/// The run's journal, checked against the committed root by the caller.
 	pub journal: &'a Journal,
-	/// Threshold mode: the largest accepted L2 distance.
+	/// Threshold mode: the largest accepted distance (`replay::relative_distance`).
 	pub threshold: f64,
 	/// CPU threads for repops (0: all cores; the bits do not depend on it) and for
 	/// libtorch (0: its default).

@@ -68,7 +68,7 @@ pub fn profile(
 		let b = replay_steps(&mut repops, &mut DataOrder::new(spec, randomness), from, to)?;
 		let distances = gensyn_repops::state::distances(&a, &b)
 			.map_err(|e| ReplayError::Engine(format!("distances: {e}")))?;
-		let distance = relative_distance(&spec.training, &start, &b, &a)
+		let distance = relative_distance(spec, &start, &b, &a)
 			.map_err(|e| ReplayError::Engine(format!("distances: {e}")))?;
 		out.push(SegmentProfile { segment, from_step: from, to_step: to, distances, distance });
 		start = b;

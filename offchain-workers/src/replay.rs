@@ -228,8 +228,8 @@ pub fn verify_segment(
 	let replayed = replay_steps(engine.as_mut(), order, start.step, end.step)?;
 	let distances = gensyn_repops::state::distances(&replayed, &end)
 		.map_err(|_| CheckpointError::ModelMismatch)?;
-	let training = order.spec().training;
-	let distance = relative_distance(&training, &start, &replayed, &end)
+	let spec = order.spec().clone();
+	let distance = relative_distance(&spec, &start, &replayed, &end)
 		.map_err(|_| CheckpointError::ModelMismatch)?;
 	let replayed_hash = hash::to_hex(&checkpoint::state_hash(&replayed));
 	let committed_hash = journal.checkpoints[segment + 1].state_hash.clone();
@@ -244,7 +244,7 @@ pub fn verify_segment(
 			Some(make) => {
 				let mut engine = make(&start).map_err(ReplayError::Engine)?;
 				let again = replay_steps(engine.as_mut(), order, start.step, end.step)?;
-				let d = relative_distance(&training, &start, &again, &end)
+				let d = relative_distance(&spec, &start, &again, &end)
 					.map_err(|_| CheckpointError::ModelMismatch)?;
 				libtorch_distance = Some(d);
 				within(d)

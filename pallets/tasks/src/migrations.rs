@@ -583,9 +583,9 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for CountOpenCh
 }
 
 /// The tasks pallet's migration from storage version 14 to 15 (runs once): from version
-/// 15 a Threshold task's distances are relative to the replay's own step, so a threshold
+/// 15 a Threshold task's distance is a share of the work a segment does, so a threshold
 /// decided on the old absolute scale is brought within the bounds of the new one: raised
-/// to the floor, which honest replays lie under, or lowered to the ceiling, which copies
+/// to the floor, which honest replays lie under, or lowered to the ceiling, which fakes
 /// lie past. A task decided on the old scale is then judged safely on the new.
 pub type V14ToV15<T> = VersionedMigration<
 	14,

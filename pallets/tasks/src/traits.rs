@@ -110,12 +110,12 @@ impl<AccountId> WatchLottery<AccountId> for () {
 }
 
 /// The lowest and highest thresholds (f32 bits) a Threshold task is judged by, whatever
-/// its profilers agree on. Distances are relative to the replay's own step (a copied
-/// checkpoint lies at 1 for any model), so one pair serves every model: the floor above
-/// honest replays' distances, so that profilers in league with an owner cannot fail an
-/// honest solver; the ceiling well below a copy's, so that profilers in league with a
-/// solver cannot pass its copies. A bound that is not a finite positive value bounds
-/// nothing; the floor wins where the two cross.
+/// its profilers agree on. A distance is a share of the work the segment does (a
+/// checkpoint that skips the gradients lies at 1 for any model), so one pair serves every
+/// model: the floor above honest replays' distances, so that profilers in league with an
+/// owner cannot fail an honest solver; the ceiling well below a fake's, so that profilers
+/// in league with a solver cannot pass its fakes. A bound that is not a finite positive
+/// value bounds nothing; the floor wins where the two cross.
 pub trait ThresholdBounds {
 	/// `(floor, ceiling)`.
 	fn bounds() -> (u32, u32);

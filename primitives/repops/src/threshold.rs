@@ -4,9 +4,10 @@
 //! The work is what the segment's gradients move: the replay `R` less the optimizer's
 //! carry `M`, the state the segment's steps reach with every gradient zero (momentum,
 //! Adam's moments), which costs nothing to compute. So a checkpoint that skips the
-//! gradients lies at 1 whatever the model's scale, its momentum, or an optimizer state
-//! the solver inflated at the segment's start; an honest one lies at the engines'
-//! rounding of that work. The parameters and each optimizer slot are measured apart
+//! gradients lies at 1 (further where the segment does almost no work) whatever the
+//! model's scale, its momentum, an optimizer state the solver inflated at the
+//! segment's start, or parameters it made huge and inert there (a dead unit moves in
+//! neither `R` nor `M`); an honest one lies at the engines' rounding of that work. The parameters and each optimizer slot are measured apart
 //! (their scales differ by orders of magnitude) and the largest share counts, so a
 //! checkpoint's optimizer state is bound as its parameters are.
 
@@ -14,12 +15,13 @@ use crate::optim;
 use crate::state::TrainState;
 use crate::{ReproError, Result};
 use alloc::vec::Vec;
-use gensyn_primitives::{Optimizer, TrainingSpec};
+use gensyn_primitives::{Optimizer, TaskSpec, TrainingSpec};
 
-/// The work is counted as at least this share of the replayed state's norm: where a
-/// segment moves the state by less (a learning rate decayed to about nothing), the
-/// engines' rounding, about 1e-7 of it, would otherwise be far from honest runs, while
-/// a copy passes only where the segment moves the state by a few parts per million.
+/// The parameters' work is counted as at least this share of the norm of the task's
+/// seeded initial parameters, a scale the solver cannot choose: where a segment moves
+/// them by less (a learning rate decayed to about nothing), the engines' rounding would
+/// otherwise be far from honest runs, while a fake then passes only where the segment
+/// moves the parameters by a few parts per million of that scale.
 pub const WORK_FLOOR: f64 = 1e-4;
 
 /// `start` carried `steps` steps on by the optimizer alone, every gradient zero, at the
@@ -98,13 +100,28 @@ fn norm(a: &[&[f32]]) -> f64 {
 	libm::sqrt(sum)
 }
 
+/// The decay each optimizer slot carries its value into the next step with: SGD's
+/// momentum; Adam's `beta1` and `beta2`.
+fn slot_decays(optimizer: &Optimizer) -> [f32; 2] {
+	match *optimizer {
+		Optimizer::Sgd { momentum, .. } => [momentum.to_f32(), 0.0],
+		Optimizer::Adam { beta1, beta2, .. } => [beta1.to_f32(), beta2.to_f32()],
+	}
+}
+
 /// Threshold mode's distance of `claimed` (the solver's checkpoint) from `replayed` (a
-/// replay of the segment from `start` under `t`): for the parameters and for each
-/// optimizer slot, `‖R − C‖ / max(‖R − M‖, WORK_FLOOR · ‖R‖)` with `M` the optimizer's
-/// carry ([`carry_forward`]); the largest of these. Zero when the two agree; infinite
-/// when they differ where the replayed state is all zeros and did no work.
+/// replay of the segment of `spec` from `start`), the largest of:
+/// - for the parameters, `‖R − C‖ / max(‖R − M‖, WORK_FLOOR · ‖θ₀‖)`, with `M` the
+///   optimizer's carry ([`carry_forward`]) and `θ₀` the task's seeded initial
+///   parameters;
+/// - for each optimizer slot that carries its value into the next step (a decay above
+///   zero; one that does not holds only the last step's gradient, which the parameters
+///   already answer for), `‖R − C‖ / ‖R − M‖`.
+///
+/// Zero where the two agree; infinite where they differ and the segment did no work,
+/// or where the carry is not finite (an optimizer state no honest run reaches).
 pub fn relative_distance(
-	t: &TrainingSpec,
+	spec: &TaskSpec,
 	start: &TrainState,
 	replayed: &TrainState,
 	claimed: &TrainState,
@@ -112,16 +129,26 @@ pub fn relative_distance(
 	if replayed.params.len() != claimed.params.len() || replayed.opt.len() != claimed.opt.len() {
 		return Err(ReproError::StateMismatch);
 	}
-	let carried = carry_forward(t, start, replayed.step.saturating_sub(start.step));
+	let steps = replayed.step.saturating_sub(start.step);
+	let carried = carry_forward(&spec.training, start, steps);
+	let initial = crate::model::init_state(spec)?;
+	let initial: Vec<&[f32]> = initial.params.iter().map(Vec::as_slice).collect();
+	let param_floor = WORK_FLOOR * norm(&initial);
+	let decays = slot_decays(&spec.training.optimizer);
 	let mut worst = 0f64;
-	for ((r, c), m) in groups(replayed).zip(groups(claimed)).zip(groups(&carried)) {
+	let groups = groups(replayed).zip(groups(claimed)).zip(groups(&carried)).enumerate();
+	for (i, ((r, c), m)) in groups {
+		let floor = match i.checked_sub(1) {
+			None => param_floor,
+			Some(slot) if decays.get(slot).is_some_and(|d| *d > 0.0) => 0.0,
+			Some(_) => continue,
+		};
 		let off = l2(&r, &c)?;
 		let work = l2(&r, &m)?;
-		let scale = WORK_FLOOR * norm(&r);
-		let work = if work > scale { work } else { scale };
+		let work = if work > floor { work } else { floor };
 		let d = if off == 0.0 {
 			0.0
-		} else if work > 0.0 {
+		} else if work > 0.0 && work.is_finite() {
 			off / work
 		} else {
 			f64::INFINITY

@@ -212,8 +212,8 @@ fn a_checkpoint_skipping_the_gradients_lies_at_one_whatever_the_momentum() {
 		let replayed = segment(&start);
 		let carried = carry_forward(t, &start, 2);
 		assert_eq!(carried.step, replayed.step);
-		assert_eq!(relative_distance(t, &start, &replayed, &replayed).unwrap(), 0.0);
-		assert_eq!(relative_distance(t, &start, &replayed, &carried).unwrap(), 1.0);
+		assert_eq!(relative_distance(&spec, &start, &replayed, &replayed).unwrap(), 0.0);
+		assert_eq!(relative_distance(&spec, &start, &replayed, &carried).unwrap(), 1.0);
 		let mut half = carried.clone();
 		for (h, r) in half
 			.params
@@ -223,7 +223,7 @@ fn a_checkpoint_skipping_the_gradients_lies_at_one_whatever_the_momentum() {
 		{
 			h.iter_mut().zip(r).for_each(|(h, r)| *h = 0.5 * (*h + *r));
 		}
-		let d = relative_distance(t, &start, &replayed, &half).unwrap();
+		let d = relative_distance(&spec, &start, &replayed, &half).unwrap();
 		assert!((d - 0.5).abs() < 1e-3, "{d}");
 		// The solver's start with its optimizer state a thousand times larger: the
 		// replay from it moves far, the carry as far, and skipping the gradients still
@@ -232,19 +232,45 @@ fn a_checkpoint_skipping_the_gradients_lies_at_one_whatever_the_momentum() {
 		inflated.opt.iter_mut().flatten().for_each(|x| *x *= 1024.0);
 		let replayed = segment(&inflated);
 		let carried = carry_forward(t, &inflated, 2);
-		assert_eq!(relative_distance(t, &inflated, &replayed, &carried).unwrap(), 1.0);
+		assert_eq!(relative_distance(&spec, &inflated, &replayed, &carried).unwrap(), 1.0);
 		let by_step = distances(&replayed, &carried).unwrap().l2
 			/ distances(&replayed, &inflated).unwrap().l2;
 		assert!(by_step < 0.5, "{by_step}");
 	}
+	// A solver that kills a hidden unit at its start (a bias of -1e30: the unit never
+	// fires again, so neither the replay nor the carry moves it) makes the state huge
+	// at no cost; the floor is a share of the task's seeded initial parameters, not of
+	// the state, so skipping the gradients still lies at 1.
+	let spec = tiny_mlp();
+	let mut dead = run(&spec, 3, 1);
+	dead.params[1][0] = -1e30;
+	let mut replayed = dead.clone();
+	replay(&spec, &mut replayed, &data_for(&spec), &R, 2, 1).unwrap();
+	assert_eq!(replayed.params[1][0], -1e30, "the dead unit does not move");
+	let carried = carry_forward(&spec.training, &dead, 2);
+	assert_eq!(relative_distance(&spec, &dead, &replayed, &carried).unwrap(), 1.0);
+	// An optimizer state whose carry overflows (Adam's m huge, v zero) never passes.
+	let spec = tiny_cnn();
+	let mut wild = run(&spec, 3, 1);
+	wild.opt[0].iter_mut().for_each(|m| *m = 1e38);
+	wild.opt[1].iter_mut().for_each(|v| *v = 0.0);
+	let carried = carry_forward(&spec.training, &wild, 2);
+	assert!(carried.params[0].iter().any(|p| !p.is_finite()), "the carry overflows");
+	let d = relative_distance(&spec, &wild, &run(&spec, 5, 1), &run(&spec, 5, 1)).unwrap();
+	assert_eq!(d, 0.0, "a claim equal to the replay still agrees");
+	let mut off = run(&spec, 5, 1);
+	off.params[0][0] += 1.0;
+	let d = relative_distance(&spec, &wild, &run(&spec, 5, 1), &off).unwrap();
+	assert_eq!(d, f64::INFINITY);
 	// A segment that does no work: parameters off by `e` lie at `e` over the floor's
-	// share of the parameters.
+	// share of the seeded initial parameters.
 	let spec = tiny_mlp();
 	let start = run(&spec, 3, 1);
 	let mut off = start.clone();
 	off.params[0][0] += 1e-3;
-	let d = relative_distance(&spec.training, &start, &start, &off).unwrap();
-	let params = start.params.iter().flatten().map(|x| f64::from(*x).powi(2)).sum::<f64>();
+	let d = relative_distance(&spec, &start, &start, &off).unwrap();
+	let initial = init_state(&spec).unwrap();
+	let params = initial.params.iter().flatten().map(|x| f64::from(*x).powi(2)).sum::<f64>();
 	let expected = 1e-3 / (WORK_FLOOR * params.sqrt());
 	assert!((d / expected - 1.0).abs() < 1e-3, "{d} against {expected}");
 }
