@@ -265,11 +265,10 @@ fn profile_task(
 	let device = gensyn_workers::tch_backend::device(ctx.cpu_only);
 	let profiles = profile::profile(&spec, &data, [0; 32], PROFILE_SEGMENTS, ctx.threads, device)
 		.map_err(|e| e.to_string())?;
-	// Lowered to the chain's ceiling where the measurements leave room: past it, the task
-	// fails unpaid. Finite and positive, or its reveal would be refused (and slashed as
-	// missed).
-	// The chain's ceiling as it applies it: a bound that is not a finite positive value
-	// bounds nothing, and the floor wins where governance set the two crossed.
+	// Lowered to the chain's ceiling as it applies it (a bound that is not a finite
+	// positive value bounds nothing; the floor wins where governance crossed the two)
+	// where the measurements leave room. Finite and positive, or its reveal would be
+	// refused (and slashed as missed).
 	let bound =
 		|bits: u32| Some(f64::from(f32::from_bits(bits))).filter(|b| b.is_finite() && *b > 0.0);
 	let (floor, ceiling) = view.threshold_bounds;

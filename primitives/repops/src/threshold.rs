@@ -7,9 +7,10 @@
 //! gradients lies at 1 (further where the segment does almost no work) whatever the
 //! model's scale, its momentum, an optimizer state the solver inflated at the
 //! segment's start, or parameters it made huge and inert there (a dead unit moves in
-//! neither `R` nor `M`); an honest one lies at the engines' rounding of that work. The parameters and each optimizer slot are measured apart
-//! (their scales differ by orders of magnitude) and the largest share counts, so a
-//! checkpoint's optimizer state is bound as its parameters are.
+//! neither `R` nor `M`); an honest one lies at the engines' rounding of that work.
+//! The parameters and each optimizer slot are measured apart (their scales differ by
+//! orders of magnitude) and the largest share counts, so a checkpoint's optimizer
+//! state is bound as its parameters are.
 
 use crate::optim;
 use crate::state::TrainState;
