@@ -285,3 +285,65 @@ fn bad_inputs_are_errors() {
 	assert!(train_step(&spec, &mut st, &[], &[], 1).is_err());
 	assert!(train_step(&spec, &mut st, &x, &[0, 2], 1).is_ok());
 }
+
+/// The distance is a function of its sums, and each term of each sum is computed alone
+/// from the few values it reads, as the chain computes the one term a game narrows to:
+/// the accumulator before it plus the term is the accumulator after it, bit for bit,
+/// and a claimed value one ulp off gives another term.
+#[test]
+fn each_term_of_a_distance_is_computed_alone() {
+	use gensyn_repops::threshold::{
+		canonical, distance_from_sums, relative_distance, sum_len, sums_of, term, term_at, Carry,
+		Measured, TermValues,
+	};
+	for spec in [tiny_mlp(), tiny_cnn()] {
+		let start = run(&spec, 3, 1);
+		let mut replayed = start.clone();
+		replay(&spec, &mut replayed, &data_for(&spec), &R, 2, 1).unwrap();
+		let mut claimed = replayed.clone();
+		for (i, x) in claimed.params.iter_mut().chain(claimed.opt.iter_mut()).flatten().enumerate()
+		{
+			*x += (i % 7) as f32 * 1e-4;
+		}
+		let m = Measured::new(&spec, &start, &replayed, &claimed).unwrap();
+		let sums = m.sums();
+		assert_eq!(sums.len(), sums_of(&spec).len());
+		let d = distance_from_sums(&spec, &sums).unwrap();
+		assert_eq!(d, relative_distance(&spec, &start, &replayed, &claimed).unwrap());
+		assert!(d > 0.0);
+		let carry = Carry::new(&spec.training, start.step, replayed.step - start.step);
+		let slots = start.opt.len() / start.params.len();
+		let value = |s: &TrainState, t: u32, e: u64| {
+			let all: Vec<&Vec<f32>> = s.params.iter().chain(&s.opt).collect();
+			all[t as usize][e as usize]
+		};
+		for sum in sums_of(&spec) {
+			let n = sum_len(&spec, sum);
+			for j in [0, 1, n / 2, n - 1] {
+				let at = term_at(&spec, sum, j).unwrap();
+				let mut held = [0f32; 2];
+				for (k, h) in held.iter_mut().enumerate().take(slots) {
+					*h = start.opt[at.param as usize * slots + k][at.elem as usize];
+				}
+				let v = TermValues {
+					replayed: Some(value(&replayed, at.tensor, at.elem)),
+					claimed: Some(value(&claimed, at.tensor, at.elem)),
+					start: Some((start.params[at.param as usize][at.elem as usize], held)),
+				};
+				let t = term(&spec, sum, &at, &carry, &v).unwrap();
+				let p = m.partials(sum, &[j, j + 1]);
+				assert_eq!(canonical(p[0] + t), canonical(p[1]), "{sum:?} term {j}");
+				let off = Some(f32::from_bits(v.claimed.unwrap().to_bits() + 1));
+				let lie = TermValues { claimed: off, ..v };
+				if matches!(sum, gensyn_repops::threshold::Sum::Off(_)) {
+					assert_ne!(term(&spec, sum, &at, &carry, &lie).unwrap(), t);
+				}
+			}
+			assert!(term_at(&spec, sum, n).is_none());
+			assert_eq!(
+				m.partials(sum, &[n])[0],
+				sums[m.order().iter().position(|s| *s == sum).unwrap()]
+			);
+		}
+	}
+}
