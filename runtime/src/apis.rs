@@ -231,6 +231,7 @@ impl_runtime_apis! {
 		}
 	}
 
+	#[api_version(2)]
 	impl pallet_gensyn_arbitration::ArbitrationApi<Block, AccountId, crate::BlockNumber> for Runtime {
 		fn games(who: AccountId) -> Vec<pallet_gensyn_arbitration::GameView<crate::BlockNumber>> {
 			crate::Arbitration::games(&who)

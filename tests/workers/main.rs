@@ -47,6 +47,7 @@ fn main() -> ExitCode {
 		workers_train_verify_and_settle_a_task,
 		a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed,
 		a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task,
+		a_pass_at_a_distance_the_replay_does_not_give_is_challenged_and_slashed,
 		a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver,
 		a_threshold_fail_counts_once_a_second_verifier_fails_the_segment_too,
 		a_dead_solvers_task_is_redrawn_and_completed,
@@ -259,6 +260,37 @@ fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
 	assert!(d_dave > 0 && fee_dave > 0, "Dave paid as the reporter: {ledger}");
 }
 
+/// Bob trains a Threshold task on the wrong data order, and Charlie, his partner,
+/// replays each segment drawn but posts its true replay root with distance 0, a pass.
+/// Dave replays the segment to the same root, measures the distance of Bob's checkpoint
+/// from it, and challenges the distance; Charlie cannot defend sums that give 0 and
+/// concedes: he is slashed, Dave is paid as the reporter, and Bob is not paid.
+fn a_pass_at_a_distance_the_replay_does_not_give_is_challenged_and_slashed() {
+	let s = setup(Some("zero-distance-partner"), Some("0"));
+	let (_, stdout, stderr) = submit_example(&s.ws);
+	let log = s.node.log();
+	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
+	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\n{}", worker_lines(&log));
+	assert!(log.contains("posting distance 0 for a partner"), "{}", worker_lines(&log));
+	assert!(log.contains("from the same replay: challenging"), "{}", worker_lines(&log));
+	assert!(log.contains("conceding"), "Charlie gave up: {}", worker_lines(&log));
+	let resolved = stdout
+		.lines()
+		.find(|l| l.contains("tasks.DisputeResolved"))
+		.unwrap_or_else(|| panic!("no DisputeResolved:\n{stdout}"));
+	assert!(resolved.contains("\"challengerWon\":true"), "{resolved}");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_ne!(outcome["end"], "TaskCompleted", "{outcome}\n{}", worker_lines(&log));
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Charlie,//Dave");
+	let (d_bob, _) = account(&ledger, 0);
+	let (d_charlie, _) = account(&ledger, 1);
+	let (d_dave, fee_dave) = account(&ledger, 2);
+	assert!(d_bob <= 0, "Bob is not paid for a fake: {ledger}");
+	assert!(d_charlie < 0 && d_bob + d_charlie < 0, "the partners lose: {ledger}");
+	assert!(fee_dave > 0 && d_dave > 0, "Dave paid as the reporter: {ledger}");
+}
+
 /// Bob trains on the wrong data order; Charlie's replay fails the segment, Bob is
 /// slashed, and of his slash first what Charlie's verdicts cost goes back into Alice's
 /// escrow; the task is offered to Ferdie (a second solver node, registered once Bob
@@ -309,8 +341,8 @@ fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 }
 
 /// Bob trains a Threshold task on the wrong data order. Charlie's replay fails his
-/// segments, but a distance is its verifier's word, which no game checks: each fail
-/// counts only once another verifier, drawn to re-check it, fails it too. Eve (a second
+/// segments, and a Threshold fail that stands counts only once another verifier, drawn
+/// to re-check it, fails it too. Eve (a second
 /// verifier node, registered once Charlie has failed the segments, so never bound to the
 /// task before) re-checks all of them and fails them: Bob is rejected and slashed, both
 /// verifiers are paid for their verdicts out of Bob's slash, and with no other solver the

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use gensyn_primitives::{verdict as rule, VerificationMode};
 use gensyn_runtime::{watch::WatchTicket, AccountId, BlockNumber, Runtime, RuntimeCall};
 use gensyn_workers::hash;
 use pallet_gensyn_arbitration::{
@@ -91,6 +92,10 @@ impl Player {
 			Ok(seen) => seen,
 			Err(e) => return Plan::failed(e),
 		};
+		let verdict = view.audits.iter().find(|a| a.segment == segment).and_then(|a| a.verdict);
+		let Some(verdict) = verdict.map(|v| (v.replay_hash, v.distance)) else {
+			return Plan::failed(format!("task {task} segment {segment}: no verdict in play"));
+		};
 		let (ctx, replays) = (self.ctx.clone(), self.replays.clone());
 		log::info!(
 			target: "gensyn-worker",
@@ -109,6 +114,8 @@ impl Player {
 				posted: &game.posted,
 				step_roots: &step_roots,
 				opened: &opened,
+				verdict,
+				claimed: replayed.claimed.as_ref(),
 			};
 			let call = match game.side {
 				Party::Defendant => {
@@ -148,7 +155,10 @@ pub fn replayed(
 	let spec = chain::spec(view)?;
 	let committed = segment::committed(ctx, task, view)?;
 	let run = segment::replay(ctx, &spec, view.order_randomness, &committed, segment)?;
-	let r = Arc::new(Replayed { committed, run });
+	let claimed = (spec.verification.mode == VerificationMode::Threshold)
+		.then(|| segment::checkpoint(ctx, &committed, segment.saturating_add(1)))
+		.transpose()?;
+	let r = Arc::new(Replayed { committed, run, claimed });
 	let mut all = replays.lock().unwrap_or_else(|e| e.into_inner());
 	// Replays of tasks no longer live are dropped as new ones come (a segment's states
 	// are a few MB to a few hundred MB).
@@ -214,8 +224,13 @@ pub fn check_verdict(
 	let verdict = audit.verdict.ok_or_else(|| format!("segment {segment} has no verdict"))?;
 	let replayed = replayed(ctx, replays, id, segment, view)?;
 	let end = replayed.run.states.last().map(|s| s.root()).ok_or("empty replay")?;
-	ctx.metrics.replayed(end == verdict.replay_hash);
-	if end == verdict.replay_hash {
+	// In Threshold mode the verdict's distance is checked as its root is: both are
+	// disputable in a game.
+	let distance = distance_of(&replayed, segment)?;
+	let agrees =
+		end == verdict.replay_hash && distance.is_none_or(|d| same_distance(d, verdict.distance));
+	ctx.metrics.replayed(agrees);
+	if agrees {
 		// No game will follow: the segment's states are not kept.
 		if let Some(key) = segment::replay_key(id, segment, view) {
 			replays.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
@@ -268,13 +283,39 @@ pub fn check_verdict(
 			return Ok(None);
 		}
 	}
-	log::warn!(
-		target: "gensyn-worker",
-		"{role}: task {id} segment {segment}: the verdict claims replay 0x{}, this \
-		 node's replay reaches 0x{}: challenging",
-		hash::to_hex(&verdict.replay_hash),
-		hash::to_hex(&end)
-	);
+	if end == verdict.replay_hash {
+		log::warn!(
+			target: "gensyn-worker",
+			"{role}: task {id} segment {segment}: the verdict posts distance {:e}, this \
+			 node measures {:e} from the same replay: challenging",
+			f32::from_bits(verdict.distance),
+			distance.map_or(f32::NAN, f32::from_bits)
+		);
+	} else {
+		log::warn!(
+			target: "gensyn-worker",
+			"{role}: task {id} segment {segment}: the verdict claims replay 0x{}, this \
+			 node's replay reaches 0x{}: challenging",
+			hash::to_hex(&verdict.replay_hash),
+			hash::to_hex(&end)
+		);
+	}
 	ctx.metrics.challenged();
 	Ok(Some((id, segment)))
+}
+
+/// Threshold mode: the distance (f32 bits, as a verifier posts it) of the solver's
+/// checkpoint from this node's replay of `segment`; `None` in Exact mode.
+fn distance_of(replayed: &Replayed, segment: u32) -> Result<Option<u32>, String> {
+	let Some(claimed) = replayed.claimed.as_ref() else { return Ok(None) };
+	let (start, end) = replayed.run.segment_ends(segment).map_err(|e| e.to_string())?;
+	let d = gensyn_workers::replay::relative_distance(&replayed.run.spec, start, end, claimed)
+		.map_err(|e| format!("measuring segment {segment}'s distance: {e}"))?;
+	Ok(Some(rule::posted_distance(d).to_bits()))
+}
+
+/// Whether two posted distances (f32 bits) are the same value, every NaN alike (the
+/// game compares them so: hosts need not agree on a NaN's payload).
+fn same_distance(a: u32, b: u32) -> bool {
+	a == b || (f32::from_bits(a).is_nan() && f32::from_bits(b).is_nan())
 }

@@ -22,6 +22,10 @@ pub enum WorkerFault {
 	/// schedule, but from weights of its own (one initial weight moved), and the verifier
 	/// passes every segment drawn without checking the schedule or replaying.
 	PartnerFromElsewhere,
+	/// A solver and verifier in partnership on a Threshold task: the solver trains on a
+	/// data order of its own (as `LazySolver`), and the verifier replays each segment
+	/// drawn but posts the true replay root with distance 0, a pass.
+	ZeroDistancePartner,
 }
 
 /// The fault-injection flags (present with the `test-faults` feature only).

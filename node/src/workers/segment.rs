@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use gensyn_primitives::TaskSpec;
 use gensyn_workers::{
+	checkpoint,
 	dataset::{self, DatasetError},
 	hash,
 	proof_store::{remote, Journal},
@@ -77,12 +78,10 @@ pub fn replay(
 		return Err(format!("the run has no segment {segment}"));
 	}
 	// Only the start is read: segment 0 starts from the task's initial state, and the
-	// end is compared with the verdict, not with the solver's next checkpoint.
+	// end is compared with the verdict's root (a distance with the solver's next
+	// checkpoint, which the caller reads in Threshold mode).
 	if i > 0 {
-		let entry = run.journal.checkpoints.get(i).ok_or("no such checkpoint")?;
-		let blob = hash::from_hex(&entry.blob).ok_or("a checkpoint's blob name is not hex")?;
-		remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
-			.map_err(|e| e.to_string())?;
+		checkpoint(ctx, run, segment)?;
 	}
 	let (start, steps) =
 		replay::segment_start(spec, &ctx.store, &run.journal, i).map_err(|e| e.to_string())?;
@@ -162,6 +161,23 @@ pub struct Replayed {
 	pub committed: Committed,
 	/// The segment's replay.
 	pub run: Run,
+	/// Threshold mode: the solver's checkpoint at the segment's end, which a verdict's
+	/// distance measures (fetched and hash-checked).
+	pub claimed: Option<checkpoint::TrainState>,
+}
+
+/// The solver's checkpoint `index` of the committed run, fetched from its store and
+/// checked against the hash the run committed to.
+pub fn checkpoint(
+	ctx: &WorkerContext,
+	run: &Committed,
+	index: u32,
+) -> Result<checkpoint::TrainState, String> {
+	let entry = run.journal.checkpoints.get(index as usize).ok_or("no such checkpoint")?;
+	let blob = hash::from_hex(&entry.blob).ok_or("a checkpoint's blob name is not hex")?;
+	remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
+		.map_err(|e| e.to_string())?;
+	replay::load_checkpoint(&ctx.store, &run.journal, index as usize).map_err(|e| e.to_string())
 }
 
 /// A replay's key: the task, the segment and the committed checkpoint root (a task

@@ -166,7 +166,8 @@ fn train(
 	let data = dataset::parse_data_ref(&spec.data, &file)
 		.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
 	drop(file);
-	let randomness = if ctx.faults.is(WorkerFault::LazySolver) {
+	let lazy = [WorkerFault::LazySolver, WorkerFault::ZeroDistancePartner];
+	let randomness = if lazy.iter().any(|f| ctx.faults.is(*f)) {
 		// Test fault: genuine training, but on batches of its own choosing (cheaper to
 		// prepare, and not the task's): every checkpoint misses what a replay reaches.
 		log::warn!(target: "gensyn-worker", "solver: task {id}: training on the wrong data order");

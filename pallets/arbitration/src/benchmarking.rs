@@ -39,6 +39,7 @@ fn context(run: &Run) -> DisputeContext {
 		checkpoint_root: merkle::root(&leaves),
 		checkpoints: leaves.len() as u32,
 		claimed_root: run.root(u64::from((SEG + 1) * K)).unwrap(),
+		claimed_distance: None,
 	}
 }
 
@@ -256,6 +257,7 @@ mod benches {
 			checkpoint_root: [0; 32],
 			checkpoints: 2,
 			claimed_root: [0; 32],
+			claimed_distance: None,
 		};
 		let stage = Stage::Element {
 			step: 0,
@@ -295,6 +297,67 @@ mod benches {
 		let operands = run.term(global, tensor, 0, 0).unwrap();
 		#[extrinsic_call]
 		_(RawOrigin::Signed(d), TASK, SEG, operands);
+		assert!(Disputes::<T>::get((TASK, SEG)).is_none());
+	}
+
+	#[benchmark]
+	fn choose() {
+		let run = run();
+		let mut ctx = context(&run);
+		ctx.claimed_distance = Some(0);
+		let (c, _) = game_at::<T>(SEG, ctx, Stage::Choose, Posted::Nothing, Party::Challenger);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(c), TASK, SEG, Subject::Distance);
+		assert!(Disputes::<T>::get((TASK, SEG)).is_some_and(|g| g.stage == Stage::Sums));
+	}
+
+	#[benchmark]
+	fn post_sums() {
+		let run = run();
+		let (start, end) = run.segment_ends(SEG).unwrap();
+		let m = gensyn_repops::threshold::Measured::new(&run.spec, start, end, end).unwrap();
+		let sums: Vec<u64> = m.sums().iter().map(|v| v.to_bits()).collect();
+		let mut ctx = context(&run);
+		ctx.claimed_distance = Some(0);
+		let (_, d) = game_at::<T>(SEG, ctx, Stage::Sums, Posted::Nothing, Party::Defendant);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(d), TASK, SEG, BoundedVec::truncate_from(sums));
+		assert!(Disputes::<T>::get((TASK, SEG)).is_some_and(|g| g.posted != Posted::Nothing));
+	}
+
+	#[benchmark]
+	fn open_sum_term(s: Linear<1, { MAX_CARRY_STEPS as u32 }>) {
+		// A work sum's term reads the most values (the replay's, and the start's
+		// parameter with its optimizer slots) and carries the optimizer over `s` steps.
+		let run = run();
+		let end = run.segment_ends(SEG).unwrap().1.clone();
+		let leaves = run.checkpoint_leaves().unwrap();
+		let mut ctx = context(&run);
+		ctx.claimed_distance = Some(0);
+		ctx.steps = u64::from(s);
+		let order = gensyn_repops::threshold::sums_of(&run.spec);
+		let work =
+			order.iter().position(|x| matches!(x, gensyn_repops::threshold::Sum::Work(_))).unwrap()
+				as u32;
+		let stage = Stage::Sum { sum: work, lo: 0, hi: 1, lo_acc: 0, hi_acc: 0 };
+		let (_, d) = game_at::<T>(SEG, ctx, stage, Posted::Nothing, Party::Defendant);
+		let table = prover::Table {
+			task: TASK,
+			segment: SEG,
+			first_step: u64::from(SEG * K),
+			stage,
+			posted: &Posted::Nothing,
+			step_roots: &[],
+			opened: &[],
+			verdict: (end.root(), 0),
+			claimed: Some(&end),
+		};
+		let Ok(Call::open_sum_term { proof, .. }) = prover::defend::<T>(&run, &leaves, &table)
+		else {
+			panic!("the prover opens the term");
+		};
+		#[extrinsic_call]
+		_(RawOrigin::Signed(d), TASK, SEG, proof, s);
 		assert!(Disputes::<T>::get((TASK, SEG)).is_none());
 	}
 

@@ -17,13 +17,19 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 		let bond = T::GameBond::get();
 		T::Currency::hold(&HoldReason::GameBond.into(), challenger, bond)?;
 		let deadline = Self::schedule(key);
+		// A Threshold-mode verdict posts a root and a distance from it: the challenger
+		// first names which it disputes.
+		let (stage, turn) = match ctx.claimed_distance {
+			Some(_) => (Stage::Choose, Party::Challenger),
+			None => (Stage::Start, Party::Defendant),
+		};
 		let d = Dispute::<T> {
 			challenger: challenger.clone(),
 			defendant: defendant.clone(),
 			bond,
-			stage: Stage::Start,
+			stage,
 			posted: Posted::Nothing,
-			turn: Party::Defendant,
+			turn,
 			deadline,
 			moves: 0,
 			first_step: ctx.first_step,
@@ -49,9 +55,13 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 		let replayable = gensyn_primitives::segment_work(spec).is_ok_and(|w| {
 			w.gas <= T::MaxSegmentGas::get() && w.state_bytes <= T::MaxSegmentBytes::get()
 		});
+		// A distance's disputed term carries the optimizer over the segment's steps.
+		let carriable = spec.verification.mode != gensyn_primitives::VerificationMode::Threshold
+			|| u64::from(spec.training.checkpoint_interval) <= MAX_CARRY_STEPS;
 		geo::data_disputable(spec.data.format)
 			&& spec.data.samples <= T::MaxDataSamples::get()
 			&& replayable
+			&& carriable
 	}
 
 	fn off_task(

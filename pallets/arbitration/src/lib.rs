@@ -8,6 +8,7 @@ pub use pallet::*;
 
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
+mod distance;
 mod evidence;
 mod game;
 mod invariants;
@@ -129,7 +130,9 @@ pub struct GameView<BlockNumber> {
 }
 
 sp_api::decl_runtime_apis! {
-	/// Questions players ask the arbitration pallet.
+	/// Questions players ask the arbitration pallet (version 2: games over a
+	/// Threshold-mode distance, whose stages and posted sums a game view shows).
+	#[api_version(2)]
 	pub trait ArbitrationApi<AccountId, BlockNumber> where
 		AccountId: codec::Codec,
 		BlockNumber: codec::Codec,
@@ -339,6 +342,13 @@ pub mod pallet {
 		TooManySamples,
 		/// The step's graph could not be rebuilt from the spec.
 		BadGraph,
+		/// The posted sums do not give the distance the verdict posted.
+		SumsDisagree,
+		/// A posted value is a NaN other than the canonical one.
+		NotCanonical,
+		/// The segment has more steps than the move's witness (or than a game over a
+		/// distance can carry the optimizer over).
+		TooManySteps,
 		/// The move's deadline has come: the party to move has lost on time (a flood of
 		/// deadlines may have the chain rule so a few blocks late).
 		MoveTooLate,
@@ -488,6 +498,9 @@ pub mod pallet {
 						lo_acc: va,
 						hi_acc: vb,
 					};
+				}
+				(Stage::Sums | Stage::Sum { .. }, Posted::Sums(values)) => {
+					d.stage = Self::pick_sum(&d, key, values, index)?;
 				}
 				_ => return Err(Error::<T>::WrongStage.into()),
 			}
@@ -738,6 +751,49 @@ pub mod pallet {
 			};
 			let next = element::reduction_step(&g, op, elem, lo, acc, &fetch).map_err(missing)?;
 			Self::rule(key, d, next.to_bits() != hi_acc, Ruling::StepComputed)
+		}
+
+		/// The challenger of a Threshold-mode verdict names what it disputes: the
+		/// replay's root, or the distance posted from it.
+		#[pallet::call_index(12)]
+		#[pallet::weight(T::WeightInfo::choose())]
+		pub fn choose(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			subject: Subject,
+		) -> DispatchResult {
+			Self::do_choose(origin, task, segment, subject)
+		}
+
+		/// The defendant posts a distance's sums (f64 bits, in
+		/// `gensyn_repops::threshold::sums_of`'s order; they must give the posted
+		/// distance), or a disputed sum's accumulators at the dissection points.
+		#[pallet::call_index(13)]
+		#[pallet::weight(T::WeightInfo::post_sums())]
+		pub fn post_sums(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			values: BoundedVec<u64, ConstU32<MAX_POINTS>>,
+		) -> DispatchResult {
+			Self::do_post_sums(origin, task, segment, values)
+		}
+
+		/// The defendant proves the values the one disputed term of a sum reads; the
+		/// chain computes the term and rules.
+		/// `segment_steps` is a witness of the segment's steps (they bound the weight of
+		/// the optimizer's carry).
+		#[pallet::call_index(14)]
+		#[pallet::weight(T::WeightInfo::open_sum_term(*segment_steps))]
+		pub fn open_sum_term(
+			origin: OriginFor<T>,
+			task: TaskId,
+			segment: u32,
+			proof: SumTerm,
+			segment_steps: u32,
+		) -> DispatchResult {
+			Self::do_open_sum_term(origin, task, segment, proof, segment_steps)
 		}
 
 		/// A party gives up: it loses the game at once.

@@ -16,6 +16,10 @@ pub const MAX_OPENINGS: u32 = 4;
 /// Dissection points per bisection move: 16 cuts each round's interval 17-fold.
 pub const MAX_POINTS: u32 = 16;
 
+/// Most steps of a segment whose Threshold distance a game can rule on: the chain
+/// carries the optimizer over them for the one disputed term (a few hundred ns a step).
+pub const MAX_CARRY_STEPS: u64 = 100_000;
+
 /// A 32-byte hash.
 pub type Hash32 = [u8; 32];
 
@@ -144,6 +148,49 @@ pub enum Stage {
 		/// Accumulator after `hi` terms (f32 bits).
 		hi_acc: u32,
 	},
+	/// A Threshold-mode verdict: the challenger names what it disputes, the replay's
+	/// root (the game goes on at `Start`) or the distance the verdict posted from it
+	/// (`Sums`).
+	Choose,
+	/// The defendant posts the sums its distance is computed from
+	/// (`gensyn_repops::threshold::sums_of`), which must give the posted distance; the
+	/// challenger then names the first it disputes.
+	Sums,
+	/// Bisection over the terms of sum `sum`: the accumulator after `lo` terms is
+	/// agreed, the one after `hi` terms disputed. At `hi = lo + 1` the defendant proves
+	/// the values term `lo` reads and the chain computes it.
+	Sum {
+		/// Index of the sum in `sums_of`'s order.
+		sum: u32,
+		/// Agreed terms.
+		lo: u64,
+		/// Disputed terms.
+		hi: u64,
+		/// Accumulator after `lo` terms (f64 bits; zero at `lo = 0`).
+		lo_acc: u64,
+		/// Accumulator after `hi` terms (f64 bits).
+		hi_acc: u64,
+	},
+}
+
+/// What the challenger of a Threshold-mode verdict disputes.
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub enum Subject {
+	/// The replay's root: the game over the segment's steps.
+	Replay,
+	/// The distance, computed from that root's state and the solver's checkpoints.
+	Distance,
 }
 
 /// Values a defendant posted at dissection points, waiting for the challenger's pick.
@@ -157,6 +204,8 @@ pub enum Posted {
 	Roots(BoundedVec<Hash32, ConstU32<MAX_POINTS>>),
 	/// Accumulators (f32 bits) at the reduction dissection points.
 	Accs(BoundedVec<u32, ConstU32<MAX_POINTS>>),
+	/// A distance's sums, or a sum's accumulators at the dissection points (f64 bits).
+	Sums(BoundedVec<u64, ConstU32<MAX_POINTS>>),
 }
 
 /// One chunk of a tensor of the disputed step, with its Merkle proof under the
@@ -184,6 +233,52 @@ pub struct DataOpening {
 	pub bytes: BoundedVec<u8, ConstU32<DATA_CHUNK_BYTES>>,
 	/// Sibling hashes.
 	pub siblings: Siblings,
+}
+
+/// One value of a training state, proven under the state's root: the root of the
+/// tensor holding it (a leaf of the state's tree, after the step's) and the chunk
+/// holding it under that root.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct StateValue {
+	/// The tensor's root.
+	pub tensor_root: Hash32,
+	/// Sibling hashes of the tensor's root in the state's tree.
+	pub tensor_siblings: Siblings,
+	/// The chunk's values, f32 bits.
+	pub values: BoundedVec<u32, ConstU32<CHUNK_VALUES>>,
+	/// Sibling hashes of the chunk under the tensor's root.
+	pub siblings: Siblings,
+}
+
+/// Values of one of the solver's checkpoints: its state root proven under the
+/// checkpoint root, and values under it.
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct CheckpointValues {
+	/// The checkpoint's state root.
+	pub state_root: Hash32,
+	/// Sibling hashes of it under the checkpoint root.
+	pub siblings: Siblings,
+	/// The values: one for an off sum; for a work sum the parameter, then each of its
+	/// optimizer slots.
+	pub values: BoundedVec<StateValue, ConstU32<3>>,
+}
+
+/// What the defendant proves for the one disputed term of a distance's sum: the
+/// values it reads, each under its state's root (the replay's is the verdict's).
+#[derive(
+	Clone, PartialEq, Eq, Debug, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+pub struct SumTerm {
+	/// The replay's value (off and work sums).
+	pub replayed: Option<StateValue>,
+	/// The solver's checkpoint at the segment's end (off sums).
+	pub claimed: Option<CheckpointValues>,
+	/// The solver's checkpoint at the segment's start (work sums).
+	pub start: Option<CheckpointValues>,
 }
 
 /// How the defendant answers for the disputed element.
@@ -223,4 +318,6 @@ pub enum Ruling {
 	ElementComputed,
 	/// The chain computed the single reduction step.
 	StepComputed,
+	/// The chain computed the one disputed term of a distance's sum.
+	SumComputed,
 }

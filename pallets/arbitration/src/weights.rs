@@ -38,6 +38,12 @@ pub trait WeightInfo {
 	fn answer_element(s: u32) -> Weight;
 	/// `open_term`.
 	fn open_term() -> Weight;
+	/// `choose`.
+	fn choose() -> Weight;
+	/// `post_sums`.
+	fn post_sums() -> Weight;
+	/// `open_sum_term` for a segment of `s` steps.
+	fn open_sum_term(s: u32) -> Weight;
 	/// `concede`.
 	fn concede() -> Weight;
 	/// `on_initialize` with `n` deadlines due.
@@ -50,6 +56,9 @@ const GRAPH: u64 = 40_000_000;
 const PROOF: u64 = 70_000_000;
 const PER_ROOT: u64 = 2_500_000;
 const PER_SAMPLE: u64 = 30_000;
+/// One step of the optimizer's carry for one element: the step's learning rate (a
+/// `powf` or `cosf`), Adam's bias corrections (two `powf`), and the element's update.
+const PER_CARRY_STEP: u64 = 400_000;
 /// The ruling: bonds, the tasks pallet's resolve with its slash and, for a voided
 /// verdict, the re-audit's deadline and its point (`MovedDraw`); counted as a
 /// re-audit draw over the active verifier list, which the ruling once made. Its reads
@@ -94,7 +103,9 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		parts::<W>(MOVE, 4_000, 2, 2)
 	}
 	fn pick() -> Weight {
-		parts::<W>(MOVE, 4_000, 2, 2)
+		// r: Disputes, Deadlines and, picking a distance's sum, the tasks pallet's
+		// context (Tasks, Specs, Audits) with the spec's shapes; w: Disputes, Deadlines.
+		parts::<W>(MOVE + GRAPH, 40_000, 5, 2)
 	}
 	fn open_step(t: u32) -> Weight {
 		// r: Disputes, Deadlines, tasks (Tasks, Specs, Audits); w: StepRoots, Disputes,
@@ -131,6 +142,21 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 	}
 	fn open_term() -> Weight {
 		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 18, 16)
+	}
+	fn choose() -> Weight {
+		parts::<W>(MOVE, 4_000, 2, 2)
+	}
+	fn post_sums() -> Weight {
+		// r: Disputes, Deadlines, tasks (Tasks, Specs, Audits); w: Disputes, Deadlines.
+		// The distance from at most 16 sums, the spec's parameter shapes.
+		parts::<W>(MOVE + GRAPH, 40_000, 5, 2)
+	}
+	fn open_sum_term(s: u32) -> Weight {
+		// Up to four values, each proven under a tensor root and that root under its
+		// state's root, two state roots under the checkpoint root; the carry's scalars
+		// and one element per step; the ruling.
+		let carry = PER_CARRY_STEP.saturating_mul(u64::from(s));
+		parts::<W>(MOVE + GRAPH + 10 * PROOF + carry + RULE, 40_000 + RULE_PROOF, 18, 16)
 	}
 	fn concede() -> Weight {
 		parts::<W>(RULE, RULE_PROOF, 14, 14)
@@ -184,6 +210,15 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn open_term() -> Weight {
 		Estimates::<T::DbWeight>::open_term()
 	}
+	fn choose() -> Weight {
+		Estimates::<T::DbWeight>::choose()
+	}
+	fn post_sums() -> Weight {
+		Estimates::<T::DbWeight>::post_sums()
+	}
+	fn open_sum_term(s: u32) -> Weight {
+		Estimates::<T::DbWeight>::open_sum_term(s)
+	}
 	fn concede() -> Weight {
 		Estimates::<T::DbWeight>::concede()
 	}
@@ -226,6 +261,15 @@ impl WeightInfo for () {
 	}
 	fn open_term() -> Weight {
 		Estimates::<RocksDbWeight>::open_term()
+	}
+	fn choose() -> Weight {
+		Estimates::<RocksDbWeight>::choose()
+	}
+	fn post_sums() -> Weight {
+		Estimates::<RocksDbWeight>::post_sums()
+	}
+	fn open_sum_term(s: u32) -> Weight {
+		Estimates::<RocksDbWeight>::open_sum_term(s)
 	}
 	fn concede() -> Weight {
 		Estimates::<RocksDbWeight>::concede()

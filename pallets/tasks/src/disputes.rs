@@ -184,6 +184,8 @@ impl<T: Config> DisputeSubjects for Pallet<T> {
 			checkpoint_root: result.checkpoint_root,
 			checkpoints: result.checkpoints,
 			claimed_root: verdict.replay_hash,
+			claimed_distance: (spec.verification.mode == VerificationMode::Threshold)
+				.then_some(verdict.distance),
 			spec,
 		})
 	}

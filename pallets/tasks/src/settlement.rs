@@ -226,8 +226,9 @@ impl<T: Config> Pallet<T> {
 
 	/// The settlement pass over Threshold-mode fails that stood through the window (posted,
 	/// revealed, not forced, not refuted): each is void until the segment is audited again
-	/// by another verifier, never forced. One verifier's word on a distance, which no game
-	/// checks, never rejects a solver: a second fail does, a pass leaves the segment
+	/// by another verifier, never forced. One verifier's fail on a distance never rejects
+	/// a solver (a game over the distance slashes a liar the solver contests, but a
+	/// solver may miss its window): a second fail does, a pass leaves the segment
 	/// unverified (the solver is neither paid nor slashed), and with no re-audit left the
 	/// segment stays unverified.
 	fn recheck_fails(id: TaskId, audits: &mut AuditsOf<T>) {
@@ -298,9 +299,9 @@ impl<T: Config> Pallet<T> {
 			return RoundEnd::Completed(solver);
 		}
 		// The verifier that caught the fault reports it. A withheld proof has no reporter
-		// (nothing was proven), nor has a Threshold-mode fail: its distance is the
-		// verifier's word, which no game checks, so a verifier that posts an honest
-		// segment's true replay hash with a distance past the threshold earns nothing.
+		// (nothing was proven), nor has a Threshold-mode fail, re-checked by a second
+		// verifier: a verifier that posts an honest segment's true replay hash with a
+		// distance past the threshold earns nothing even where the solver never contests.
 		let reporter = counted
 			.iter()
 			.find(|a| exact && a.verdict.is_some_and(|v| !v.pass))

@@ -70,6 +70,9 @@ pub struct DisputeContext {
 	pub checkpoints: u32,
 	/// The verifier's replayed-state root at the segment's end.
 	pub claimed_root: Hash32,
+	/// Threshold mode: the distance (f32 bits) the verifier posted, which a challenger
+	/// may dispute instead of the root. `None` in Exact mode.
+	pub claimed_distance: Option<u32>,
 }
 
 /// Where an arbiter reads what a dispute is about.

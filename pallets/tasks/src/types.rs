@@ -182,8 +182,8 @@ pub struct Audit<AccountId> {
 	/// unavailable: a second report rejects the proof.
 	pub reported_before: bool,
 	/// This audit re-checks the failing Threshold-mode verdict that the verifier named
-	/// here posted: a distance is its verifier's word, which no game checks, so a second
-	/// fail, drawn independently, rejects the proof and a pass leaves it unverified.
+	/// here posted and that stood through the window: a second fail, drawn
+	/// independently, rejects the proof and a pass leaves it unverified.
 	pub rechecks: Option<AccountId>,
 }
 

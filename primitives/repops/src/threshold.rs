@@ -299,7 +299,8 @@ pub fn distance_from_sums(spec: &TaskSpec, sums: &[f64]) -> Option<f64> {
 		let [(Sum::Off(g), off), (Sum::Work(_), work)] = pair else { return None };
 		let floor = if *g == 0 { param_floor } else { 0.0 };
 		let (off, work) = (libm::sqrt(**off), libm::sqrt(**work));
-		let work = if work > floor { work } else { floor };
+		// A NaN work (a carry no honest run reaches) stays NaN, so it never passes.
+		let work = if work > floor || work.is_nan() { work } else { floor };
 		let d = if off == 0.0 {
 			0.0
 		} else if work > 0.0 && work.is_finite() {

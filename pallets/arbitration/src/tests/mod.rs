@@ -64,6 +64,7 @@ fn setup(fault: Option<Fault>) -> Game {
 		checkpoint_root: gensyn_primitives::merkle::root(&leaves),
 		checkpoints: leaves.len() as u32,
 		claimed_root: defendant.root(end).unwrap(),
+		claimed_distance: None,
 	};
 	CONTEXTS.with(|c| c.borrow_mut().insert(KEY, ctx));
 	Game { truth, defendant }
@@ -139,6 +140,8 @@ fn table(state: &Dispute<Test>) -> Table<'static> {
 		posted,
 		step_roots: roots,
 		opened,
+		verdict: (state.claimed_root, 0),
+		claimed: None,
 	}
 }
 
@@ -318,6 +321,7 @@ fn time_out_blocks(n: u64) {
 	}
 }
 
+mod distance;
 mod moves;
 mod outcomes;
 mod schedule;

@@ -21,6 +21,7 @@ fn play_out(segment: u32, leaves: &[Hash32], defendant: &Run, challenger: &Run) 
 		checkpoint_root: gensyn_primitives::merkle::root(leaves),
 		checkpoints: leaves.len() as u32,
 		claimed_root: leaves[segment as usize + 1],
+		claimed_distance: None,
 	};
 	CONTEXTS.with(|c| c.borrow_mut().insert(key, ctx));
 	let issuance = Balances::total_issuance();
@@ -38,6 +39,8 @@ fn play_out(segment: u32, leaves: &[Hash32], defendant: &Run, challenger: &Run) 
 			posted,
 			step_roots: roots,
 			opened,
+			verdict: (leaves[segment as usize + 1], 0),
+			claimed: None,
 		};
 		let (call, who) = match state.turn {
 			Party::Defendant => (defend::<Test>(defendant, leaves, &t), D),

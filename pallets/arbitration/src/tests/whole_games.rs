@@ -14,29 +14,44 @@ fn longest_disputes_of_the_examples() {
 		let spec: gensyn_primitives::TaskSpec = serde_json::from_str(text).unwrap();
 		let (moves, tensors) = longest_dispute(&spec);
 		let open_step_bytes = tensors * 32;
+		// A Threshold-mode verdict's game starts with the challenger's choice; over the
+		// distance it is the choice, the sums, the pick of one, its bisection and the term.
+		let longest_sum = gensyn_repops::threshold::sums_of(&spec)
+			.iter()
+			.map(|s| gensyn_repops::threshold::sum_len(&spec, *s))
+			.max()
+			.unwrap();
+		let distance = 3 + 2 * rounds(longest_sum) + 1;
+		let term_bytes = <SumTerm as codec::MaxEncodedLen>::max_encoded_len();
 		println!(
 			"{name} k={}: {tensors} tensors, open_step {open_step_bytes} bytes, longest \
-			 dispute {moves} moves",
-			spec.training.checkpoint_interval
+			 dispute {moves} moves ({} in Threshold mode); over the distance {distance} \
+			 moves ({longest_sum} terms), the last bounded by {term_bytes} bytes",
+			spec.training.checkpoint_interval,
+			moves + 1
 		);
-		assert!(moves <= 51, "{name}: {moves} moves, past the runtime's MAX_MOVES");
+		assert!(moves < 51, "{name}: {moves} moves, past the runtime's MAX_MOVES");
+		assert!(distance <= 51, "{name}: {distance} moves over the distance");
+		assert!(term_bytes <= 32 * 1024, "{term_bytes}");
 		assert!(open_step_bytes <= 64 * 1024);
 		assert!(tensors as u32 <= 256);
 	}
 }
 
+/// Bisection rounds that narrow `len` items to one.
+fn rounds(mut len: u64) -> u32 {
+	let mut r = 0u32;
+	while len > 1 {
+		let pts = gensyn_repops::dispute::dissection_points(0, len, MAX_POINTS);
+		len = len.div_ceil(pts.len() as u64 + 1);
+		r += 1;
+	}
+	r
+}
+
 /// The most moves a game over one segment of `spec` takes, and the tensors of its step.
 fn longest_dispute(spec: &gensyn_primitives::TaskSpec) -> (u32, usize) {
 	let g = step_graph(spec, spec.training.batch_size, 0).unwrap();
-	let rounds = |mut len: u64| {
-		let mut r = 0u32;
-		while len > 1 {
-			let pts = gensyn_repops::dispute::dissection_points(0, len, MAX_POINTS);
-			len = len.div_ceil(pts.len() as u64 + 1);
-			r += 1;
-		}
-		r
-	};
 	let steps = rounds(u64::from(spec.training.checkpoint_interval));
 	let mut worst = 0u32;
 	for (i, op) in g.ops.iter().enumerate() {

@@ -20,6 +20,8 @@ use gensyn_repops::{
 };
 use pallet_gensyn_tasks::TaskId;
 
+mod sums;
+
 type Result<T> = core::result::Result<T, ReproError>;
 
 /// Image side of the fixture's samples.
@@ -184,6 +186,13 @@ impl Run {
 		self.states
 			.get(usize::try_from(i).map_err(|_| ReproError::OutOfRange)?)
 			.ok_or(ReproError::OutOfRange)
+	}
+
+	/// The states this run reached at the start and the end of `segment` (by the
+	/// task's checkpoint schedule).
+	pub fn segment_ends(&self, segment: u32) -> Result<(&TrainState, &TrainState)> {
+		let at = |i: u32| self.state(self.spec.checkpoint_step(u64::from(i)));
+		Ok((at(segment)?, at(segment.saturating_add(1))?))
 	}
 
 	/// The trace of global step `step` from `state`, with the fault applied when it is
@@ -408,6 +417,11 @@ pub struct Table<'a> {
 	pub step_roots: &'a [Hash32],
 	/// The chunk the defendant opened (`OpenedChunks`), at `PickElement`.
 	pub opened: &'a [u32],
+	/// The disputed verdict's replay root and distance (f32 bits).
+	pub verdict: (Hash32, u32),
+	/// Threshold mode: the solver's checkpoint at the segment's end, which the distance
+	/// measures (a game over the distance needs it).
+	pub claimed: Option<&'a TrainState>,
 }
 
 fn bounded<V, S: frame_support::traits::Get<u32>>(v: Vec<V>) -> Result<BoundedVec<V, S>> {
@@ -463,7 +477,16 @@ pub fn defend<T: Config>(run: &Run, leaves: &[Hash32], table: &Table) -> Result<
 			let accs = run.partials(at(step)?, tensor, elem, lo, hi)?;
 			Call::bisect_reduction { task, segment, accs: bounded(accs)? }
 		}
-		Stage::PickTensor { .. } | Stage::PickElement { .. } => return Err(ReproError::OutOfRange),
+		Stage::Sums | Stage::Sum { .. } => {
+			let claimed = table.claimed.ok_or(ReproError::StateMismatch)?;
+			match sums::defend(run, claimed, leaves, table)? {
+				Some(call) => call,
+				None => Call::concede { task, segment },
+			}
+		}
+		Stage::PickTensor { .. } | Stage::PickElement { .. } | Stage::Choose => {
+			return Err(ReproError::OutOfRange)
+		}
 	};
 	Ok(call)
 }
@@ -512,6 +535,24 @@ pub fn challenge<T: Config>(run: &Run, table: &Table) -> Result<Call<T>> {
 			};
 			match order.into_iter().find(|id| differs(*id)) {
 				Some(tensor) => Call::pick_tensor { task, segment, tensor },
+				None => Call::concede { task, segment },
+			}
+		}
+		(Stage::Choose, _) => {
+			// The replay's root this node reaches is the verdict's: then only the distance
+			// posted from it can be wrong.
+			let end = run.segment_ends(segment)?.1.root();
+			let subject = if end == table.verdict.0 {
+				crate::Subject::Distance
+			} else {
+				crate::Subject::Replay
+			};
+			Call::choose { task, segment, subject }
+		}
+		(Stage::Sums | Stage::Sum { .. }, Posted::Sums(posted)) => {
+			let claimed = table.claimed.ok_or(ReproError::StateMismatch)?;
+			match sums::challenge(run, (segment, claimed), table.stage, posted)? {
+				Some(index) => pick(index),
 				None => Call::concede { task, segment },
 			}
 		}
