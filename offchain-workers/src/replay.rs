@@ -19,6 +19,9 @@
 //! lands past the threshold is replayed once more with libtorch, the solver's engine,
 //! and passes when that replay is within the threshold: an honest solver's libtorch
 //! run is reached again (exactly, on the same device kind), a cheat is far from both.
+//! The chain's verifiers do not ask for it: a verdict's distance is disputable in the
+//! pinpoint game, which recomputes the repops one, so it is the only one they post;
+//! the `verify` command and the threshold-tail benchmark use it to study the tail.
 
 use crate::checkpoint::{self, CheckpointError, TrainState};
 use crate::hash::{self, Hash};

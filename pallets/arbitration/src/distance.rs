@@ -84,14 +84,9 @@ impl<T: Config> Pallet<T> {
 				Ok(Stage::Sum { sum: index, lo: 0, hi, lo_acc: 0f64.to_bits(), hi_acc })
 			}
 			Stage::Sum { sum, lo, hi, lo_acc, hi_acc } => {
-				let points = geo::dissection_points(lo, hi, MAX_POINTS);
-				let (a, b) =
-					geo::picked_interval(lo, hi, &points, index).ok_or(Error::<T>::BadPick)?;
-				let at = |i: u32| posted.get(i as usize).copied();
-				let va = if index == 0 { Some(lo_acc) } else { at(index - 1) };
-				let vb = if index as usize == posted.len() { Some(hi_acc) } else { at(index) };
-				let (va, vb) = (va.ok_or(Error::<T>::BadPick)?, vb.ok_or(Error::<T>::BadPick)?);
-				Ok(Stage::Sum { sum, lo: a, hi: b, lo_acc: va, hi_acc: vb })
+				let (lo, hi, lo_acc, hi_acc) =
+					Self::picked((lo, hi), (lo_acc, hi_acc), posted, index)?;
+				Ok(Stage::Sum { sum, lo, hi, lo_acc, hi_acc })
 			}
 			_ => Err(Error::<T>::WrongStage.into()),
 		}

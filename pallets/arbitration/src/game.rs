@@ -126,6 +126,23 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
+	/// The interval the challenger's pick `index` names among values `posted` at the
+	/// dissection points of `lo..hi`, whose ends hold `ends`: its bounds and the values
+	/// at them.
+	pub(crate) fn picked<V: Copy>(
+		(lo, hi): (u64, u64),
+		ends: (V, V),
+		posted: &[V],
+		index: u32,
+	) -> Result<(u64, u64, V, V), Error<T>> {
+		let points = geo::dissection_points(lo, hi, MAX_POINTS);
+		let (a, b) = geo::picked_interval(lo, hi, &points, index).ok_or(Error::<T>::BadPick)?;
+		let at = |i: u32| posted.get(i as usize).copied();
+		let va = if index == 0 { Some(ends.0) } else { at(index - 1) };
+		let vb = if index as usize == posted.len() { Some(ends.1) } else { at(index) };
+		Ok((a, b, va.ok_or(Error::<T>::BadPick)?, vb.ok_or(Error::<T>::BadPick)?))
+	}
+
 	/// Stores the game after a move by `by`, with `next` to move by a fresh deadline.
 	pub(crate) fn advance(
 		key: DisputeKey,

@@ -457,13 +457,7 @@ pub mod pallet {
 			let (key, mut d) = Self::turn_of(origin, task, segment, Party::Challenger)?;
 			match (d.stage, &d.posted) {
 				(Stage::Steps { lo, hi, lo_root, hi_root }, Posted::Roots(roots)) => {
-					let points = geo::dissection_points(lo, hi, MAX_POINTS);
-					let (a, b) =
-						geo::picked_interval(lo, hi, &points, index).ok_or(Error::<T>::BadPick)?;
-					let at = |i: u32| roots.get(i as usize).copied();
-					let ra = if index == 0 { Some(lo_root) } else { at(index - 1) };
-					let rb = if index as usize == roots.len() { Some(hi_root) } else { at(index) };
-					let (ra, rb) = (ra.ok_or(Error::<T>::BadPick)?, rb.ok_or(Error::<T>::BadPick)?);
+					let (a, b, ra, rb) = Self::picked((lo, hi), (lo_root, hi_root), roots, index)?;
 					d.stage = Self::steps_stage(a, b, ra, rb);
 				}
 				(Stage::Descend { step, tensor, height, index: at, .. }, Posted::Roots(kids)) => {
@@ -482,22 +476,9 @@ pub mod pallet {
 					Stage::Reduction { step, tensor, elem, lo, hi, lo_acc, hi_acc },
 					Posted::Accs(accs),
 				) => {
-					let points = geo::dissection_points(lo, hi, MAX_POINTS);
-					let (a, b) =
-						geo::picked_interval(lo, hi, &points, index).ok_or(Error::<T>::BadPick)?;
-					let at = |i: u32| accs.get(i as usize).copied();
-					let va = if index == 0 { Some(lo_acc) } else { at(index - 1) };
-					let vb = if index as usize == accs.len() { Some(hi_acc) } else { at(index) };
-					let (va, vb) = (va.ok_or(Error::<T>::BadPick)?, vb.ok_or(Error::<T>::BadPick)?);
-					d.stage = Stage::Reduction {
-						step,
-						tensor,
-						elem,
-						lo: a,
-						hi: b,
-						lo_acc: va,
-						hi_acc: vb,
-					};
+					let (lo, hi, lo_acc, hi_acc) =
+						Self::picked((lo, hi), (lo_acc, hi_acc), accs, index)?;
+					d.stage = Stage::Reduction { step, tensor, elem, lo, hi, lo_acc, hi_acc };
 				}
 				(Stage::Sums | Stage::Sum { .. }, Posted::Sums(values)) => {
 					d.stage = Self::pick_sum(&d, key, values, index)?;
@@ -790,10 +771,10 @@ pub mod pallet {
 			origin: OriginFor<T>,
 			task: TaskId,
 			segment: u32,
-			proof: SumTerm,
+			proof: alloc::boxed::Box<SumTerm>,
 			segment_steps: u32,
 		) -> DispatchResult {
-			Self::do_open_sum_term(origin, task, segment, proof, segment_steps)
+			Self::do_open_sum_term(origin, task, segment, *proof, segment_steps)
 		}
 
 		/// A party gives up: it loses the game at once.

@@ -78,7 +78,12 @@ pub fn defend<T: Config>(
 			let (start, end) = run.segment_ends(segment)?;
 			let steps = u32::try_from(end.step.saturating_sub(start.step))
 				.map_err(|_| ReproError::OutOfRange)?;
-			Call::open_sum_term { task, segment, proof, segment_steps: steps }
+			Call::open_sum_term {
+				task,
+				segment,
+				proof: alloc::boxed::Box::new(proof),
+				segment_steps: steps,
+			}
 		}
 		Stage::Sum { .. } => {
 			Call::post_sums { task, segment, values: bounded(values(&m, table.stage)?)? }

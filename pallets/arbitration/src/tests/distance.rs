@@ -62,11 +62,7 @@ fn setup_distance(claimed: impl Fn(&Run) -> TrainState, posted: Option<u32>) -> 
 /// An honest solver's checkpoint: the replay as another engine rounds it (every
 /// value a few ulps off).
 fn rounded(replay: &Run) -> TrainState {
-	let mut s = replay.segment_ends(SEG).unwrap().1.clone();
-	for (i, x) in s.params.iter_mut().chain(s.opt.iter_mut()).flatten().enumerate() {
-		*x = f32::from_bits(x.to_bits().wrapping_add((i % 5) as u32));
-	}
-	s
+	rounded_at(replay, SEG)
 }
 
 /// A lazy solver's checkpoint: the segment's start carried by the optimizer alone.
@@ -145,15 +141,7 @@ fn play_distance(g: &DistanceGame, honest_challenger: bool, liar: Liar) -> (bool
 		}
 	}
 	assert!(Disputes::<Test>::get(KEY).is_none(), "game did not end");
-	let resolved = System::events()
-		.into_iter()
-		.find_map(|r| match r.event {
-			RuntimeEvent::Arbitration(Event::Resolved {
-				challenger_won, ruling, moves, ..
-			}) => Some((challenger_won, ruling, moves)),
-			_ => None,
-		})
-		.expect("resolved event");
+	let resolved = resolved();
 	check_funds(resolved.0, issuance);
 	resolved
 }
@@ -313,13 +301,7 @@ fn the_first_segment_is_measured_from_the_seeded_start() {
 			t.first_step = 0;
 			let call = defend::<Test>(&run, &leaves, &t).unwrap();
 			assert_ok!(call.dispatch_bypass_filter(origin(D)));
-			let won = System::events().into_iter().find_map(|r| match r.event {
-				RuntimeEvent::Arbitration(Event::Resolved { challenger_won, .. }) => {
-					Some(challenger_won)
-				}
-				_ => None,
-			});
-			assert_eq!(won, Some(lie), "a lie measured from the solver's own start loses");
+			assert_eq!(resolved().0, lie, "a lie measured from the solver's own start loses");
 		});
 	}
 }

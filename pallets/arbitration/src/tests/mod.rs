@@ -270,7 +270,15 @@ fn play(g: &Game, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
 		}
 	}
 	assert!(Disputes::<Test>::get(KEY).is_none(), "game did not end");
-	let resolved = System::events()
+	let resolved = resolved();
+	let heard = OUTCOMES.with(|o| o.borrow().clone());
+	assert_eq!(heard, vec![(TASK, SEG, resolved.0)], "the tasks pallet hears the outcome once");
+	resolved
+}
+
+/// The ruling's event fields: (challenger won, ruling, moves).
+fn resolved() -> (bool, Ruling, u32) {
+	System::events()
 		.into_iter()
 		.find_map(|r| match r.event {
 			RuntimeEvent::Arbitration(Event::Resolved {
@@ -278,10 +286,7 @@ fn play(g: &Game, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
 			}) => Some((challenger_won, ruling, moves)),
 			_ => None,
 		})
-		.expect("resolved event");
-	let heard = OUTCOMES.with(|o| o.borrow().clone());
-	assert_eq!(heard, vec![(TASK, SEG, resolved.0)], "the tasks pallet hears the outcome once");
-	resolved
+		.expect("resolved event")
 }
 
 /// Checks the bond went to the right party and nothing was minted or burnt.
