@@ -37,21 +37,58 @@ pub fn committed(ctx: &WorkerContext, id: TaskId, view: &chain::Task) -> Result<
 		.map_err(|_| format!("task {id}: the result's location is not UTF-8"))?;
 	let (base, run_id) = split_run_url(&url)
 		.ok_or_else(|| format!("task {id}: cannot read the result's location {url:?}"))?;
-	let private = ctx.data.private_hosts;
-	let journal = remote::fetch_journal(base, run_id, private).map_err(|e| e.to_string())?;
-	if journal.checkpoints.len() != result.checkpoints as usize
-		|| train::checkpoint_root(&journal.checkpoints) != result.checkpoint_root
-	{
-		return Err(format!(
-			"task {id}: the journal at {url} does not match the committed checkpoint root"
-		));
-	}
+	let matches = |j: &Journal| {
+		j.checkpoints.len() == result.checkpoints as usize
+			&& train::checkpoint_root(&j.checkpoints) == result.checkpoint_root
+	};
+	let kept = kept_journal(&ctx.data.cache, run_id);
+	let journal = match read_kept(&kept).filter(|j| matches(j)) {
+		Some(journal) => journal,
+		None => {
+			let private = ctx.data.private_hosts;
+			let journal =
+				remote::fetch_journal(base, run_id, private).map_err(|e| e.to_string())?;
+			if !matches(&journal) {
+				return Err(format!(
+					"task {id}: the journal at {url} does not match the committed checkpoint root"
+				));
+			}
+			keep(&kept, &journal);
+			journal
+		}
+	};
 	let leaves = journal
 		.checkpoints
 		.iter()
 		.map(|e| hash::from_hex(&e.state_hash).unwrap_or([0; 32]))
 		.collect();
 	Ok(Committed { base: base.to_string(), journal, leaves })
+}
+
+/// Where a fetched journal of run `run_id` is kept: beside the data downloads, pruned
+/// with them, and never among the node's own runs (which its solver resumes from). A
+/// verifier whose verdict is challenged moves from it, so a solver that stops serving
+/// its journal once it has contested a verdict cannot leave the verifier unable to move
+/// and slashed on time.
+fn kept_journal(cache: &std::path::Path, run_id: &str) -> std::path::PathBuf {
+	cache.join(format!("journal-{run_id}.json"))
+}
+
+/// The journal kept at `path`, if one reads there (the caller checks it against the
+/// committed root before trusting it).
+fn read_kept(path: &std::path::Path) -> Option<Journal> {
+	serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// Keeps `journal` at `path`; a failure only means fetching it again later.
+fn keep(path: &std::path::Path, journal: &Journal) {
+	let written = path
+		.parent()
+		.map_or(Ok(()), std::fs::create_dir_all)
+		.and_then(|_| std::fs::write(path, serde_json::to_vec(journal).unwrap_or_default()));
+	if let Err(e) = written {
+		log::warn!(target: "gensyn-worker", "keeping a fetched journal at {path:?}: {e}");
+	}
 }
 
 /// Splits a result URL `<base>/run/<run id>` into the base and the run id.
@@ -194,7 +231,31 @@ pub fn replay_key(id: TaskId, segment: u32, view: &chain::Task) -> Option<Replay
 
 #[cfg(test)]
 mod tests {
-	use super::split_run_url;
+	use super::{keep, kept_journal, read_kept, split_run_url, Journal};
+
+	/// A fetched journal is kept and read back, at a path of its own run id; a torn or
+	/// missing one reads as none, so it is fetched again.
+	#[test]
+	fn a_fetched_journal_is_kept_and_read_back() {
+		let dir = std::env::temp_dir().join(format!("gensyn-kept-{}", std::process::id()));
+		let run = "cd".repeat(32);
+		let path = kept_journal(&dir.join("data"), &run);
+		assert!(path.ends_with(format!("journal-{run}.json")));
+		assert_eq!(read_kept(&path), None);
+		let journal = Journal {
+			run_id: run.clone(),
+			backend: "tch".into(),
+			total_steps: 4,
+			checkpoints: Vec::new(),
+			complete: false,
+			data: None,
+		};
+		keep(&path, &journal);
+		assert_eq!(read_kept(&path), Some(journal));
+		std::fs::write(&path, b"{\"run_id\":").unwrap();
+		assert_eq!(read_kept(&path), None);
+		let _ = std::fs::remove_dir_all(&dir);
+	}
 
 	#[test]
 	fn result_urls_split_into_base_and_run() {

@@ -102,10 +102,6 @@ impl<T: Config> Pallet<T> {
 		segment_steps: u32,
 	) -> DispatchResult {
 		let (key, d) = Self::turn_of(origin, task, segment, Party::Defendant)?;
-		ensure!(
-			d.steps <= u64::from(segment_steps) && d.steps <= MAX_CARRY_STEPS,
-			Error::<T>::TooManySteps
-		);
 		let Stage::Sum { sum, lo, hi, lo_acc, hi_acc } = d.stage else {
 			return Err(Error::<T>::WrongStage.into());
 		};
@@ -113,9 +109,17 @@ impl<T: Config> Pallet<T> {
 		let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
 		let spec = &ctx.spec;
 		let kind = *thr::sums_of(spec).get(sum as usize).ok_or(Error::<T>::BadGraph)?;
+		// Only a work sum's term carries the optimizer over the segment's steps.
+		if let Sum::Work(_) = kind {
+			ensure!(
+				d.steps <= u64::from(segment_steps) && d.steps <= MAX_CARRY_STEPS,
+				Error::<T>::TooManySteps
+			);
+		}
 		let at = thr::term_at(spec, kind, lo).ok_or(Error::<T>::ElementOutOfRange)?;
 		let values = Self::term_values((&d, segment), spec, kind, &at, &proof)?;
-		let carry = thr::Carry::new(&spec.training, d.first_step, d.steps);
+		let steps = if let Sum::Work(_) = kind { d.steps } else { 0 };
+		let carry = thr::Carry::new(&spec.training, d.first_step, steps);
 		let term = thr::term(spec, kind, &at, &carry, &values).map_err(|e| match e {
 			gensyn_repops::ReproError::MissingOperand => Error::<T>::MissingOperand,
 			_ => Error::<T>::BadGraph,

@@ -1,10 +1,12 @@
 //! pallet-gensyn-arbitration: the pinpoint game over challenged verdicts.
 //!
-//! A game is at most about 51 moves: 6 step rounds (17-fold cuts cover 24 million
+//! A game is at most about 52 moves: 6 step rounds (17-fold cuts cover 24 million
 //! steps, above `MAX_STEPS`), 8 Merkle descents (trees of 2^32 chunks), 8 reduction
-//! rounds (2^32 terms), two moves each, plus the start proof, the step opening, the
-//! tensor pick, the chunk opening, the element pick, the answer and the last term. At
-//! ten minutes a move that is under 8.5 hours, well inside the tasks pallet's one-day
+//! rounds (2^32 terms), two moves each, plus the choice of a Threshold verdict's
+//! challenger, the start proof, the step opening, the tensor pick, the chunk opening,
+//! the element pick, the answer and the last term (a game over a distance is shorter:
+//! the choice, the sums, a pick, 8 rounds over 2^32 terms and the term). At ten
+//! minutes a move that is under 9 hours, well inside the tasks pallet's one-day
 //! `DisputeTimeout` (checked below).
 
 use crate::{Balances, Runtime, RuntimeHoldReason, Tasks, DAYS, MINUTES, UNIT};
@@ -15,7 +17,7 @@ pub const MOVE_TIMEOUT: u32 = 10 * MINUTES;
 /// Most gas of one segment: about 1 ns a gas on one core (the gas table's unit).
 pub const MAX_SEGMENT_GAS: u64 = 100_000_000_000;
 /// Upper bound on the moves of one game (see the module docs).
-pub const MAX_MOVES: u32 = 51;
+pub const MAX_MOVES: u32 = 52;
 
 const _: () = assert!(MAX_MOVES * MOVE_TIMEOUT < DAYS, "a game must end before DisputeTimeout");
 

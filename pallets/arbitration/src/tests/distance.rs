@@ -332,3 +332,34 @@ fn distance_table_for(claimed: &TrainState, state: &Dispute<Test>) -> Table<'sta
 		claimed: Some(Box::leak(Box::new(claimed.clone()))),
 	}
 }
+
+/// A work sum's term carries the optimizer over the segment's steps, which its move's
+/// witness must cover; an off sum's term carries nothing and needs none.
+#[test]
+fn only_a_work_term_needs_the_segments_steps() {
+	let order = threshold::sums_of(&honest_run().spec);
+	for (sum, short_ok) in [(threshold::Sum::Work(0), false), (threshold::Sum::Off(0), true)] {
+		new_test_ext().execute_with(|| {
+			let g = setup_distance(rounded, None);
+			open();
+			let index = order.iter().position(|s| *s == sum).unwrap() as u32;
+			let stage = Stage::Sum { sum: index, lo: 0, hi: 1, lo_acc: 0, hi_acc: 0 };
+			Disputes::<Test>::mutate(KEY, |d| {
+				let d = d.as_mut().unwrap();
+				(d.stage, d.turn) = (stage, Party::Defendant);
+			});
+			let t = distance_table(&g, &game());
+			let Ok(Call::open_sum_term { proof, .. }) = defend::<Test>(&g.replay, &g.leaves, &t)
+			else {
+				panic!("the prover opens the term");
+			};
+			let short = Arbitration::open_sum_term(origin(D), TASK, SEG, proof.clone(), K - 1);
+			if short_ok {
+				assert_ok!(short);
+			} else {
+				assert_noop!(short, Error::<Test>::TooManySteps);
+				assert_ok!(Arbitration::open_sum_term(origin(D), TASK, SEG, proof, K));
+			}
+		});
+	}
+}
