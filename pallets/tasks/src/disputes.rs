@@ -90,9 +90,10 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Keeps the task's challenge window open a whole challenge period from now, for a
-	/// failing verdict the solver may contest only from now on; returns whether the
-	/// window moved. (A dispute's ruling and timeout settle no earlier than its end.)
-	pub(crate) fn open_for_solver(id: TaskId, task: &mut Task<T>) -> bool {
+	/// verdict someone may challenge only from now on (a failing verdict the solver may
+	/// contest, or one a lost game held); returns whether the window moved. (A dispute's
+	/// ruling and timeout settle no earlier than its end.)
+	pub(crate) fn keep_window_open(id: TaskId, task: &mut Task<T>) -> bool {
 		let now = frame_system::Pallet::<T>::block_number();
 		let until = now.saturating_add(T::ChallengePeriod::get());
 		if task.window_end >= until {
@@ -158,7 +159,7 @@ impl<T: Config> pallet_gensyn_jackpot::OnReveal<T::AccountId> for Pallet<T> {
 		}
 		let audits = Audits::<T>::get(id);
 		let shown = audits.iter().any(|a| a.verifier == *who && Self::contestable_by_solver(id, a));
-		if shown && Self::open_for_solver(id, &mut task) {
+		if shown && Self::keep_window_open(id, &mut task) {
 			Tasks::<T>::insert(id, task);
 		}
 	}
@@ -219,13 +220,12 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 				T::FalseChallengeSlash::get(),
 				Some(&audit.verifier),
 			);
-			// While the game was open the solver could neither see nor contest the
-			// verdict: a failing one it may contest now gets a whole period for it (else
-			// a verifier's own whistleblower account could hold a wrong fail in a game
-			// until the window closed, and lose it on purpose).
-			if Self::contestable_by_solver(id, audit) {
-				Self::open_for_solver(id, &mut task);
-			}
+			// While the game was open nobody else could challenge the verdict (nor the
+			// solver see a fail): it gets a whole period for anyone now. Else a verifier's
+			// own whistleblower account could hold a wrong pass, or a wrong fail, in a game
+			// played at each move's deadline until the window closed, and lose it on
+			// purpose so that the verdict stands unchallenged.
+			Self::keep_window_open(id, &mut task);
 		}
 		let open = audits.iter().any(|a| a.challenger.is_some());
 		Self::disengage(id, &mut task, &challenger);

@@ -65,6 +65,46 @@ fn a_stalled_game_never_lets_a_challenged_pass_stand() {
 	});
 }
 
+/// A solver that faked its training and a verifier that passes the fake hold the pass in
+/// a game of their own whistleblower account, played at each move's deadline past the
+/// window's end (a second challenge of a held verdict is refused), and concede it then,
+/// hoping that the pass stands unchallenged. The lost game keeps the window open a whole
+/// period from the ruling: an honest whistleblower challenges and wins, the segment is
+/// audited again and failed, and the solver is rejected.
+#[test]
+fn a_stalling_challenge_never_lets_a_wrong_pass_stand() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(exact());
+		let a = Audits::<T>::get(id)[0].clone();
+		let other = if a.verifier == 11 { 12 } else { 11 };
+		reg(13, Role::Whistleblower);
+		reg(15, Role::Whistleblower);
+		let coalition = [10, a.verifier, 13];
+		let (before, honest) = (worth_of(&coalition), worth(15));
+		pass(id, a.verifier, a.segment);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert!(TaskPallet::challenge(RuntimeOrigin::signed(15), id, a.segment).is_err());
+		let end = task(id).window_end;
+		run_to(end + 2);
+		// The coalition's account concedes past the window's end.
+		rule(id, a.segment, false);
+		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
+		assert_eq!(task(id).window_end, end + 2 + period, "a whole period from the ruling");
+		run_to(end + 3);
+		assert_eq!(task(id).phase, Phase::Challenge, "not settled");
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(15), id, a.segment));
+		rule(id, a.segment, true);
+		let again = Audits::<T>::get(id)[0].clone();
+		assert_eq!(again.verifier, other, "audited again");
+		fail(id, other, a.segment);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
+		assert!(worth_of(&coalition) < before, "the coalition loses");
+		assert!(worth(15) > honest, "the honest whistleblower is paid");
+		check();
+	});
+}
+
 /// A2: a verifier drawn on a faked segment stays silent (once cheaper than a wrong
 /// verdict) so that the solver is paid on the segment the other verifier checked. The
 /// silent segment is void, nobody is left to audit it again, and the round ends
