@@ -182,6 +182,16 @@ fn group_of(sum: Sum) -> u32 {
 	}
 }
 
+/// The tensors of `state` in `group`: its parameters (0), or optimizer slot `group - 1`
+/// of each parameter (slots are stored parameter by parameter).
+fn group_tensors(state: &TrainState, group: u32) -> Vec<&[f32]> {
+	let Some(slot) = group.checked_sub(1) else {
+		return state.params.iter().map(Vec::as_slice).collect();
+	};
+	let slots = state.opt.len().checked_div(state.params.len()).unwrap_or(0).max(1);
+	state.opt.iter().skip(slot as usize).step_by(slots).map(Vec::as_slice).collect()
+}
+
 /// Tensors in `spec`'s state, and its optimizer slots per parameter.
 pub fn state_tensors(spec: &TaskSpec) -> (u32, u32) {
 	let params = param_shapes(spec).len() as u32;
@@ -347,32 +357,14 @@ impl<'a> Measured<'a> {
 
 	/// The two sides of `sum`'s terms, tensor by tensor.
 	fn sides(&self, sum: Sum) -> (Vec<&[f32]>, Option<Vec<&[f32]>>) {
-		let params = self.replayed.params.len();
-		let slots = self.replayed.opt.len().checked_div(params).unwrap_or(0);
-		let group = |s: &'a TrainState| -> Vec<&'a [f32]> {
-			match group_of(sum).checked_sub(1) {
-				None => s.params.iter().map(Vec::as_slice).collect(),
-				Some(j) => {
-					s.opt.iter().skip(j as usize).step_by(slots.max(1)).map(Vec::as_slice).collect()
-				}
-			}
-		};
+		let group = group_of(sum);
 		match sum {
-			Sum::Initial => (self.initial.params.iter().map(Vec::as_slice).collect(), None),
-			Sum::Off(_) => (group(self.replayed), Some(group(self.claimed))),
+			Sum::Initial => (group_tensors(&self.initial, 0), None),
+			Sum::Off(_) => {
+				(group_tensors(self.replayed, group), Some(group_tensors(self.claimed, group)))
+			}
 			Sum::Work(_) => {
-				let carried: Vec<&[f32]> = match group_of(sum).checked_sub(1) {
-					None => self.carried.params.iter().map(Vec::as_slice).collect(),
-					Some(j) => self
-						.carried
-						.opt
-						.iter()
-						.skip(j as usize)
-						.step_by(slots.max(1))
-						.map(Vec::as_slice)
-						.collect(),
-				};
-				(group(self.replayed), Some(carried))
+				(group_tensors(self.replayed, group), Some(group_tensors(&self.carried, group)))
 			}
 		}
 	}

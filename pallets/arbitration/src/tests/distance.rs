@@ -72,9 +72,14 @@ fn lazy(replay: &Run) -> TrainState {
 }
 
 fn distance_table(g: &DistanceGame, state: &Dispute<Test>) -> Table<'static> {
+	claimed_table(&g.claimed, g.posted, state)
+}
+
+/// The table of a Threshold game whose verdict posted `distance` against `claimed`.
+fn claimed_table(claimed: &TrainState, distance: u32, state: &Dispute<Test>) -> Table<'static> {
 	let mut t = table(state);
-	t.verdict = (state.claimed_root, g.posted);
-	t.claimed = Some(Box::leak(Box::new(g.claimed.clone())));
+	t.verdict = (state.claimed_root, distance);
+	t.claimed = Some(Box::leak(Box::new(claimed.clone())));
 	t
 }
 
@@ -296,7 +301,7 @@ fn the_first_segment_is_measured_from_the_seeded_start() {
 				let g = g.as_mut().unwrap();
 				(g.stage, g.turn) = (stage, Party::Defendant);
 			});
-			let mut t = distance_table_for(&claimed, &game_of(key));
+			let mut t = claimed_table(&claimed, 0, &game_of(key));
 			t.segment = 0;
 			t.first_step = 0;
 			let call = defend::<Test>(&run, &leaves, &t).unwrap();
@@ -317,20 +322,6 @@ fn rounded_at(run: &Run, segment: u32) -> TrainState {
 
 fn game_of(key: DisputeKey) -> Dispute<Test> {
 	Disputes::<Test>::get(key).expect("game open")
-}
-
-fn distance_table_for(claimed: &TrainState, state: &Dispute<Test>) -> Table<'static> {
-	Table {
-		task: TASK,
-		segment: SEG,
-		first_step: u64::from(SEG) * u64::from(K),
-		stage: state.stage,
-		posted: Box::leak(Box::new(state.posted.clone())),
-		step_roots: &[],
-		opened: &[],
-		verdict: (state.claimed_root, 0),
-		claimed: Some(Box::leak(Box::new(claimed.clone()))),
-	}
 }
 
 /// A work sum's term carries the optimizer over the segment's steps, which its move's
