@@ -91,6 +91,7 @@ type Migrations = (
 	pallet_gensyn_tasks::migrations::V12ToV13<Runtime>,
 	pallet_gensyn_tasks::migrations::V13ToV14<Runtime>,
 	pallet_gensyn_tasks::migrations::V14ToV15<Runtime>,
+	pallet_gensyn_tasks::migrations::V15ToV16<Runtime>,
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V1ToV2<Runtime>,

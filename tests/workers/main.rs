@@ -12,7 +12,8 @@
 //! solver paid in full); a solver node killed mid-training and restarted; a solver that
 //! stops and never commits (slashed at its deadline, the task re-drawn and completed);
 //! a spec whose data fails its checks (declined by the solver, nobody slashed); a solver
-//! whose proof store fails verifiers (reported twice, rejected).
+//! whose proof store fails verifiers (reported twice, rejected); a solver that contests
+//! the fails on its fake and stops serving its journal (the verifier still wins).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
 		a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task,
 		a_pass_at_a_distance_the_replay_does_not_give_is_challenged_and_slashed,
 		a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver,
+		a_solver_that_stops_serving_once_it_contests_cannot_make_the_verifier_lose,
 		a_threshold_fail_counts_once_a_second_verifier_fails_the_segment_too,
 		a_dead_solvers_task_is_redrawn_and_completed,
 		a_task_whose_data_fails_its_checks_is_declined_and_nobody_slashed,
@@ -338,6 +340,42 @@ fn a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver() {
 	let (d_alice, fee_alice) = account(&ledger, 0);
 	let fees_total = planck(&ledger["feesTotal"]);
 	assert_eq!(d_alice, -(escrow - refunded) - fee_alice + fees_total, "Alice: {ledger}");
+}
+
+/// Bob trains an Exact task on the wrong data order and Charlie fails his segments. Bob
+/// contests each fail and, as he does, stops serving his run's journal, so that Charlie,
+/// who must defend his verdicts move by move, could not read the run's commitments from
+/// Bob's store and would lose on time. Charlie moves from the journal he kept when he
+/// verified: he wins every game, Bob loses his false contests and is rejected, and
+/// Charlie is paid, never slashed.
+fn a_solver_that_stops_serving_once_it_contests_cannot_make_the_verifier_lose() {
+	let s = setup_with(Options {
+		fault: Some("starving-contester"),
+		forced_percent: Some("0"),
+		challenge_period: Some("30"),
+		..Options::default()
+	});
+	let exact = |spec: &mut Value| spec["verification"]["mode"] = Value::String("exact".into());
+	let (_, stdout, stderr) = submit_spec(&s.ws, exact, &[]);
+	let log = s.node.log();
+	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
+	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\n{}", worker_lines(&log));
+	assert!(log.contains("no longer serving the run's journal"), "{}", worker_lines(&log));
+	assert!(stdout.contains("tasks.Challenged"), "Bob did not contest:\n{stdout}");
+	let resolved: Vec<&str> =
+		stdout.lines().filter(|l| l.contains("tasks.DisputeResolved")).collect();
+	assert!(!resolved.is_empty(), "no game was ruled:\n{stdout}");
+	for line in &resolved {
+		assert!(line.contains("\"challengerWon\":false"), "Charlie lost a game: {line}");
+	}
+	assert!(stdout.contains("tasks.ProofRejected"), "{stdout}");
+	let to = tagged_json(&stdout, "OUTCOME ")["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Charlie");
+	const GSN: i128 = 1_000_000_000_000;
+	let (d_bob, fee_bob) = account(&ledger, 0);
+	assert!(d_bob + fee_bob <= -100 * GSN, "Bob loses his bond: {ledger}");
+	let (d_charlie, _) = account(&ledger, 1);
+	assert!(d_charlie > 0, "Charlie is paid and never slashed: {ledger}");
 }
 
 /// Bob trains a Threshold task on the wrong data order. Charlie's replay fails his

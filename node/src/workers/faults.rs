@@ -26,6 +26,10 @@ pub enum WorkerFault {
 	/// data order of its own (as `LazySolver`), and the verifier replays each segment
 	/// drawn but posts the true replay root with distance 0, a pass.
 	ZeroDistancePartner,
+	/// The solver trains on a data order of its own (as `LazySolver`), contests every
+	/// failing verdict on its task, and stops serving the run's journal as it does, so
+	/// that the verifier defending the verdict could not read the run's commitments.
+	StarvingContester,
 }
 
 /// The fault-injection flags (present with the `test-faults` feature only).

@@ -66,6 +66,12 @@ impl Role for Solver {
 
 	fn plan(&mut self, duty: &Duty<BlockNumber>, at: H256) -> Plan {
 		match *duty {
+			Duty::Watch { task, segment, .. }
+				if self.ctx.faults.is(WorkerFault::StarvingContester) =>
+			{
+				let ctx = self.ctx.clone();
+				Plan::Quick(Box::new(move || starve_and_contest(&ctx, at, task, segment).map(Some)))
+			}
 			Duty::Watch { task, segment, .. } => dispute::plan_check(
 				&self.ctx,
 				(&self.replays, &self.challenged),
@@ -166,7 +172,8 @@ fn train(
 	let data = dataset::parse_data_ref(&spec.data, &file)
 		.map_err(|e| format!("task {id}: {}", super::submitters_data(e)))?;
 	drop(file);
-	let lazy = [WorkerFault::LazySolver, WorkerFault::ZeroDistancePartner];
+	let lazy =
+		[WorkerFault::LazySolver, WorkerFault::ZeroDistancePartner, WorkerFault::StarvingContester];
 	let randomness = if lazy.iter().any(|f| ctx.faults.is(*f)) {
 		// Test fault: genuine training, but on batches of its own choosing (cheaper to
 		// prepare, and not the task's): every checkpoint misses what a replay reaches.
@@ -277,4 +284,30 @@ fn train_from_elsewhere(job: &TrainJob) -> Result<jobs::Trained, String> {
 	let result = train::run(job.spec, &mut order, &mut engine, job.store, journal, &options)
 		.map_err(|e| e.to_string())?;
 	Ok(jobs::Trained { result, resumed_from: state.step, accuracy: None })
+}
+
+/// Test fault: contests the failing verdict on `segment` of `task` whatever it says, and
+/// deletes the run's journal from this node's store first, so that the store no longer
+/// serves it to the verifier that must defend the verdict.
+fn starve_and_contest(
+	ctx: &WorkerContext,
+	at: H256,
+	task: TaskId,
+	segment: u32,
+) -> Result<RuntimeCall, String> {
+	let view = chain::task(&ctx.client, at, task)?;
+	let result = view.result.as_ref().ok_or_else(|| format!("task {task} has no result"))?;
+	let url = String::from_utf8_lossy(&result.url).into_owned();
+	let (_, run) = super::segment::split_run_url(&url)
+		.ok_or_else(|| format!("task {task}: cannot read the result's location {url:?}"))?;
+	let journal = ctx.store.journal_path(run);
+	if journal.exists() {
+		std::fs::remove_file(&journal).map_err(|e| format!("{}: {e}", journal.display()))?;
+	}
+	log::warn!(
+		target: "gensyn-worker",
+		"solver: task {task} segment {segment}: contesting a fail and no longer serving the \
+		 run's journal (test fault)"
+	);
+	Ok(RuntimeCall::Tasks(TasksCall::challenge { id: task, segment }))
 }

@@ -35,6 +35,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
 		// The solver contests only fails on its own task, each slash covered by its bond.
 		ensure!(is_solver || Self::covers_another_game(&who), Error::<T>::ChallengesExceedBond);
+		ensure!(!(is_solver && Self::contested(id, audit)), Error::<T>::AlreadyContested);
 		ensure!(Self::forced(id, audit) != Some(true), Error::<T>::ForcedErrorRevealed);
 		// A ticket that does not win the round's lottery counts for nothing.
 		let watcher = ticket.is_some_and(|t| Self::won_watch(id, &task, &who, &t));
@@ -42,9 +43,13 @@ impl<T: Config> Pallet<T> {
 		let before_reveals = !Self::reveals_open(id);
 		T::Arbiter::open(id, segment, &who, &audit.verifier)?;
 		audit.challenger = Some(who.clone());
+		let audit_verifier = audit.verifier.clone();
 		Audits::<T>::insert(id, audits);
 		Self::engage(id, &mut task, &who)?;
 		Self::note_challenge(&task, &who, true);
+		if is_solver {
+			SolverContested::<T>::insert(id, segment, (who.clone(), audit_verifier));
+		}
 		// Only a watcher's challenge opened before any reveal could be seen may earn a
 		// catch (and a later challenger never inherits an earlier, lost one's claim).
 		if before_reveals && watcher {
@@ -79,14 +84,26 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Whether the solver may contest `audit` now (and is shown it): a failing verdict its
-	/// verifier's reveal proved no forced error, neither disputed nor refuted, once the
-	/// task's reveals are open (before, only the watcher may challenge a failing verdict).
+	/// verifier's reveal proved no forced error, neither disputed nor refuted nor
+	/// contested by it before, once the task's reveals are open (before, only the watcher
+	/// may challenge a failing verdict).
 	pub(crate) fn contestable_by_solver(id: TaskId, audit: &Audit<T::AccountId>) -> bool {
 		audit.challenger.is_none()
 			&& audit.refuted_by.is_none()
+			&& !Self::contested(id, audit)
 			&& audit.verdict.is_some_and(|v| !v.pass)
 			&& Self::forced(id, audit) == Some(false)
 			&& Self::reveals_open(id)
+	}
+
+	/// Whether the task's solver contested `audit`'s verdict already (the same solver,
+	/// the same verifier: a re-audit's verdict, or another round's, is a new one).
+	pub(crate) fn contested(id: TaskId, audit: &Audit<T::AccountId>) -> bool {
+		let Some((solver, verifier)) = SolverContested::<T>::get(id, audit.segment) else {
+			return false;
+		};
+		verifier == audit.verifier
+			&& Tasks::<T>::get(id).and_then(|t| t.solver).as_ref() == Some(&solver)
 	}
 
 	/// Keeps the task's challenge window open a whole challenge period from now, for a

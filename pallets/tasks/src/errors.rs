@@ -172,5 +172,8 @@ mod errors {
 		/// game on top of those it has open: it may bond more, or wait until a game of its
 		/// is won or voided (a lost one takes its slash from the bond).
 		ChallengesExceedBond,
+		/// The solver contested this verdict once already: a game ruled on it, and the
+		/// solver does not try the same verdict twice.
+		AlreadyContested,
 	}
 }

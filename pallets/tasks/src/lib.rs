@@ -68,8 +68,9 @@ include!("types.rs");
 /// marks the draws past `MaxDraws`; 9: a private watch lottery in place of one watcher; 10:
 /// runs proven off their task; 11: the bond units of tasks that count more than one; 12:
 /// profiles committed before they are revealed; 13: every draw a party times moves itself;
-/// 14: each whistleblower's open games, which its bond must cover).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(15);
+/// 14: each whistleblower's open games, which its bond must cover; 15: decided thresholds
+/// within the bounds; 16: the verdicts each solver contested).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(16);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -286,6 +287,13 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type ChallengedAt<T: Config> =
 		StorageDoubleMap<_, Twox64Concat, TaskId, Twox64Concat, u32, BlockNumberFor<T>>;
+
+	/// The solver and the verifier of the last failing verdict on each segment that its
+	/// solver contested: a solver contests a verdict once (each lost game would otherwise
+	/// reopen the window for it, and it could hold its task unsettled game after game).
+	#[pallet::storage]
+	pub type SolverContested<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, TaskId, Twox64Concat, u32, (T::AccountId, T::AccountId)>;
 
 	/// The block from which a training round's verifiers may reveal, fixed when its first
 	/// window opens ([`Pallet::reveal_point`]): by the chain, so that no block author can

@@ -595,6 +595,12 @@ pub type V14ToV15<T> = VersionedMigration<
 	<T as frame_system::Config>::DbWeight,
 >;
 
+/// The tasks pallet's migration from storage version 15 to 16 (runs once): version 16
+/// adds [`crate::SolverContested`]. A verdict contested before the upgrade has no entry,
+/// so its solver may contest it once more; nothing stored before changes.
+pub type V15ToV16<T> =
+	VersionedMigration<15, 16, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
 /// Version 14 to 15's step, unversioned: reads every live task and writes those whose
 /// threshold moves.
 pub struct BoundDecidedThresholds<T>(core::marker::PhantomData<T>);

@@ -169,13 +169,14 @@ impl Est {
 		Weight::from_parts(1_500_000_000, 24_000).saturating_add(db.reads_writes(3, 1))
 	}
 	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, BondUnits,
-	// the verifier's binding, RevealsFrom, Watches, the challenger's bond and open games
-	// + the arbiter's opening (allowance: 10 reads/writes); w Tasks, Audits, Deadlines,
-	// ChallengedAt, MovedDraw, OpenChallenges, ...
+	// the verifier's binding, RevealsFrom, Watches, the challenger's bond and open games,
+	// SolverContested (and Tasks again) + the arbiter's opening (allowance: 10
+	// reads/writes); w Tasks, Audits, Deadlines, ChallengedAt, MovedDraw, OpenChallenges,
+	// SolverContested, ...
 	fn challenge(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_300)
-			.saturating_add(db.reads_writes(22, 18))
+		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_400)
+			.saturating_add(db.reads_writes(24, 19))
 	}
 	// watch_challenge: a challenge, r Watches, Audits, the whistleblowers' `Joined` list
 	// (a scan of it) and active list, and one VRF verification (two scalar

@@ -105,6 +105,36 @@ fn a_stalling_challenge_never_lets_a_wrong_pass_stand() {
 	});
 }
 
+/// A solver whose fake was failed contests the fail, loses the game, and contests it
+/// again as soon as the lost game has reopened the window, and so on, to keep its task
+/// from ever settling. A solver contests a verdict once: the second contest is refused,
+/// the task settles when the reopened window ends, and the solver is rejected.
+#[test]
+fn a_solver_contests_a_fail_once_and_cannot_hold_its_task_open() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(exact());
+		let a = Audits::<T>::get(id)[0].clone();
+		let before = worth(10);
+		verify_all(id, false);
+		run_to_reveals(id);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		rule(id, a.segment, false);
+		assert_eq!(task(id).phase, Phase::Challenge, "the window is open again");
+		let shown =
+			|d: &Duty<u64>| matches!(d, Duty::Watch { segment, .. } if *segment == a.segment);
+		assert!(!TaskPallet::duties(&10).iter().any(shown), "not shown to the solver again");
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment),
+			Error::<T>::AlreadyContested
+		);
+		run_to(task(id).deadline);
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
+		assert!(worth(10) < before, "the solver loses");
+		assert!(SolverContested::<T>::iter_prefix(id).next().is_none(), "forgotten at the end");
+		check();
+	});
+}
+
 /// A2: a verifier drawn on a faked segment stays silent (once cheaper than a wrong
 /// verdict) so that the solver is paid on the segment the other verifier checked. The
 /// silent segment is void, nobody is left to audit it again, and the round ends
