@@ -16,6 +16,18 @@ fn fail(id: TaskId, who: u64, segment: u32) {
 	));
 }
 
+/// The game over `segment` of task `id` runs past the window's end and its challenger
+/// loses it: the window is open again a whole period from the ruling.
+fn lost_past_the_window(id: TaskId, segment: u32) {
+	let end = task(id).window_end;
+	run_to(end + 2);
+	rule(id, segment, false);
+	let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
+	assert_eq!(task(id).window_end, end + 2 + period, "a whole period from the ruling");
+	run_to(end + 3);
+	assert_eq!(task(id).phase, Phase::Challenge, "not settled");
+}
+
 /// A4(a): a verifier and its own whistleblower account concede a game over the
 /// verifier's honest Exact-mode pass, hoping to fail the honest solver (who is not a
 /// party to the game). The segment is audited again instead; the solver is paid and the
@@ -84,14 +96,8 @@ fn a_stalling_challenge_never_lets_a_wrong_pass_stand() {
 		pass(id, a.verifier, a.segment);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
 		assert!(TaskPallet::challenge(RuntimeOrigin::signed(15), id, a.segment).is_err());
-		let end = task(id).window_end;
-		run_to(end + 2);
 		// The coalition's account concedes past the window's end.
-		rule(id, a.segment, false);
-		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
-		assert_eq!(task(id).window_end, end + 2 + period, "a whole period from the ruling");
-		run_to(end + 3);
-		assert_eq!(task(id).phase, Phase::Challenge, "not settled");
+		lost_past_the_window(id, a.segment);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(15), id, a.segment));
 		rule(id, a.segment, true);
 		let again = Audits::<T>::get(id)[0].clone();
@@ -234,14 +240,8 @@ fn a_shielding_challenge_never_leaves_the_solver_without_time_to_contest() {
 		fail(id, a.verifier, a.segment);
 		assert_ok!(watch_challenge(13, id, a.segment));
 		reveal(a.verifier, id);
-		let end = task(id).window_end;
-		run_to(end + 2);
 		// The shield falls past the window's end: the challenger lost.
-		rule(id, a.segment, false);
-		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
-		assert_eq!(task(id).window_end, end + 2 + period, "a whole period from the ruling");
-		run_to(end + 3);
-		assert_eq!(task(id).phase, Phase::Challenge, "not settled");
+		lost_past_the_window(id, a.segment);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
 		rule(id, a.segment, true);
 		let again = Audits::<T>::get(id)[0].clone();
