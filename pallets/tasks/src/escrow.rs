@@ -110,9 +110,8 @@ impl<T: Config> Pallet<T> {
 		Replaced::<T>::remove(id);
 		// At most one entry per audited segment.
 		let _ = ChallengedAt::<T>::clear_prefix(id, T::MaxAuditSegments::get(), None);
-		// At most one entry per segment the task's solvers contested in any round.
-		let contested = T::MaxAuditSegments::get().saturating_mul(T::MaxRounds::get());
-		let _ = SolverContested::<T>::clear_prefix(id, contested, None);
+		// At most one entry per audited segment: a rejected proof ends its round here.
+		let _ = SolverContested::<T>::clear_prefix(id, T::MaxAuditSegments::get(), None);
 		RevealsFrom::<T>::remove(id);
 		MovedDraw::<T>::remove(id);
 		Watches::<T>::remove(id);

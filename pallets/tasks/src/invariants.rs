@@ -59,7 +59,8 @@ impl<T: Config> Pallet<T> {
 	/// units, in the stake pallet; each whistleblower's open games in
 	/// [`OpenChallenges`]; assigned phases have a solver; reveals open within a live
 	/// task's window; profile commitments belong to profilers of a live task still to
-	/// reveal; a moved draw belongs to a live task.
+	/// reveal; a moved draw belongs to a live task; a solver's contest, to the live
+	/// task's current solver.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		let now = frame_system::Pallet::<T>::block_number();
@@ -112,6 +113,10 @@ impl<T: Config> Pallet<T> {
 		}
 		for id in Watches::<T>::iter_keys() {
 			ensure!(Tasks::<T>::contains_key(id), "tasks: a watcher of a dead task");
+		}
+		for (id, _, (solver, _)) in SolverContested::<T>::iter() {
+			let t = Tasks::<T>::get(id).ok_or("tasks: a solver's contest on a dead task")?;
+			ensure!(t.solver == Some(solver), "tasks: a contest of another round's solver");
 		}
 		for (id, units) in BondUnits::<T>::iter() {
 			ensure!(Tasks::<T>::contains_key(id), "tasks: bond units of a dead task");
