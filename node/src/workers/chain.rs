@@ -172,16 +172,25 @@ pub fn active_since(
 	Ok(Some(joined.iter().find(|(a, _)| a == who).map_or(0, |(_, b)| *b)))
 }
 
-/// Whether the whistleblower bond of `who` covers one more game on top of those it has
-/// open, as the chain rules at `at` (a challenge past it is refused).
-pub fn covers_another_game(client: &FullClient, at: H256, who: &AccountId) -> Result<bool, String> {
+/// Whether the whistleblower bond of `who` covers one more game, over `verifier`'s verdict
+/// on `segment` of `task`, on top of those it has open, as the chain rules at `at` (a
+/// challenge past it is refused; a verdict that survived games risks more).
+pub fn covers_another_game(
+	client: &FullClient,
+	at: H256,
+	who: &AccountId,
+	(task, segment): (TaskId, u32),
+	verifier: &AccountId,
+) -> Result<bool, String> {
+	let key = pallet_gensyn_tasks::Survived::<Runtime>::hashed_key_for(task, segment);
+	let units = pallet_gensyn_tasks::Pallet::<Runtime>::units_of(read(client, at, key)?, verifier);
 	let key = pallet_gensyn_tasks::OpenChallenges::<Runtime>::hashed_key_for(who);
 	let open: u32 = read(client, at, key)?.unwrap_or_default();
 	let key = pallet_gensyn_stake::Bonds::<Runtime>::hashed_key_for(who, Role::Whistleblower);
 	let bond = read::<pallet_gensyn_stake::RoleBondOf<Runtime>>(client, at, key)?
 		.map(|b| b.bond)
 		.unwrap_or_default();
-	Ok(pallet_gensyn_tasks::Pallet::<Runtime>::bond_covers_games(bond, open))
+	Ok(pallet_gensyn_tasks::Pallet::<Runtime>::bond_covers_games(bond, open, units))
 }
 
 /// Whether the reveals of `task`'s round are open at block `at` (from then on anyone

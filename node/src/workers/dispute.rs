@@ -256,11 +256,11 @@ pub fn check_verdict(
 		return Err(format!("task {id} segment {segment}: the verdict changed; checking again"));
 	}
 	if let Some(who) = bonded.filter(|_| !challenged.done(&key)) {
-		if !chain::covers_another_game(&ctx.client, best, who)? {
+		if !chain::covers_another_game(&ctx.client, best, who, (id, segment), &audit.verifier)? {
 			return Err(format!(
 				"{role}: task {id} segment {segment}: the verdict is wrong, but this node's \
-				 bond covers no more games: the challenge waits until a game of its is won \
-				 or voided, or it bonds more"
+				 bond does not cover one more game over it: the challenge waits until a \
+				 game of its is won or voided, or it bonds more"
 			));
 		}
 	}

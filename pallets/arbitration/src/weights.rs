@@ -63,8 +63,14 @@ const PER_CARRY_STEP: u64 = 400_000;
 /// verdict, the re-audit's deadline and its point (`MovedDraw`); counted as a
 /// re-audit draw over the active verifier list, which the ruling once made. Its reads
 /// and writes count the challenger's open games (`OpenChallenges`) too, and the loser's
-/// active list, which a slash writes (the bond copied there).
-const RULE: u64 = 120_000_000;
+/// active list, which a slash writes (the bond copied there). A false challenge of a
+/// verdict that survived games is slashed twice (the second share pays no reporter), and
+/// the verdict's count of games survived (`Survived`) is read and written: [`RULE_RW`].
+const RULE: u64 = 150_000_000;
+/// The reads and writes of a ruling's second slash (bond, hold, account, jackpot
+/// account, total issuance, the active list's entry) and of the verdict's `Survived`
+/// entry, on top of the rest.
+const RULE_RW: u64 = 7;
 /// The ruling's proof: one full active list (the loser's role, which is also the list a
 /// re-audit draws from when the loser is the verifier) and that role's `Joined` list (a
 /// slash below the minimum bond takes the loser off both), bonds, accounts, the task,
@@ -74,7 +80,7 @@ const RULE_PROOF: u64 = RULE_LISTS_PROOF + RULE_ENTRIES_PROOF;
 const RULE_LISTS_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF
 	+ pallet_gensyn_tasks::weights::JOINED_LIST_PROOF;
 /// The rest of a ruling's proof.
-const RULE_ENTRIES_PROOF: u64 = 10_350;
+const RULE_ENTRIES_PROOF: u64 = 10_650;
 
 fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
 	ref_time: u64,
@@ -136,12 +142,12 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		parts::<W>(
 			MOVE + GRAPH + data.max(ops) + RULE,
 			40_000 + RULE_PROOF + 4 * u64::from(s),
-			18,
-			16,
+			18 + RULE_RW,
+			16 + RULE_RW,
 		)
 	}
 	fn open_term() -> Weight {
-		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 18, 16)
+		parts::<W>(MOVE + GRAPH + 4 * PROOF + RULE, 40_000 + RULE_PROOF, 18 + RULE_RW, 16 + RULE_RW)
 	}
 	fn choose() -> Weight {
 		parts::<W>(MOVE, 4_000, 2, 2)
@@ -156,10 +162,11 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		// state's root, two state roots under the checkpoint root; the carry's scalars
 		// and one element per step; the ruling.
 		let carry = PER_CARRY_STEP.saturating_mul(u64::from(s));
-		parts::<W>(MOVE + GRAPH + 10 * PROOF + carry + RULE, 40_000 + RULE_PROOF, 18, 16)
+		let rw = (18 + RULE_RW, 16 + RULE_RW);
+		parts::<W>(MOVE + GRAPH + 10 * PROOF + carry + RULE, 40_000 + RULE_PROOF, rw.0, rw.1)
 	}
 	fn concede() -> Weight {
-		parts::<W>(RULE, RULE_PROOF, 14, 14)
+		parts::<W>(RULE, RULE_PROOF, 14 + RULE_RW, 14 + RULE_RW)
 	}
 	fn on_initialize(n: u32) -> Weight {
 		// The lists are the same keys in every ruling (a loser is a verifier, a
@@ -170,8 +177,8 @@ impl<W: Get<frame_support::weights::RuntimeDbWeight>> WeightInfo for Estimates<W
 		parts::<W>(
 			5_000_000 + RULE * n,
 			4_000 + lists + RULE_ENTRIES_PROOF * n,
-			1 + 14 * n,
-			1 + 14 * n,
+			1 + (14 + RULE_RW) * n,
+			1 + (14 + RULE_RW) * n,
 		)
 	}
 }

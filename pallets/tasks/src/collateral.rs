@@ -15,8 +15,10 @@
 //!   unit, so a cheat on a task worth ten units risks ten slashes.
 //!
 //! Slashes that guard time, not pay (a missed accept, result or reveal, a false
-//! challenge), stay fixed. A whistleblower's open games are limited by its bond instead:
-//! each must leave its false-challenge slash covered ([`Pallet::covers_another_game`]).
+//! challenge), do not scale with the pay. A whistleblower's open games are limited by its
+//! bond instead: each must leave its false-challenge slash covered
+//! ([`Pallet::covers_another_game`]). A false challenge of a verdict that survived a game
+//! is slashed more, up to a minimum bond ([`Pallet::false_challenge_units`]).
 
 use crate::*;
 use sp_runtime::traits::One;
@@ -101,22 +103,52 @@ impl<T: Config> Pallet<T> {
 		units <= 1 || T::Stake::covers(who, role, units)
 	}
 
-	/// Whether the whistleblower bond of `who` covers the false-challenge slash of one
-	/// more game on top of those it has open. Without the rule one minimum bond could
-	/// open any number of games: past the first losses its bond is spent, and the honest
-	/// defenders of the rest play for nothing but the game bond.
-	pub(crate) fn covers_another_game(who: &T::AccountId) -> bool {
+	/// Whether the whistleblower bond of `who` covers the false-challenge slashes of one
+	/// more game, of `units` ([`Self::false_challenge_units`]), on top of those its open
+	/// games risk. Without the rule one minimum bond could open any number of games:
+	/// past the first losses its bond is spent, and the honest defenders of the rest
+	/// play for nothing but the game bond.
+	pub(crate) fn covers_another_game(who: &T::AccountId, units: u32) -> bool {
 		let bond = T::Stake::bond(who, Role::Whistleblower);
-		Self::bond_covers_games(bond, OpenChallenges::<T>::get(who))
+		Self::bond_covers_games(bond, OpenChallenges::<T>::get(who), units)
 	}
 
 	/// The rule itself, for workers too: whether a whistleblower bond of `bond` covers
-	/// the false-challenge slash of `open` games and one more. A lost game takes one
-	/// slash off the bond and one game off the count, so only a game won or voided (or
-	/// more bond) makes room.
-	pub fn bond_covers_games(bond: BalanceOf<T>, open: u32) -> bool {
-		let games = open.saturating_add(1);
-		bond >= T::FalseChallengeSlash::get().saturating_mul(games.into())
+	/// the false-challenge slashes its open games risk (`open`) and those of one more
+	/// game (`units`). A lost game takes its slashes off the bond and off the count, so
+	/// only a game won or voided (or more bond) makes room.
+	pub fn bond_covers_games(bond: BalanceOf<T>, open: u32, units: u32) -> bool {
+		let slashes = open.saturating_add(units);
+		bond >= T::FalseChallengeSlash::get().saturating_mul(slashes.into())
+	}
+
+	/// How many `FalseChallengeSlash`s a whistleblower risks in a game over `audit`'s
+	/// verdict: one, and one more for each game the verdict survived ([`Survived`]), up
+	/// to what a minimum bond covers ([`Self::units_of`]).
+	pub(crate) fn false_challenge_units(id: TaskId, audit: &Audit<T::AccountId>) -> u32 {
+		Self::units_of(Survived::<T>::get(id, audit.segment), &audit.verifier)
+	}
+
+	/// The rule itself, for workers too: the slashes a false challenge of `verifier`'s
+	/// verdict risks, given the segment's [`Survived`] entry (another verifier's entry
+	/// counts a verdict since voided). A lost game reopens the window (see
+	/// [`Self::keep_window_open`]) and its loser may challenge first again: at one slash
+	/// a game a coalition held a verdict for a few GSN a game. A held verdict's next
+	/// game risks more, but never more than a minimum bond covers: asking more of a
+	/// challenger would let a coalition raise a wrong pass's count, stop, and leave it
+	/// to stand with every small bond refused; and fresh minimum bonds would pay no more.
+	pub fn units_of(survived: Option<(T::AccountId, u32)>, verifier: &T::AccountId) -> u32 {
+		let games = match survived {
+			Some((v, k)) if v == *verifier => k,
+			_ => 0,
+		};
+		let slash = T::FalseChallengeSlash::get();
+		let most = if slash.is_zero() {
+			1
+		} else {
+			(T::Stake::min_bond(Role::Whistleblower) / slash).saturated_into::<u32>().max(1)
+		};
+		games.saturating_add(1).min(most)
 	}
 
 	/// Whether `who`'s games on a task solved by `solver` count among its open
@@ -126,15 +158,16 @@ impl<T: Config> Pallet<T> {
 		solver != Some(who)
 	}
 
-	/// Counts a game that `who` opened on `task` (`open`), or one that ended, in its
-	/// [`OpenChallenges`] unless it is the task's solver ([`Self::counts_as_challenger`]).
-	pub(crate) fn note_challenge(task: &Task<T>, who: &T::AccountId, open: bool) {
+	/// Counts the `units` slashes that a game `who` opened on `task` (`open`), or one that
+	/// ended, risks in its [`OpenChallenges`] unless it is the task's solver
+	/// ([`Self::counts_as_challenger`]).
+	pub(crate) fn note_challenge(task: &Task<T>, who: &T::AccountId, units: u32, open: bool) {
 		if !Self::counts_as_challenger(task.solver.as_ref(), who) {
 			return;
 		}
 		OpenChallenges::<T>::mutate_exists(who, |n| {
 			let v = n.unwrap_or(0);
-			let v = if open { v.saturating_add(1) } else { v.saturating_sub(1) };
+			let v = if open { v.saturating_add(units) } else { v.saturating_sub(units) };
 			*n = (v > 0).then_some(v);
 		});
 	}

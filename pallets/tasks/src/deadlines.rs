@@ -200,19 +200,19 @@ impl<T: Config> Pallet<T> {
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
 		let mut audits = Audits::<T>::get(id);
-		let mut dropped: Vec<T::AccountId> = Vec::new();
+		let mut dropped: Vec<(T::AccountId, u32)> = Vec::new();
 		for a in audits.iter_mut() {
 			if let Some(c) = a.challenger.take() {
 				T::Arbiter::cancel(id, a.segment);
-				dropped.push(c);
+				dropped.push((c, Self::false_challenge_units(id, a)));
 				a.verdict = None;
 				a.overturned = true;
 			}
 		}
 		Audits::<T>::insert(id, audits);
-		for c in &dropped {
+		for (c, units) in &dropped {
 			Self::disengage(id, task, c);
-			Self::note_challenge(task, c, false);
+			Self::note_challenge(task, c, *units, false);
 		}
 		if task.window_end > now {
 			// The window is still open (a late reveal kept it open for the solver).

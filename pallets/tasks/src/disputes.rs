@@ -34,7 +34,11 @@ impl<T: Config> Pallet<T> {
 				|| (!is_solver && T::Stake::is_bonded(&who, Role::Whistleblower)));
 		ensure!(allowed, Error::<T>::NotAllowedToChallenge);
 		// The solver contests only fails on its own task, each slash covered by its bond.
-		ensure!(is_solver || Self::covers_another_game(&who), Error::<T>::ChallengesExceedBond);
+		let units = Self::false_challenge_units(id, audit);
+		ensure!(
+			is_solver || Self::covers_another_game(&who, units),
+			Error::<T>::ChallengesExceedBond
+		);
 		ensure!(!(is_solver && Self::contested(id, audit)), Error::<T>::AlreadyContested);
 		ensure!(Self::forced(id, audit) != Some(true), Error::<T>::ForcedErrorRevealed);
 		// A ticket that does not win the round's lottery counts for nothing.
@@ -46,7 +50,7 @@ impl<T: Config> Pallet<T> {
 		let audit_verifier = audit.verifier.clone();
 		Audits::<T>::insert(id, audits);
 		Self::engage(id, &mut task, &who)?;
-		Self::note_challenge(&task, &who, true);
+		Self::note_challenge(&task, &who, units, true);
 		if is_solver {
 			SolverContested::<T>::insert(id, segment, (who.clone(), audit_verifier));
 		}
@@ -217,6 +221,7 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 		let audit =
 			audits.iter_mut().find(|a| a.segment == segment).ok_or(Error::<T>::UnknownSegment)?;
 		let challenger = audit.challenger.take().ok_or(Error::<T>::NoDispute)?;
+		let units = Self::false_challenge_units(id, audit);
 		let challenger_role = if task.solver.as_ref() == Some(&challenger) {
 			Role::Solver
 		} else {
@@ -231,12 +236,20 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 				Self::overturn(id, audit, &challenger);
 			}
 		} else {
-			T::Stake::slash(
-				&challenger,
-				challenger_role,
-				T::FalseChallengeSlash::get(),
-				Some(&audit.verifier),
-			);
+			let slash = T::FalseChallengeSlash::get();
+			T::Stake::slash(&challenger, challenger_role, slash, Some(&audit.verifier));
+			// A solver contests a verdict once: it cannot hold one, and a coalition that
+			// raised the count would only raise an honest solver's slash for a lost move.
+			if challenger_role == Role::Whistleblower && units > 1 {
+				// A held verdict's extra slashes pay no reporter: a verifier in league
+				// with the holder would take back half of each.
+				let more = slash.saturating_mul((units - 1).into());
+				T::Stake::slash(&challenger, challenger_role, more, None);
+			}
+			let games = Survived::<T>::get(id, segment)
+				.filter(|(v, _)| *v == audit.verifier)
+				.map_or(0, |(_, k)| k);
+			Survived::<T>::insert(id, segment, (audit.verifier.clone(), games.saturating_add(1)));
 			// While the game was open nobody else could challenge the verdict (nor the
 			// solver see a fail): it gets a whole period for anyone now. Else a verifier's
 			// own whistleblower account could hold a wrong pass, or a wrong fail, in a game
@@ -246,7 +259,7 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 		}
 		let open = audits.iter().any(|a| a.challenger.is_some());
 		Self::disengage(id, &mut task, &challenger);
-		Self::note_challenge(&task, &challenger, false);
+		Self::note_challenge(&task, &challenger, units, false);
 		if !open {
 			let now = frame_system::Pallet::<T>::block_number();
 			// A voided verdict's segment is audited again `RandomnessDelay` blocks from

@@ -102,9 +102,9 @@ impl<T: Config> Pallet<T> {
 			T::ForcedErrors::release(&a.verifier, id);
 			// No path ends a task with a game open; should one ever, the game is not left
 			// behind, nor its challenger's count.
-			if let Some(c) = a.challenger {
+			if let Some(c) = &a.challenger {
 				T::Arbiter::cancel(id, a.segment);
-				Self::note_challenge(task, &c, false);
+				Self::note_challenge(task, c, Self::false_challenge_units(id, &a), false);
 			}
 		}
 		Replaced::<T>::remove(id);
@@ -112,6 +112,8 @@ impl<T: Config> Pallet<T> {
 		let _ = ChallengedAt::<T>::clear_prefix(id, T::MaxAuditSegments::get(), None);
 		// At most one entry per audited segment: a rejected proof ends its round here.
 		let _ = SolverContested::<T>::clear_prefix(id, T::MaxAuditSegments::get(), None);
+		// At most one entry per audited segment; read above for the open games' counts.
+		let _ = Survived::<T>::clear_prefix(id, T::MaxAuditSegments::get(), None);
 		RevealsFrom::<T>::remove(id);
 		MovedDraw::<T>::remove(id);
 		Watches::<T>::remove(id);

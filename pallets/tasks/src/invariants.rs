@@ -33,20 +33,22 @@ impl<T: Config> Pallet<T> {
 		counted
 	}
 
-	/// The games each whistleblower has open as challenger, counted from the audits of
-	/// live tasks (a solver contesting a fail on its own task is not counted): what
-	/// [`OpenChallenges`] must hold.
+	/// The false-challenge slashes each whistleblower's open games risk, counted from the
+	/// audits of live tasks (a solver contesting a fail on its own task is not counted):
+	/// what [`OpenChallenges`] must hold.
 	pub fn challengers() -> Vec<(T::AccountId, u32)> {
 		let mut counted: Vec<(T::AccountId, u32)> = Vec::new();
 		for (id, audits) in Audits::<T>::iter() {
 			let solver = Tasks::<T>::get(id).and_then(|t| t.solver);
-			for who in audits.iter().filter_map(|a| a.challenger.as_ref()) {
+			for audit in &audits {
+				let Some(who) = audit.challenger.as_ref() else { continue };
 				if !Self::counts_as_challenger(solver.as_ref(), who) {
 					continue;
 				}
+				let units = Self::false_challenge_units(id, audit);
 				match counted.iter_mut().find(|(a, _)| a == who) {
-					Some((_, n)) => *n = n.saturating_add(1),
-					None => counted.push((who.clone(), 1)),
+					Some((_, n)) => *n = n.saturating_add(units),
+					None => counted.push((who.clone(), units)),
 				}
 			}
 		}
@@ -56,11 +58,11 @@ impl<T: Config> Pallet<T> {
 	/// Checks the invariants: each owner's escrow hold equals the sum of its live
 	/// tasks' escrows; every live task's deadline is in the future (or carried over) and
 	/// indexed; every engagement is counted in [`WorkerTasks`] and, with the task's bond
-	/// units, in the stake pallet; each whistleblower's open games in
-	/// [`OpenChallenges`]; assigned phases have a solver; reveals open within a live
+	/// units, in the stake pallet; the slashes each whistleblower's open
+	/// games risk in [`OpenChallenges`]; assigned phases have a solver; reveals open within a live
 	/// task's window; profile commitments belong to profilers of a live task still to
 	/// reveal; a moved draw belongs to a live task; a solver's contest, to the live
-	/// task's current solver.
+	/// task's current solver; games survived, to a live task's audited segment.
 	#[cfg(any(test, feature = "try-runtime", feature = "std"))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		let now = frame_system::Pallet::<T>::block_number();
@@ -117,6 +119,14 @@ impl<T: Config> Pallet<T> {
 		for (id, _, (solver, _)) in SolverContested::<T>::iter() {
 			let t = Tasks::<T>::get(id).ok_or("tasks: a solver's contest on a dead task")?;
 			ensure!(t.solver == Some(solver), "tasks: a contest of another round's solver");
+		}
+		for (id, segment, (_, k)) in Survived::<T>::iter() {
+			ensure!(Tasks::<T>::contains_key(id), "tasks: games survived on a dead task");
+			let audits = Audits::<T>::get(id);
+			ensure!(
+				k > 0 && audits.iter().any(|a| a.segment == segment),
+				"tasks: games survived by no audited segment"
+			);
 		}
 		for (id, units) in BondUnits::<T>::iter() {
 			ensure!(Tasks::<T>::contains_key(id), "tasks: bond units of a dead task");

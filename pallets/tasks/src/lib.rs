@@ -69,8 +69,9 @@ include!("types.rs");
 /// runs proven off their task; 11: the bond units of tasks that count more than one; 12:
 /// profiles committed before they are revealed; 13: every draw a party times moves itself;
 /// 14: each whistleblower's open games, which its bond must cover; 15: decided thresholds
-/// within the bounds; 16: the verdicts each solver contested).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(16);
+/// within the bounds; 16: the verdicts each solver contested; 17: the games each verdict
+/// survived).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(17);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -241,7 +242,9 @@ pub mod pallet {
 		/// of the challenge window, or that did not apply a forced error.
 		#[pallet::constant]
 		type MissedRevealSlash: Get<BalanceOf<Self>>;
-		/// Slash of a challenger that loses its dispute.
+		/// Slash of a challenger that loses its dispute; a whistleblower's is taken once
+		/// more for each game its verdict survived before, up to a minimum bond (the
+		/// reporter's share only from the first).
 		#[pallet::constant]
 		type FalseChallengeSlash: Get<BalanceOf<Self>>;
 		/// Distance threshold (f32 bits) of Threshold-mode tasks until profiling lands.
@@ -294,6 +297,15 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type SolverContested<T: Config> =
 		StorageDoubleMap<_, Twox64Concat, TaskId, Twox64Concat, u32, (T::AccountId, T::AccountId)>;
+
+	/// The verifier of each segment's verdict and how many games that verdict survived
+	/// (each lost by its challenger). A whistleblower's next false challenge of it is
+	/// slashed once more per game survived, up to a minimum bond
+	/// ([`Pallet::false_challenge_units`]): holding a verdict game after game, each loss
+	/// reopening the window for the holder first, costs more than one slash a game.
+	#[pallet::storage]
+	pub type Survived<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, TaskId, Twox64Concat, u32, (T::AccountId, u32)>;
 
 	/// The block from which a training round's verifiers may reveal, fixed when its first
 	/// window opens ([`Pallet::reveal_point`]): by the chain, so that no block author can
@@ -369,9 +381,10 @@ pub mod pallet {
 	pub type MovedDraw<T: Config> =
 		StorageMap<_, Twox64Concat, TaskId, (BlockNumberFor<T>, BlockNumberFor<T>)>;
 
-	/// The games each whistleblower has open as challenger. Its bond must cover the
-	/// false-challenge slash of every one ([`Pallet::covers_another_game`]), so that each
-	/// honest defender it drags into a game is paid its share of that slash.
+	/// The false-challenge slashes each whistleblower's open games risk, one a game, more
+	/// for a game over a verdict that survived games ([`Pallet::false_challenge_units`]).
+	/// Its bond must cover them all ([`Pallet::covers_another_game`]), so that each honest
+	/// defender it drags into a game is paid its share of the slash.
 	#[pallet::storage]
 	pub type OpenChallenges<T: Config> =
 		StorageMap<_, Blake2_128Concat, T::AccountId, u32, ValueQuery>;

@@ -601,6 +601,13 @@ pub type V14ToV15<T> = VersionedMigration<
 pub type V15ToV16<T> =
 	VersionedMigration<15, 16, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 
+/// The tasks pallet's migration from storage version 16 to 17 (runs once): version 17
+/// adds [`crate::Survived`] and counts [`crate::OpenChallenges`] in slashes rather than
+/// games. No verdict survived a game before the upgrade as far as the new map knows, so
+/// each open game risks one slash and the old counts read the same: nothing moves.
+pub type V16ToV17<T> =
+	VersionedMigration<16, 17, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
 /// Version 14 to 15's step, unversioned: reads every live task and writes those whose
 /// threshold moves.
 pub struct BoundDecidedThresholds<T>(core::marker::PhantomData<T>);

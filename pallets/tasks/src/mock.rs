@@ -307,7 +307,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type MissedVerdictSlash = ConstU64<20>;
 	type WrongVerdictSlash = ConstU64<30>;
 	type PayPerBondUnit = PayPerBondUnit;
-	type FalseChallengeSlash = ConstU64<15>;
+	type FalseChallengeSlash = ConstU64<10>;
 	type MissedRevealSlash = ConstU64<40>;
 	type DefaultThreshold = ConstU32<0x3f80_0000>;
 	type ThresholdBounds = TestBounds;

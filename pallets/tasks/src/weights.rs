@@ -65,14 +65,14 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// overturned; about 3 reads and 4 writes) that first overturns refutations that waited
 /// for a reveal, reads and writes the task's replaced verifiers, and whose proof is then
 /// rejected (the solver's compensating slash, the escrow hold, releasing every worker
-/// and dropping each segment's `ChallengedAt` and `SolverContested` and a game's
-/// re-audit point)
-/// and the task re-drawn over a full active list; or a draw alone. One more read and
-/// write per leg covers a dispute's timeout, which also drops each game's challenger
-/// from its open count (`OpenChallenges`), and one write per leg the copy of a slashed
-/// verifier's bond on the active list.
+/// and dropping each segment's `ChallengedAt`, `SolverContested` and `Survived` and a
+/// game's re-audit point) and the task re-drawn over a full active list; or a draw
+/// alone. Two more reads and a write per leg cover a dispute's timeout, which also drops
+/// each game's slashes from its challenger's open count (`OpenChallenges`, by the
+/// verdict's `Survived` entry), and one write per leg the copy of a slashed verifier's
+/// bond on the active list.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 16 + 5 * DEADLINE_LEGS + ROOM_READS;
+const DEADLINE_READS: u64 = 16 + 6 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.
@@ -80,7 +80,7 @@ const ROOM_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64 + 1;
 /// Proof size of those reads: a `Bonds` entry (about 150 bytes) and an `Engagements`
 /// entry (about 60) per candidate, and the task's `BondUnits` entry.
 const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
-const DEADLINE_WRITES: u64 = 20 + 8 * DEADLINE_LEGS;
+const DEADLINE_WRITES: u64 = 20 + 9 * DEADLINE_LEGS;
 /// A task, its spec and audits; per leg, about 1 KB, with a timed-out game's challenger
 /// count. The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
 const DEADLINE_PROOF: u64 = 6_100 + 1_100 * DEADLINE_LEGS + ROOM_PROOF;
@@ -171,13 +171,13 @@ impl Est {
 	}
 	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, BondUnits,
 	// the verifier's binding, RevealsFrom, Watches, the challenger's bond and open games,
-	// SolverContested (and Tasks again) + the arbiter's opening (allowance: 10
-	// reads/writes); w Tasks, Audits, Deadlines, ChallengedAt, MovedDraw, OpenChallenges,
-	// SolverContested, ...
+	// SolverContested (and Tasks again), the games the verdict survived (Survived) + the
+	// arbiter's opening (allowance: 10 reads/writes); w Tasks, Audits, Deadlines,
+	// ChallengedAt, MovedDraw, OpenChallenges, SolverContested, ...
 	fn challenge(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_600)
-			.saturating_add(db.reads_writes(24, 19))
+		Weight::from_parts(120_000_000, ACTIVE_LIST_PROOF + 9_700)
+			.saturating_add(db.reads_writes(25, 19))
 	}
 	// watch_challenge: a challenge, r Watches, Audits, the whistleblowers' `Joined` list
 	// (a scan of it) and active list, and one VRF verification (two scalar

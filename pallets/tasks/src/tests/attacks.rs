@@ -4,7 +4,7 @@
 use super::*;
 
 /// `who` posts a failing verdict on `segment` of task `id`.
-fn fail(id: TaskId, who: u64, segment: u32) {
+pub(super) fn fail(id: TaskId, who: u64, segment: u32) {
 	let p = proof_for(task(id).checkpoints, segment);
 	assert_ok!(TaskPallet::submit_verification(
 		RuntimeOrigin::signed(who),

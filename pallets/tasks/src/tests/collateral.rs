@@ -285,12 +285,12 @@ fn a_whistleblowers_games_at_once_are_limited_by_its_bond() {
 		// One game lost frees no room: what is left of the bond covers the one still open.
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, false));
 		assert_eq!(OpenChallenges::<T>::get(15), 1);
-		assert!(!TaskPallet::covers_another_game(&15));
+		assert!(!TaskPallet::covers_another_game(&15, 1));
 		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[1].segment, false));
 		assert_eq!(OpenChallenges::<T>::get(15), 0);
-		assert!(!TaskPallet::covers_another_game(&15), "its bond is spent");
+		assert!(!TaskPallet::covers_another_game(&15, 1), "its bond is spent");
 		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(15), Role::Whistleblower, 2 * slash));
-		assert!(TaskPallet::covers_another_game(&15), "bonded again, it may challenge");
+		assert!(TaskPallet::covers_another_game(&15, 1), "bonded again, it may challenge");
 		let share: u64 =
 			<<T as pallet_gensyn_stake::Config>::ReporterShare as Get<Perbill>>::get() * slash;
 		assert!(share > 0);

@@ -183,7 +183,8 @@ fn a_losing_challenger_is_slashed_and_the_task_settles() {
 			Error::<T>::UnknownTask
 		);
 		rule(id, a.segment, false);
-		assert_eq!(Stake::bond(&13, Role::Whistleblower), 200 - 15);
+		let slash: u64 = <<T as Config>::FalseChallengeSlash as Get<u64>>::get();
+		assert_eq!(Stake::bond(&13, Role::Whistleblower), 200 - slash);
 		let end = task(id).deadline;
 		run_to(end);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));

@@ -442,3 +442,40 @@ fn decided_thresholds_are_bounded_when_storage_moves_to_version_15() {
 		assert_eq!(task(id).threshold, Some(within));
 	});
 }
+
+/// Version 17 adds the games each verdict survived and counts open games in the slashes
+/// they risk. No verdict survived a game as far as version 16 knew, so each open game
+/// risks one slash, as it counted one game: the counts read the same, the new map starts
+/// empty, a game lost after the upgrade is its verdict's first, and the upgrade runs once.
+#[test]
+fn open_games_count_one_slash_each_when_storage_moves_to_version_17() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(spec_with(|s| {
+			s.verification.audit_fraction = SpecPermill(1_000_000);
+		}));
+		verify_all(id, true);
+		let audits = Audits::<T>::get(id);
+		assert!(audits.len() >= 2, "two verdicts to challenge");
+		for a in audits.iter().take(2) {
+			assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		}
+		StorageVersion::new(16).put::<TaskPallet>();
+		crate::migrations::V16ToV17::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 17);
+		assert_eq!(OpenChallenges::<T>::get(13), 2);
+		assert_eq!(Survived::<T>::iter().count(), 0);
+		check();
+		let (slash, held): (u64, u64) =
+			(<<T as Config>::FalseChallengeSlash as Get<u64>>::get(), worth(13));
+		assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, audits[0].segment, false));
+		assert_eq!(worth(13), held - slash, "one slash");
+		assert_eq!(OpenChallenges::<T>::get(13), 1);
+		assert_eq!(Survived::<T>::get(id, audits[0].segment), Some((audits[0].verifier, 1)));
+		// Run again, the upgrade changes nothing.
+		crate::migrations::V16ToV17::<T>::on_runtime_upgrade();
+		assert_eq!(OpenChallenges::<T>::get(13), 1);
+		assert_eq!(Survived::<T>::get(id, audits[0].segment), Some((audits[0].verifier, 1)));
+		check();
+	});
+}

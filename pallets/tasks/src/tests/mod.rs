@@ -17,6 +17,7 @@ type T = Test;
 mod attacks;
 mod collateral;
 mod disputes;
+mod holding;
 mod invariants;
 mod jackpot;
 mod migrations;

@@ -65,7 +65,8 @@ fn a_solver_watches_failing_verdicts_on_its_own_work() {
 		// The solver loses the game: slashed for a false challenge, the verdict stands.
 		let sb = Stake::bond(&10, Role::Solver);
 		rule(id, a.segment, false);
-		assert_eq!(Stake::bond(&10, Role::Solver), sb - 15);
+		let slash: u64 = <<T as Config>::FalseChallengeSlash as Get<u64>>::get();
+		assert_eq!(Stake::bond(&10, Role::Solver), sb - slash);
 		// It contested that verdict once: it is not shown it again (the window stays open
 		// a whole period from the ruling, for anyone else).
 		assert!(watched().is_empty(), "contested once");
