@@ -244,7 +244,9 @@ pub mod pallet {
 		type MissedRevealSlash: Get<BalanceOf<Self>>;
 		/// Slash of a challenger that loses its dispute; a whistleblower's is taken once
 		/// more for each game its verdict survived before, up to a minimum bond (the
-		/// reporter's share only from the first).
+		/// reporter's share only from the first). A runtime that changes its ratio to
+		/// the minimum whistleblower bond while games are open recounts them
+		/// (`migrations::CountOpenChallenges`).
 		#[pallet::constant]
 		type FalseChallengeSlash: Get<BalanceOf<Self>>;
 		/// Distance threshold (f32 bits) of Threshold-mode tasks until profiling lands.

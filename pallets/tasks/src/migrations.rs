@@ -567,14 +567,17 @@ pub type V13ToV14<T> = VersionedMigration<
 >;
 
 /// Version 13 to 14's step, unversioned: reads every live task's audits and record, and
-/// writes one count per challenger.
+/// writes one count per challenger (what its open games risk), clearing any other. A
+/// runtime that changes what a game risks (the ratio of `MinWhistleblowerBond` to
+/// `FalseChallengeSlash`) while games are open runs it again, or the counts drift.
 pub struct CountOpenChallenges<T>(core::marker::PhantomData<T>);
 
 impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for CountOpenChallenges<T> {
 	fn on_runtime_upgrade() -> Weight {
 		let tasks = crate::Audits::<T>::iter_keys().count() as u64;
 		let counted = Pallet::<T>::challengers();
-		let writes = counted.len() as u64;
+		let stale = crate::OpenChallenges::<T>::clear(u32::MAX, None).unique as u64;
+		let writes = (counted.len() as u64).saturating_add(stale);
 		for (who, n) in counted {
 			crate::OpenChallenges::<T>::insert(who, n);
 		}

@@ -43,7 +43,7 @@ fn holding_a_verdict_game_after_game_costs_a_minimum_bond_a_game() {
 			assert_eq!(OpenChallenges::<T>::get(16), k.min(2), "what its game risks");
 			rule(id, a.segment, false);
 			assert_eq!(worth(16), holder - paid * slash);
-			assert_eq!(Survived::<T>::get(id, a.segment), Some((a.verifier.clone(), k)));
+			assert_eq!(Survived::<T>::get(id, a.segment), Some((a.verifier, k)));
 		}
 		// A minimum bond with a game open on another verdict covers no held one.
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(18), id, b.segment));
@@ -94,6 +94,29 @@ fn a_raised_count_never_raises_a_solvers_slash() {
 		rule(id, a.segment, false);
 		assert_eq!(worth(10), before - slash, "one slash");
 		assert_eq!(Survived::<T>::get(id, a.segment), Some((a.verifier, 3)));
+		check();
+	});
+}
+
+/// A game over a held verdict that nobody rules on times out: the verdict is void and
+/// audited again, and its challenger's count gives back the two slashes the game risked.
+#[test]
+fn a_held_verdicts_game_that_times_out_gives_back_what_it_risked() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(exact());
+		let a = Audits::<T>::get(id)[0].clone();
+		pass(id, a.verifier, a.segment);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		rule(id, a.segment, false);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		assert_eq!(OpenChallenges::<T>::get(13), 2, "a held verdict's game risks two");
+		check();
+		// The arbiter never rules.
+		run_to(task(id).deadline);
+		assert_eq!(OpenChallenges::<T>::get(13), 0);
+		let again = Audits::<T>::get(id)[0].clone();
+		assert_ne!(again.verifier, a.verifier, "audited again");
+		assert_eq!(TaskPallet::false_challenge_units(id, &again), 1, "a new verdict");
 		check();
 	});
 }
