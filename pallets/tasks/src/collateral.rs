@@ -138,10 +138,7 @@ impl<T: Config> Pallet<T> {
 	/// challenger would let a coalition raise a wrong pass's count, stop, and leave it
 	/// to stand with every small bond refused; and fresh minimum bonds would pay no more.
 	pub fn units_of(survived: Option<(T::AccountId, u32)>, verifier: &T::AccountId) -> u32 {
-		let games = match survived {
-			Some((v, k)) if v == *verifier => k,
-			_ => 0,
-		};
+		let games = Self::games_survived(survived, verifier);
 		let slash = T::FalseChallengeSlash::get();
 		let most = if slash.is_zero() {
 			1
@@ -149,6 +146,18 @@ impl<T: Config> Pallet<T> {
 			(T::Stake::min_bond(Role::Whistleblower) / slash).saturated_into::<u32>().max(1)
 		};
 		games.saturating_add(1).min(most)
+	}
+
+	/// The games `verifier`'s verdict survived, given its segment's [`Survived`] entry
+	/// (another verifier's entry counts a verdict since voided: none).
+	pub(crate) fn games_survived(
+		survived: Option<(T::AccountId, u32)>,
+		verifier: &T::AccountId,
+	) -> u32 {
+		match survived {
+			Some((v, k)) if v == *verifier => k,
+			_ => 0,
+		}
 	}
 
 	/// Whether `who`'s games on a task solved by `solver` count among its open

@@ -221,7 +221,9 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 		let audit =
 			audits.iter_mut().find(|a| a.segment == segment).ok_or(Error::<T>::UnknownSegment)?;
 		let challenger = audit.challenger.take().ok_or(Error::<T>::NoDispute)?;
-		let units = Self::false_challenge_units(id, audit);
+		let survived = Survived::<T>::get(id, segment);
+		let games = Self::games_survived(survived.clone(), &audit.verifier);
+		let units = Self::units_of(survived, &audit.verifier);
 		let challenger_role = if task.solver.as_ref() == Some(&challenger) {
 			Role::Solver
 		} else {
@@ -246,9 +248,6 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 				let more = slash.saturating_mul((units - 1).into());
 				T::Stake::slash(&challenger, challenger_role, more, None);
 			}
-			let games = Survived::<T>::get(id, segment)
-				.filter(|(v, _)| *v == audit.verifier)
-				.map_or(0, |(_, k)| k);
 			Survived::<T>::insert(id, segment, (audit.verifier.clone(), games.saturating_add(1)));
 			// While the game was open nobody else could challenge the verdict (nor the
 			// solver see a fail): it gets a whole period for anyone now. Else a verifier's
