@@ -81,8 +81,8 @@ impl<AccountId, Balance: Zero> ForcedErrors<AccountId, Balance> for () {
 /// verdict that a reveal shows to be no forced error must leave the solver time to
 /// contest it).
 pub trait OnReveal<AccountId> {
-	/// Whether the secrets bound to `task` may be revealed now.
-	fn may_reveal(task: TaskId) -> bool;
+	/// Whether `who` may reveal the secret bound to `task` now.
+	fn may_reveal(who: &AccountId, task: TaskId) -> bool;
 	/// `who` revealed the secret bound to `task`.
 	fn revealed(who: &AccountId, task: TaskId);
 	/// The most [`Self::may_reveal`] and [`Self::revealed`] weigh together.
@@ -91,7 +91,7 @@ pub trait OnReveal<AccountId> {
 
 /// Nobody listens: a secret may be revealed at any time.
 impl<AccountId> OnReveal<AccountId> for () {
-	fn may_reveal(_: TaskId) -> bool {
+	fn may_reveal(_: &AccountId, _: TaskId) -> bool {
 		true
 	}
 	fn revealed(_: &AccountId, _: TaskId) {}
@@ -253,7 +253,8 @@ pub mod pallet {
 		/// The secret does not hash to the commitment.
 		WrongSecret,
 		/// The task's secrets may not be revealed now: reveals open at a point of its
-		/// challenge window that the chain fixes, and close with the window.
+		/// challenge window that the chain fixes, and a verifier's close with the first
+		/// window that judged its verdict.
 		RevealNotOpen,
 	}
 
@@ -304,7 +305,7 @@ pub mod pallet {
 			let who = ensure_signed(origin)?;
 			let mut b = Bindings::<T>::get(&who, task).ok_or(Error::<T>::NotBound)?;
 			ensure!(b.secret.is_none(), Error::<T>::AlreadyRevealed);
-			ensure!(T::OnReveal::may_reveal(task), Error::<T>::RevealNotOpen);
+			ensure!(T::OnReveal::may_reveal(&who, task), Error::<T>::RevealNotOpen);
 			ensure!(
 				sp_crypto_hashing::blake2_256(&secret) == b.commitment,
 				Error::<T>::WrongSecret

@@ -109,7 +109,49 @@ impl<T: Config> Pallet<T> {
 		if !RevealsFrom::<T>::contains_key(id) {
 			RevealsFrom::<T>::insert(id, Self::reveal_point(end));
 		}
+		// Each verdict or report is judged first in this window: its verifier reveals by
+		// its end, whatever later windows open.
+		for a in Audits::<T>::get(id).iter().filter(|a| !a.awaits_verdict()) {
+			if !RevealBy::<T>::contains_key(id, &a.verifier) {
+				RevealBy::<T>::insert(id, &a.verifier, end);
+			}
+		}
 		Ok(())
+	}
+
+	/// Forgets `who`'s binding to task `id` and its reveal deadline: it no longer audits
+	/// the task.
+	pub(crate) fn release_binding(who: &T::AccountId, id: TaskId) {
+		T::ForcedErrors::release(who, id);
+		RevealBy::<T>::remove(id, who);
+	}
+
+	/// The block from which `who` may no longer reveal its secret bound to task `id`
+	/// (of `task`), if one is fixed: its own deadline once a window judged its verdict
+	/// ([`RevealBy`]), and the end of the window the task is in (Challenge and Disputed
+	/// phases; a re-audit under way opens a later window, which keeps a re-auditor's
+	/// reveal open). The settlement moves itself past a window's end, and a reveal in
+	/// between would escape the missed reveal's slash, or reopen a closed window.
+	pub(crate) fn reveal_deadline(
+		id: TaskId,
+		task: &Task<T>,
+		who: &T::AccountId,
+	) -> Option<BlockNumberFor<T>> {
+		let window =
+			matches!(task.phase, Phase::Challenge | Phase::Disputed).then_some(task.window_end);
+		match (RevealBy::<T>::get(id, who), window) {
+			(Some(own), Some(end)) => Some(own.min(end)),
+			(own, end) => own.or(end),
+		}
+	}
+
+	/// Whether `who` may reveal its secret bound to task `id` now: reveals are open
+	/// ([`Self::reveals_open`]) and its deadline ([`Self::reveal_deadline`]) has not come.
+	pub(crate) fn may_reveal_now(id: TaskId, who: &T::AccountId) -> bool {
+		let now = frame_system::Pallet::<T>::block_number();
+		Self::reveals_open(id)
+			&& Tasks::<T>::get(id)
+				.is_some_and(|t| Self::reveal_deadline(id, &t, who).is_none_or(|by| now < by))
 	}
 
 	/// Where a window ending at `end` opens to reveals: its last third, and never fewer
@@ -120,15 +162,6 @@ impl<T: Config> Pallet<T> {
 	pub fn reveal_point(end: BlockNumberFor<T>) -> BlockNumberFor<T> {
 		let third = T::ChallengePeriod::get() / 3u32.into();
 		end.saturating_sub(third.max(MIN_REVEAL_BLOCKS.into()))
-	}
-
-	/// Whether `task`'s window has ended, and with it the reveals: its end is a reveal's
-	/// deadline (in the Challenge and Disputed phases; a re-audit under way opens a later
-	/// window, which keeps them open). The settlement moves itself past that end, and a
-	/// reveal in between would escape the missed reveal's slash, or reopen a closed window.
-	pub(crate) fn reveals_closed(task: &Task<T>) -> bool {
-		matches!(task.phase, Phase::Challenge | Phase::Disputed)
-			&& frame_system::Pallet::<T>::block_number() >= task.window_end
 	}
 
 	/// Whether the verifiers of task `id` may reveal now: from the block the chain fixed

@@ -173,7 +173,7 @@ impl<T: Config> Pallet<T> {
 		let room = (ReplacedBound::<T>::get() as usize).saturating_sub(reserved);
 		for v in missing {
 			Self::disengage(id, task, v);
-			T::ForcedErrors::release(v, id);
+			Self::release_binding(v, id);
 			// A verifier that went silent is not drawn to re-audit this task (it would
 			// likely stay silent and use up a re-audit).
 			if !replaced.contains(v) && replaced.len() < room {

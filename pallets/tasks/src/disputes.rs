@@ -167,10 +167,12 @@ impl<T: Config> Pallet<T> {
 /// then is the solver shown it to contest (before, it would race whistleblowers for
 /// forced errors). A verifier that posts a wrong fail and reveals in the window's last
 /// block would leave the solver no time: so such a reveal keeps the window open for a
-/// whole challenge period from the reveal on.
+/// whole challenge period from the reveal on. A verifier reveals by the end of the first
+/// window that judged its verdict ([`RevealBy`]): a later one, opened by a lost game or
+/// a re-audit, would let it escape the missed reveal's slash.
 impl<T: Config> pallet_gensyn_jackpot::OnReveal<T::AccountId> for Pallet<T> {
-	fn may_reveal(id: TaskId) -> bool {
-		Self::reveals_open(id) && Tasks::<T>::get(id).is_some_and(|t| !Self::reveals_closed(&t))
+	fn may_reveal(who: &T::AccountId, id: TaskId) -> bool {
+		Self::may_reveal_now(id, who)
 	}
 
 	fn revealed(who: &T::AccountId, id: TaskId) {

@@ -601,7 +601,7 @@ impl<T: Config> Pallet<T> {
 			}
 			if !audits.iter().any(|x| x.verifier == old) {
 				Self::disengage(id, task, &old);
-				T::ForcedErrors::release(&old, id);
+				Self::release_binding(&old, id);
 			}
 			Self::deposit_event(Event::Reaudited { id, segment, verifier: v });
 			given = true;

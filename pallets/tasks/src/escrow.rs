@@ -99,7 +99,7 @@ impl<T: Config> Pallet<T> {
 	/// counting on every worker engaged in it.
 	pub(crate) fn release_workers(id: TaskId, task: &mut Task<T>) {
 		for a in Audits::<T>::take(id) {
-			T::ForcedErrors::release(&a.verifier, id);
+			Self::release_binding(&a.verifier, id);
 			// No path ends a task with a game open; should one ever, the game is not left
 			// behind, nor its challenger's count.
 			if let Some(c) = &a.challenger {

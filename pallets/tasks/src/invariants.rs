@@ -165,6 +165,14 @@ impl<T: Config> Pallet<T> {
 			let t = Tasks::<T>::get(id).ok_or("tasks: a reveal point of a dead task")?;
 			ensure!(from <= t.window_end, "tasks: reveals open after the window ends");
 		}
+		for (id, who, by) in RevealBy::<T>::iter() {
+			let t = Tasks::<T>::get(id).ok_or("tasks: a reveal deadline of a dead task")?;
+			ensure!(
+				Audits::<T>::get(id).iter().any(|a| a.verifier == who),
+				"tasks: a reveal deadline of a verifier that audits nothing"
+			);
+			ensure!(by <= t.window_end, "tasks: a reveal deadline after the window ends");
+		}
 		Ok(())
 	}
 }

@@ -71,7 +71,7 @@ include!("types.rs");
 /// 14: each whistleblower's open games, which its bond must cover; 15: decided thresholds
 /// within the bounds; 16: the verdicts each solver contested; 17: the games each verdict
 /// survived).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(17);
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(18);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -314,6 +314,21 @@ pub mod pallet {
 	/// put its challenge ahead of a reveal it saw in the pool.
 	#[pallet::storage]
 	pub type RevealsFrom<T: Config> = StorageMap<_, Twox64Concat, TaskId, BlockNumberFor<T>>;
+
+	/// The last block (exclusive) in which each verifier of a live task may reveal: the
+	/// end of the first window that judged its verdict or report, fixed when that window
+	/// opens. A later window (a lost game reopening it, a re-audit's) never moves it, so
+	/// that a verifier that missed its reveal cannot escape the slash by revealing then.
+	/// Dropped with the verifier's binding.
+	#[pallet::storage]
+	pub type RevealBy<T: Config> = StorageDoubleMap<
+		_,
+		Twox64Concat,
+		TaskId,
+		Blake2_128Concat,
+		T::AccountId,
+		BlockNumberFor<T>,
+	>;
 
 	/// A training round's watch lottery, drawn with its verifiers: only the challenges of
 	/// whistleblowers whose ticket wins it ([`WatchDraw::won`]) earn catches, so a

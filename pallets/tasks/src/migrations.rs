@@ -635,3 +635,70 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for BoundDecide
 		T::DbWeight::get().reads_writes(reads.saturating_add(2), writes)
 	}
 }
+
+/// The tasks pallet's migration from storage version 17 to 18 (runs once): version 18
+/// adds [`crate::RevealBy`], each verifier's reveal deadline. A task in its window at the
+/// upgrade gives each verifier whose verdict the window judges the window's end as it
+/// stands, the deadline it had; a task being audited again fixes its verifiers' deadlines
+/// when its next window opens. A verifier that missed its reveal before the upgrade may
+/// still reveal in a window a lost game reopens; none after.
+pub type V17ToV18<T> = VersionedMigration<
+	17,
+	18,
+	RevealDeadlines<T>,
+	Pallet<T>,
+	<T as frame_system::Config>::DbWeight,
+>;
+
+/// Version 17 to 18's step, unversioned: reads every live task, and each in its window's
+/// audits, and writes one entry for each of their judged verdicts.
+pub struct RevealDeadlines<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> RevealDeadlines<T> {
+	/// The verifiers whose verdicts task `id`'s window judges, and the window's end.
+	fn judged(id: TaskId, task: &Task<T>) -> Option<(Vec<T::AccountId>, BlockNumberFor<T>)> {
+		if !matches!(task.phase, Phase::Challenge | Phase::Disputed)
+			|| !RevealsFrom::<T>::contains_key(id)
+		{
+			return None;
+		}
+		let mut who: Vec<T::AccountId> = Vec::new();
+		for a in Audits::<T>::get(id).iter().filter(|a| !a.awaits_verdict()) {
+			if !who.contains(&a.verifier) {
+				who.push(a.verifier.clone());
+			}
+		}
+		Some((who, task.window_end))
+	}
+}
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for RevealDeadlines<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let (mut reads, mut writes) = (0u64, 0u64);
+		for (id, task) in Tasks::<T>::iter() {
+			reads = reads.saturating_add(3);
+			let Some((judged, end)) = Self::judged(id, &task) else { continue };
+			for who in judged {
+				RevealBy::<T>::insert(id, who, end);
+				writes = writes.saturating_add(1);
+			}
+		}
+		T::DbWeight::get().reads_writes(reads, writes)
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+		let n: u64 = Tasks::<T>::iter()
+			.filter_map(|(id, t)| Self::judged(id, &t))
+			.map(|(who, _)| who.len() as u64)
+			.sum();
+		Ok(n.encode())
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		let before = u64::decode(&mut &state[..]).map_err(|_| "undecodable count")?;
+		ensure!(RevealBy::<T>::iter().count() as u64 == before, "a verifier was missed");
+		Ok(())
+	}
+}

@@ -406,7 +406,8 @@ pub enum Duty<BlockNumber> {
 		/// The first block at which the chain accepts the reveal (the window's last
 		/// third): a reveal before it is refused.
 		from: BlockNumber,
-		/// Deadline: the end of the challenge window.
+		/// Deadline: the end of the first challenge window that judged the verifier's
+		/// verdict, or of the window under way.
 		by: BlockNumber,
 	},
 	/// An active whistleblower may check the verdict on `segment` of the task (replay
@@ -417,7 +418,8 @@ pub enum Duty<BlockNumber> {
 		task: TaskId,
 		/// The segment.
 		segment: u32,
-		/// Deadline: the end of the challenge window.
+		/// Deadline: the end of the first challenge window that judged the verifier's
+		/// verdict, or of the window under way.
 		by: BlockNumber,
 	},
 	/// Every profiler of the Threshold task has committed: reveal the committed

@@ -6,9 +6,9 @@ use crate::*;
 impl<T: Config> Pallet<T> {
 	/// A reveal duty for `who` on task `id` once the task's reveals have a point fixed
 	/// (its first window opened) and `who` posted a verdict whose secret it has not
-	/// revealed. Once fixed, reveals stay open in every phase until the window ends: a game
-	/// settled in the window can send the task back to be audited again before every
-	/// verifier revealed.
+	/// revealed. Once fixed, reveals stay open in every phase until `who`'s deadline
+	/// ([`Pallet::reveal_deadline`]): a game settled in the window can send the task back
+	/// to be audited again before every verifier revealed.
 	fn reveal_duty(
 		id: TaskId,
 		t: &Task<T>,
@@ -16,7 +16,8 @@ impl<T: Config> Pallet<T> {
 		audits: &AuditsOf<T>,
 	) -> Option<Duty<BlockNumberFor<T>>> {
 		let from = RevealsFrom::<T>::get(id)?;
-		if Self::reveals_closed(t) {
+		let by = Self::reveal_deadline(id, t, who);
+		if by.is_some_and(|by| frame_system::Pallet::<T>::block_number() >= by) {
 			return None;
 		}
 		let unrevealed = audits.iter().any(|a| {
@@ -24,7 +25,7 @@ impl<T: Config> Pallet<T> {
 				&& !a.awaits_verdict()
 				&& T::ForcedErrors::forced(who, id, a.segment).is_none()
 		});
-		unrevealed.then_some(Duty::Reveal { task: id, from, by: t.window_end })
+		unrevealed.then_some(Duty::Reveal { task: id, from, by: by.unwrap_or(t.window_end) })
 	}
 
 	/// What `who` must do now (runtime API).

@@ -70,9 +70,10 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// alone. Two more reads and a write per leg cover a dispute's timeout, which also drops
 /// each game's slashes from its challenger's open count (`OpenChallenges`, by the
 /// verdict's `Survived` entry), and one write per leg the copy of a slashed verifier's
-/// bond on the active list.
+/// bond on the active list. One more read and write per leg cover the verifiers' reveal
+/// deadlines (`RevealBy`): fixed when a deadline opens a window, dropped as a round ends.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 16 + 6 * DEADLINE_LEGS + ROOM_READS;
+const DEADLINE_READS: u64 = 17 + 7 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.
@@ -80,10 +81,10 @@ const ROOM_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64 + 1;
 /// Proof size of those reads: a `Bonds` entry (about 150 bytes) and an `Engagements`
 /// entry (about 60) per candidate, and the task's `BondUnits` entry.
 const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
-const DEADLINE_WRITES: u64 = 20 + 9 * DEADLINE_LEGS;
-/// A task, its spec and audits; per leg, about 1 KB, with a timed-out game's challenger
-/// count. The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
-const DEADLINE_PROOF: u64 = 6_100 + 1_100 * DEADLINE_LEGS + ROOM_PROOF;
+const DEADLINE_WRITES: u64 = 20 + 10 * DEADLINE_LEGS;
+/// A task, its spec and audits; per leg, about 1.1 KB, with a timed-out game's challenger
+/// count and the verifier's reveal deadline. The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
+const DEADLINE_PROOF: u64 = 6_100 + 1_250 * DEADLINE_LEGS + ROOM_PROOF;
 /// The three full active lists a block's deadlines read (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers', and a slash writes the copy of
 /// the slashed worker's bond on its role's), and the three `Joined` lists (a slash that
@@ -151,15 +152,27 @@ impl Est {
 	}
 	// submit_verification: r Tasks, Audits, Specs, Deadlines and, for a Threshold task
 	// never profiled, the two threshold bounds; w Tasks, Audits, Deadlines; a
-	// 32-level Merkle proof (33 blake2 hashes).
+	// 32-level Merkle proof (33 blake2 hashes); the last verdict opens the window
+	// ([`Est::window_opened`]).
 	fn submit_verification(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(90_000_000, 12_200).saturating_add(db.reads_writes(6, 3))
+		Weight::from_parts(90_000_000, 12_200)
+			.saturating_add(db.reads_writes(6, 3))
+			.saturating_add(self.window_opened())
 	}
-	// report_unavailable: r Tasks, Audits, Deadlines; w Tasks, Audits, Deadlines.
+	// report_unavailable: r Tasks, Audits, Deadlines; w Tasks, Audits, Deadlines; the
+	// last report opens the window ([`Est::window_opened`]).
 	fn report_unavailable(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(40_000_000, 12_000).saturating_add(db.reads_writes(3, 3))
+		Weight::from_parts(40_000_000, 12_000)
+			.saturating_add(db.reads_writes(3, 3))
+			.saturating_add(self.window_opened())
+	}
+	// A window's opening fixes its verifiers' reveal deadlines: r Audits, and per audit
+	// (at most [`DEADLINE_LEGS`]) r/w its verifier's `RevealBy` entry (about 150 bytes).
+	fn window_opened(&self) -> Weight {
+		Weight::from_parts(2_000_000 * DEADLINE_LEGS, 150 * DEADLINE_LEGS)
+			.saturating_add(self.0.reads_writes(1 + DEADLINE_LEGS, DEADLINE_LEGS))
 	}
 	// prove_off_task: r Tasks, OffTask, Specs (a spec of up to 32 layers); w OffTask;
 	// the arbiter's check: a 32-level checkpoint proof, a state root over up to 193
@@ -208,13 +221,13 @@ impl Est {
 	fn per_deadline(&self) -> Weight {
 		per_deadline(self.0)
 	}
-	// reopen_window (a reveal's check and what it reopens): r RevealsFrom, Tasks,
-	// Audits, each audit's binding (MaxAuditSegments), Deadlines, MovedDraw; w Tasks,
-	// Deadlines, MovedDraw.
+	// reopen_window (a reveal's check and what it reopens): r RevealsFrom, Tasks, the
+	// revealer's RevealBy, Audits, each audit's binding (MaxAuditSegments), Deadlines,
+	// MovedDraw; w Tasks, Deadlines, MovedDraw.
 	fn reopen_window(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_000 + 300 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(6 + 2 * DEADLINE_LEGS, 3 + DEADLINE_LEGS))
+		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_150 + 300 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(7 + 2 * DEADLINE_LEGS, 3 + DEADLINE_LEGS))
 	}
 }
 

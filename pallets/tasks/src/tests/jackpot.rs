@@ -168,6 +168,50 @@ fn a_reveal_after_the_window_is_refused_while_the_settlement_moves() {
 	assert!(moved > 0, "some settlement moved past the window's end");
 }
 
+/// A verifier that missed its reveal waits for a game ruled past the window's end: the
+/// lost game reopens the window for a whole period, and a reveal then would escape the
+/// missed reveal's slash. A verifier reveals by the end of the first window that judged
+/// its verdict: the late reveal is refused, it is told of no reveal, and it is slashed,
+/// while the verifier that revealed in time is not. The re-auditor drawn for its segment
+/// reveals in its own window, after the first one's end.
+#[test]
+fn a_reveal_in_a_window_a_lost_game_reopened_is_refused() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		let (late, held) = (audits[0].clone(), audits[1].clone());
+		assert_ne!(late.verifier, held.verifier);
+		verify_all(id, true);
+		let end = task(id).window_end;
+		reveal(held.verifier, id);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, held.segment));
+		run_to(end + 2);
+		rule(id, held.segment, false);
+		assert_eq!(task(id).phase, Phase::Challenge, "the window is open again");
+		assert!(task(id).window_end > end + 2);
+		let (lb, hb) = (
+			Stake::bond(&late.verifier, Role::Verifier),
+			Stake::bond(&held.verifier, Role::Verifier),
+		);
+		let secret = [late.verifier as u8; 32];
+		assert_noop!(
+			JackpotPallet::reveal(RuntimeOrigin::signed(late.verifier), id, secret),
+			pallet_gensyn_jackpot::Error::<T>::RevealNotOpen
+		);
+		let duty = |d: &Duty<u64>| matches!(d, Duty::Reveal { .. });
+		assert!(!TaskPallet::duties(&late.verifier).iter().any(duty), "no reveal duty");
+		run_to(task(id).deadline);
+		let reveal_slash: u64 = <<T as Config>::MissedRevealSlash as Get<u64>>::get();
+		assert_eq!(Stake::bond(&late.verifier, Role::Verifier), lb - reveal_slash);
+		assert_eq!(Stake::bond(&held.verifier, Role::Verifier), hb, "revealed in time");
+		reaudits_pass(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		check();
+	});
+}
+
 /// The watcher stakes a cheap claim with a challenge before reveals open and loses it
 /// (concedes), then challenges the same segment again once reveals opened, ahead of a
 /// reveal held back a block. The second challenge does not inherit the first's claim.

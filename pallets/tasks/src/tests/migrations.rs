@@ -479,3 +479,34 @@ fn open_games_count_one_slash_each_when_storage_moves_to_version_17() {
 		check();
 	});
 }
+
+/// A task in its window at the upgrade gives each verifier it judges the window's end as
+/// its reveal deadline; a task not yet verified gets its deadlines when its window
+/// opens. Run again, the upgrade changes nothing.
+#[test]
+fn reveal_deadlines_are_fixed_when_storage_moves_to_version_18() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let judged = verifying_with(spec());
+		verify_all(judged, true);
+		let offered = submitted();
+		// Storage as version 17 left it: no deadlines.
+		let _ = RevealBy::<T>::clear(u32::MAX, None);
+		StorageVersion::new(17).put::<TaskPallet>();
+		crate::migrations::V17ToV18::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 18);
+		let end = task(judged).window_end;
+		let mut verifiers: Vec<u64> = Audits::<T>::get(judged).iter().map(|a| a.verifier).collect();
+		verifiers.sort();
+		verifiers.dedup();
+		assert!(!verifiers.is_empty());
+		for v in &verifiers {
+			assert_eq!(RevealBy::<T>::get(judged, v), Some(end));
+		}
+		assert_eq!(RevealBy::<T>::iter().count(), verifiers.len(), "{verifiers:?}");
+		assert_eq!(RevealBy::<T>::iter_prefix(offered).count(), 0);
+		check();
+		crate::migrations::V17ToV18::<T>::on_runtime_upgrade();
+		assert_eq!(RevealBy::<T>::iter().count(), verifiers.len());
+	});
+}
