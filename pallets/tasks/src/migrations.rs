@@ -637,11 +637,12 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for BoundDecide
 }
 
 /// The tasks pallet's migration from storage version 17 to 18 (runs once): version 18
-/// adds [`crate::RevealBy`], each verifier's reveal deadline. A task in its window at the
-/// upgrade gives each verifier whose verdict the window judges the window's end as it
-/// stands, the deadline it had; a task being audited again fixes its verifiers' deadlines
-/// when its next window opens. A verifier that missed its reveal before the upgrade may
-/// still reveal in a window a lost game reopens; none after.
+/// adds [`crate::RevealBy`], each verifier's reveal deadline. A task whose round opened a
+/// window gives each verifier a window judged the window's end as it stands, the
+/// deadline it had: in a window, every verifier with a verdict or report; being
+/// audited again, the round's first verifiers (a re-auditor's deadline comes with its
+/// window). A verifier that missed its reveal before the upgrade may still reveal in a
+/// window a lost game reopened; none after.
 pub type V17ToV18<T> = VersionedMigration<
 	17,
 	18,
@@ -650,20 +651,25 @@ pub type V17ToV18<T> = VersionedMigration<
 	<T as frame_system::Config>::DbWeight,
 >;
 
-/// Version 17 to 18's step, unversioned: reads every live task, and each in its window's
-/// audits, and writes one entry for each of their judged verdicts.
+/// Version 17 to 18's step, unversioned: reads every live task, and the audits of each
+/// whose round opened a window, and writes one entry for each verifier a window judged.
 pub struct RevealDeadlines<T>(core::marker::PhantomData<T>);
 
 impl<T: Config> RevealDeadlines<T> {
-	/// The verifiers whose verdicts task `id`'s window judges, and the window's end.
+	/// The verifiers of task `id` that a window judged, and the end they reveal by.
 	fn judged(id: TaskId, task: &Task<T>) -> Option<(Vec<T::AccountId>, BlockNumberFor<T>)> {
-		if !matches!(task.phase, Phase::Challenge | Phase::Disputed)
-			|| !RevealsFrom::<T>::contains_key(id)
-		{
+		if !RevealsFrom::<T>::contains_key(id) {
 			return None;
 		}
+		let in_window = match task.phase {
+			Phase::Challenge | Phase::Disputed => true,
+			Phase::Verifying => false,
+			_ => return None,
+		};
 		let mut who: Vec<T::AccountId> = Vec::new();
-		for a in Audits::<T>::get(id).iter().filter(|a| !a.awaits_verdict()) {
+		let judged =
+			|a: &&Audit<T::AccountId>| !a.awaits_verdict() && (in_window || a.reaudits == 0);
+		for a in Audits::<T>::get(id).iter().filter(judged) {
 			if !who.contains(&a.verifier) {
 				who.push(a.verifier.clone());
 			}

@@ -418,8 +418,7 @@ pub enum Duty<BlockNumber> {
 		task: TaskId,
 		/// The segment.
 		segment: u32,
-		/// Deadline: the end of the first challenge window that judged the verifier's
-		/// verdict, or of the window under way.
+		/// Deadline: the end of the challenge window.
 		by: BlockNumber,
 	},
 	/// Every profiler of the Threshold task has committed: reveal the committed

@@ -70,10 +70,12 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// alone. Two more reads and a write per leg cover a dispute's timeout, which also drops
 /// each game's slashes from its challenger's open count (`OpenChallenges`, by the
 /// verdict's `Survived` entry), and one write per leg the copy of a slashed verifier's
-/// bond on the active list. One more read and write per leg cover the verifiers' reveal
-/// deadlines (`RevealBy`): fixed when a deadline opens a window, dropped as a round ends.
+/// bond on the active list, and one more the verifier's reveal deadline (`RevealBy`)
+/// dropped as the round ends. A verify deadline that opens the window fixes those
+/// deadlines (a read and a write per leg), but only where no re-audit was drawn, so its
+/// legs stay within a settlement's.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 17 + 7 * DEADLINE_LEGS + ROOM_READS;
+const DEADLINE_READS: u64 = 16 + 6 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.

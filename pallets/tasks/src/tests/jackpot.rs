@@ -212,6 +212,35 @@ fn a_reveal_in_a_window_a_lost_game_reopened_is_refused() {
 	});
 }
 
+/// A game ruled in the window sends the task back to be audited again, and a first
+/// verifier that has not revealed waits for the re-audit, whose window ends later.
+/// Its deadline stays the first window's end: after it, in the re-audit, its reveal is
+/// refused.
+#[test]
+fn a_reaudit_under_way_never_extends_a_first_verifiers_reveal() {
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
+		let audits = Audits::<T>::get(id);
+		let (refuted, late) = (audits[0].clone(), audits[1].clone());
+		verify_all(id, true);
+		let end = task(id).window_end;
+		assert_eq!(RevealBy::<T>::get(id, late.verifier), Some(end));
+		reveal(refuted.verifier, id);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, refuted.segment));
+		rule(id, refuted.segment, true);
+		assert_eq!(task(id).phase, Phase::Verifying, "audited again");
+		run_to(end);
+		assert_eq!(task(id).phase, Phase::Verifying, "still audited again");
+		let secret = [late.verifier as u8; 32];
+		assert_noop!(
+			JackpotPallet::reveal(RuntimeOrigin::signed(late.verifier), id, secret),
+			pallet_gensyn_jackpot::Error::<T>::RevealNotOpen
+		);
+		check();
+	});
+}
+
 /// The watcher stakes a cheap claim with a challenge before reveals open and loses it
 /// (concedes), then challenges the same segment again once reveals opened, ahead of a
 /// reveal held back a block. The second challenge does not inherit the first's claim.

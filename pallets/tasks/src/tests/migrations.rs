@@ -510,3 +510,31 @@ fn reveal_deadlines_are_fixed_when_storage_moves_to_version_18() {
 		assert_eq!(RevealBy::<T>::iter().count(), verifiers.len());
 	});
 }
+
+/// A task being audited again at the upgrade gives the round's first verifiers the
+/// window's end as it stands; the re-auditor gets its deadline when its window opens.
+#[test]
+fn a_reaudit_under_way_keeps_its_first_verifiers_deadlines_at_version_18() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
+		verify_all(id, true);
+		let refuted = Audits::<T>::get(id)[0].clone();
+		reveal(refuted.verifier, id);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, refuted.segment));
+		rule(id, refuted.segment, true);
+		assert_eq!(task(id).phase, Phase::Verifying, "audited again");
+		let _ = RevealBy::<T>::clear(u32::MAX, None);
+		StorageVersion::new(17).put::<TaskPallet>();
+		crate::migrations::V17ToV18::<T>::on_runtime_upgrade();
+		let end = task(id).window_end;
+		let audits = Audits::<T>::get(id);
+		assert!(audits.iter().any(|a| a.reaudits > 0), "{audits:?}");
+		for a in audits.iter() {
+			let want = (a.reaudits == 0).then_some(end);
+			assert_eq!(RevealBy::<T>::get(id, a.verifier), want, "{a:?}");
+		}
+		check();
+	});
+}
