@@ -177,13 +177,7 @@ fn a_reveal_after_the_window_is_refused_while_the_settlement_moves() {
 #[test]
 fn a_reveal_in_a_window_a_lost_game_reopened_is_refused() {
 	new_test_ext().execute_with(|| {
-		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
-		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
-		let audits = Audits::<T>::get(id);
-		assert_eq!(audits.len(), 2);
-		let (late, held) = (audits[0].clone(), audits[1].clone());
-		assert_ne!(late.verifier, held.verifier);
-		verify_all(id, true);
+		let (id, late, held) = two_passes();
 		let end = task(id).window_end;
 		reveal(held.verifier, id);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, held.segment));
@@ -219,11 +213,7 @@ fn a_reveal_in_a_window_a_lost_game_reopened_is_refused() {
 #[test]
 fn a_reaudit_under_way_never_extends_a_first_verifiers_reveal() {
 	new_test_ext().execute_with(|| {
-		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
-		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
-		let audits = Audits::<T>::get(id);
-		let (refuted, late) = (audits[0].clone(), audits[1].clone());
-		verify_all(id, true);
+		let (id, refuted, late) = two_passes();
 		let end = task(id).window_end;
 		assert_eq!(RevealBy::<T>::get(id, late.verifier), Some(end));
 		reveal(refuted.verifier, id);
@@ -261,13 +251,7 @@ fn a_lost_early_challenge_leaves_no_claim_to_a_later_one() {
 #[test]
 fn reveals_stay_open_when_a_game_sends_the_task_back_to_be_audited() {
 	new_test_ext().execute_with(|| {
-		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
-		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
-		let audits = Audits::<T>::get(id);
-		assert_eq!(audits.len(), 2);
-		let (refuted, other) = (audits[0].clone(), audits[1].clone());
-		assert_ne!(refuted.verifier, other.verifier);
-		verify_all(id, true);
+		let (id, refuted, other) = two_passes();
 		let from = RevealsFrom::<T>::get(id).expect("the window is open");
 		reveal(refuted.verifier, id);
 		reg(13, Role::Whistleblower);

@@ -517,10 +517,7 @@ fn reveal_deadlines_are_fixed_when_storage_moves_to_version_18() {
 fn a_reaudit_under_way_keeps_its_first_verifiers_deadlines_at_version_18() {
 	use frame_support::traits::OnRuntimeUpgrade;
 	new_test_ext().execute_with(|| {
-		let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
-		let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
-		verify_all(id, true);
-		let refuted = Audits::<T>::get(id)[0].clone();
+		let (id, refuted, _) = two_passes();
 		reveal(refuted.verifier, id);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, refuted.segment));
 		rule(id, refuted.segment, true);

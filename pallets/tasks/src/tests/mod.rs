@@ -320,6 +320,19 @@ fn verifying_by(rate: sp_runtime::Perbill, spec: TaskSpec, verifiers: &[u64]) ->
 	id
 }
 
+/// A task with the real jackpot (nothing forced) whose two audited segments went to two
+/// of four verifiers, both passed and unrevealed: one verdict to dispute, the other's
+/// verifier to reveal or not, and verifiers left to audit again.
+fn two_passes() -> (TaskId, Audit<u64>, Audit<u64>) {
+	let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+	let id = verifying_by(sp_runtime::Perbill::zero(), two, &[11, 12, 14, 15]);
+	let audits = Audits::<T>::get(id);
+	assert_eq!(audits.len(), 2);
+	assert_ne!(audits[0].verifier, audits[1].verifier);
+	verify_all(id, true);
+	(id, audits[0].clone(), audits[1].clone())
+}
+
 /// Reveals the secrets of every verifier drawn for `id`.
 fn reveal_all(id: TaskId) {
 	let mut done = Vec::new();
