@@ -109,6 +109,7 @@ pub fn probe() -> Result<[u8; 32]> {
 		}
 	}
 	transformer_ops(&mut acc)?;
+	decoder_block(&mut acc)?;
 	Ok(blake2_256(&acc))
 }
 
@@ -161,6 +162,47 @@ fn transformer_ops(acc: &mut Vec<u8>) -> Result<()> {
 		&clipped,
 	] {
 		push(v);
+	}
+	Ok(())
+}
+
+/// Appends the bits of a decoder block's forward and backward passes (two heads, every
+/// parameter's gradient) on generated values.
+fn decoder_block(acc: &mut Vec<u8>) -> Result<()> {
+	use crate::transformer::{block, multihead};
+	let n = block::Dims { t: 5, d: 8, heads: 2, hidden: 16, eps: 1e-5 };
+	let values = |tensor: u32, len: usize| crate::init::uniform_tensor(4, tensor, len, 0.5);
+	let (d, hd) = (n.d, n.hidden * n.d);
+	let attn = multihead::Params {
+		wq: values(0, d * d),
+		bq: values(1, d),
+		wk: values(2, d * d),
+		bk: values(3, d),
+		wv: values(4, d * d),
+		bv: values(5, d),
+		wo: values(6, d * d),
+		bo: values(7, d),
+	};
+	let p = block::Params {
+		ln1_gamma: values(8, d),
+		ln1_beta: values(9, d),
+		attn,
+		ln2_gamma: values(10, d),
+		ln2_beta: values(11, d),
+		w1: values(12, hd),
+		b1: values(13, n.hidden),
+		w2: values(14, hd),
+		b2: values(15, d),
+	};
+	let x = values(16, n.t * d);
+	let f = block::forward(&x, &p, &n, 1)?;
+	let g = block::backward(&x, &p, &f, &values(17, n.t * d), &n, 1)?;
+	let (q, a) = (&g.params, &g.params.attn);
+	for v in [&f.y, &g.dx, &q.ln1_gamma, &q.ln1_beta, &a.wq, &a.bq, &a.wk, &a.bk, &a.wv, &a.bv]
+		.into_iter()
+		.chain([&a.wo, &a.bo, &q.ln2_gamma, &q.ln2_beta, &q.w1, &q.b1, &q.w2, &q.b2])
+	{
+		v.iter().for_each(|f| acc.extend_from_slice(&f.to_le_bytes()));
 	}
 	Ok(())
 }

@@ -9,21 +9,27 @@
 //! - [`causal_softmax`]: softmax over attention scores with a causal mask;
 //! - [`attention`]: one head of causal self-attention, composed of the products and the
 //!   softmax;
-//! - [`clip`]: the global gradient norm and the clipping scale.
+//! - [`clip`]: the global gradient norm and the clipping scale;
+//! - [`multihead`]: causal self-attention of several heads, with its four projections;
+//! - [`block`]: one pre-norm decoder block, attention then a GELU MLP, each added to the
+//!   residual stream.
 //!
 //! Each module spells out its definition, and its per-element functions (`*_step`,
 //! `*_at`) are the ones its fast loops call, so an element evaluation for the pinpoint
 //! game computes the same bits. AdamW's decoupled decay is in [`crate::optim`].
 //!
 //! These are building blocks: the spec language does not yet name a transformer, and
-//! no training step or op graph uses them.
+//! no training step or op graph uses them (a block's passes are plain functions, with
+//! no element evaluation of their own beyond their parts').
 
 pub mod attention;
+pub mod block;
 pub mod causal_softmax;
 pub mod clip;
 pub mod embedding;
 pub mod gelu;
 pub mod layernorm;
+pub mod multihead;
 
 #[cfg(test)]
 pub(crate) mod check;
