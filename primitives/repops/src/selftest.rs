@@ -109,7 +109,7 @@ pub fn probe() -> Result<[u8; 32]> {
 		}
 	}
 	transformer_ops(&mut acc)?;
-	decoder_block(&mut acc)?;
+	language_model(&mut acc)?;
 	Ok(blake2_256(&acc))
 }
 
@@ -166,43 +166,30 @@ fn transformer_ops(acc: &mut Vec<u8>) -> Result<()> {
 	Ok(())
 }
 
-/// Appends the bits of a decoder block's forward and backward passes (two heads, every
-/// parameter's gradient) on generated values.
-fn decoder_block(acc: &mut Vec<u8>) -> Result<()> {
-	use crate::transformer::{block, multihead};
-	let n = block::Dims { t: 5, d: 8, heads: 2, hidden: 16, eps: 1e-5 };
-	let values = |tensor: u32, len: usize| crate::init::uniform_tensor(4, tensor, len, 0.5);
-	let (d, hd) = (n.d, n.hidden * n.d);
-	let attn = multihead::Params {
-		wq: values(0, d * d),
-		bq: values(1, d),
-		wk: values(2, d * d),
-		bk: values(3, d),
-		wv: values(4, d * d),
-		bv: values(5, d),
-		wo: values(6, d * d),
-		bo: values(7, d),
+/// Appends the bits of a small language model's training step: its loss, every
+/// parameter's gradient, and the parameters after one clipped AdamW step.
+fn language_model(acc: &mut Vec<u8>) -> Result<()> {
+	use crate::transformer::{lm, train};
+	let c = lm::Config { vocab: 9, t: 5, d: 8, heads: 2, layers: 2, hidden: 16, eps: 1e-5 };
+	let tokens: Vec<u32> = (0..2 * c.t as u32).map(|n| (n * 4) % 9).collect();
+	let targets: Vec<u32> = (0..2 * c.t as u32).map(|n| (n * 4 + 1) % 9).collect();
+	let mut params = lm::Params::init(&c, 5);
+	let f = lm::forward(&c, &params, &tokens, &targets, 2, 1)?;
+	let mut grads = lm::backward(&c, &params, &f, &tokens, &targets, 2, 1)?;
+	let mut push = |v: &[f32]| v.iter().for_each(|x| acc.extend_from_slice(&x.to_le_bytes()));
+	push(&[f.loss]);
+	grads.tensors().into_iter().for_each(|g| push(g));
+	let h = train::AdamW {
+		lr: 1e-2,
+		beta1: 0.9,
+		beta2: 0.999,
+		eps: 1e-8,
+		weight_decay: 0.1,
+		max_norm: 0.5,
 	};
-	let p = block::Params {
-		ln1_gamma: values(8, d),
-		ln1_beta: values(9, d),
-		attn,
-		ln2_gamma: values(10, d),
-		ln2_beta: values(11, d),
-		w1: values(12, hd),
-		b1: values(13, n.hidden),
-		w2: values(14, hd),
-		b2: values(15, d),
-	};
-	let x = values(16, n.t * d);
-	let f = block::forward(&x, &p, &n, 1)?;
-	let g = block::backward(&x, &p, &f, &values(17, n.t * d), &n, 1)?;
-	let (q, a) = (&g.params, &g.params.attn);
-	for v in [&f.y, &g.dx, &q.ln1_gamma, &q.ln1_beta, &a.wq, &a.bq, &a.wk, &a.bk, &a.wv, &a.bv]
-		.into_iter()
-		.chain([&a.wo, &a.bo, &q.ln2_gamma, &q.ln2_beta, &q.w1, &q.b1, &q.w2, &q.b2])
-	{
-		v.iter().for_each(|f| acc.extend_from_slice(&f.to_le_bytes()));
-	}
+	let mut moments = train::Moments::zeros(params.tensors());
+	let scale = train::step(&mut params.tensors_mut(), &mut grads.tensors_mut(), &mut moments, &h)?;
+	push(&[scale]);
+	params.tensors().into_iter().for_each(|p| push(p));
 	Ok(())
 }

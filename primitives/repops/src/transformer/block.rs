@@ -1,5 +1,5 @@
-//! One pre-norm decoder block (GPT-2's order) over one sequence of `t` positions of `d`
-//! features:
+//! One pre-norm decoder block (GPT-2's order) over `batch` sequences of `t` positions
+//! of `d` features (one row per position, the sequences one after another):
 //!
 //! - `a = LayerNorm1(x)`, `h = x + attn(a)` ([`multihead`] causal self-attention);
 //! - `b = LayerNorm2(h)`, `u = b W1^T + b1` (`hidden` features), `g = gelu(u)`,
@@ -19,7 +19,9 @@ use alloc::{vec, vec::Vec};
 /// The block's sizes.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Dims {
-	/// Positions in the sequence.
+	/// Sequences.
+	pub batch: usize,
+	/// Positions per sequence.
 	pub t: usize,
 	/// Features of the residual stream.
 	pub d: usize,
@@ -29,6 +31,18 @@ pub struct Dims {
 	pub hidden: usize,
 	/// The LayerNorms' `eps`.
 	pub eps: f32,
+}
+
+impl Dims {
+	/// Every position of the batch: the rows of each stream buffer.
+	pub fn rows(&self) -> usize {
+		self.batch.saturating_mul(self.t)
+	}
+
+	/// The attention layer's shape.
+	pub fn attention(&self) -> multihead::Shape {
+		multihead::Shape { batch: self.batch, t: self.t, d: self.d, heads: self.heads }
+	}
 }
 
 /// The block's parameters (or their gradients, in the same layout).
@@ -69,18 +83,18 @@ pub struct Forward {
 	pub b: Vec<f32>,
 	/// Second LayerNorm's row statistics.
 	pub ln2: layernorm::RowStats,
-	/// The MLP's pre-activation, `t x hidden`.
+	/// The MLP's pre-activation, `batch * t x hidden`.
 	pub u: Vec<f32>,
 	/// `gelu(u)`.
 	pub g: Vec<f32>,
-	/// The block's output, `t x d`.
+	/// The block's output, `batch * t x d`.
 	pub y: Vec<f32>,
 }
 
 /// The gradients of the block's input and parameters.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Grads {
-	/// Of the input, `t x d`.
+	/// Of the input, `batch * t x d`.
 	pub dx: Vec<f32>,
 	/// Of the parameters.
 	pub params: Params,
@@ -90,7 +104,7 @@ pub struct Grads {
 fn check_sizes(x: &[f32], p: &Params, n: &Dims) -> Result<()> {
 	let d_sized = [&p.ln1_gamma, &p.ln1_beta, &p.ln2_gamma, &p.ln2_beta, &p.b2];
 	let hd = n.hidden.checked_mul(n.d).filter(|m| *m > 0).ok_or(ReproError::ShapeMismatch)?;
-	let fits = x.len() == n.t.saturating_mul(n.d)
+	let fits = x.len() == n.rows().saturating_mul(n.d)
 		&& d_sized.iter().all(|v| v.len() == n.d)
 		&& p.w1.len() == hd
 		&& p.w2.len() == hd
@@ -109,19 +123,19 @@ fn added(a: &[f32], b: &[f32]) -> Vec<f32> {
 /// The forward pass.
 pub fn forward(x: &[f32], p: &Params, n: &Dims, threads: usize) -> Result<Forward> {
 	check_sizes(x, p, n)?;
-	let (t, d) = (n.t, n.d);
+	let (rows, d) = (n.rows(), n.d);
 	let mut a = vec![0.0f32; x.len()];
 	let ln1 = layernorm::forward(x, d, &p.ln1_gamma, &p.ln1_beta, n.eps, &mut a, threads)?;
-	let attn = multihead::forward(&a, &p.attn, t, d, n.heads, threads)?;
+	let attn = multihead::forward(&a, &p.attn, &n.attention(), threads)?;
 	let h = added(x, &attn.y);
 	let mut b = vec![0.0f32; h.len()];
 	let ln2 = layernorm::forward(&h, d, &p.ln2_gamma, &p.ln2_beta, n.eps, &mut b, threads)?;
-	let mut u = vec![0.0f32; t * n.hidden];
-	linear::forward(&b, &p.w1, &p.b1, t, d, n.hidden, &mut u, threads)?;
+	let mut u = vec![0.0f32; rows * n.hidden];
+	linear::forward(&b, &p.w1, &p.b1, rows, d, n.hidden, &mut u, threads)?;
 	let mut g = vec![0.0f32; u.len()];
 	gelu::forward(&u, &mut g, threads)?;
-	let mut m = vec![0.0f32; t * d];
-	linear::forward(&g, &p.w2, &p.b2, t, n.hidden, d, &mut m, threads)?;
+	let mut m = vec![0.0f32; rows * d];
+	linear::forward(&g, &p.w2, &p.b2, rows, n.hidden, d, &mut m, threads)?;
 	let y = added(&h, &m);
 	Ok(Forward { a, ln1, attn, h, b, ln2, u, g, y })
 }
@@ -136,29 +150,32 @@ pub fn backward(
 	threads: usize,
 ) -> Result<Grads> {
 	check_sizes(x, p, n)?;
-	let (t, d, hidden) = (n.t, n.d, n.hidden);
+	let (rows, d, hidden) = (n.rows(), n.d, n.hidden);
 	let stream = [&f.a, &f.h, &f.b];
-	if dy.len() != x.len() || stream.iter().any(|s| s.len() != x.len()) || f.g.len() != t * hidden {
+	if dy.len() != x.len()
+		|| stream.iter().any(|s| s.len() != x.len())
+		|| f.g.len() != rows * hidden
+	{
 		return Err(ReproError::ShapeMismatch);
 	}
 	// The MLP branch.
 	let (mut dg, mut dw2, mut db2) =
-		(vec![0.0f32; t * hidden], vec![0.0f32; d * hidden], vec![0.0f32; d]);
-	linear::backward_input(dy, &p.w2, t, hidden, d, &mut dg, threads)?;
-	linear::backward_weight(dy, &f.g, t, hidden, d, &mut dw2, threads)?;
-	linear::backward_bias(dy, t, d, &mut db2)?;
+		(vec![0.0f32; rows * hidden], vec![0.0f32; d * hidden], vec![0.0f32; d]);
+	linear::backward_input(dy, &p.w2, rows, hidden, d, &mut dg, threads)?;
+	linear::backward_weight(dy, &f.g, rows, hidden, d, &mut dw2, threads)?;
+	linear::backward_bias(dy, rows, d, &mut db2)?;
 	let mut du = vec![0.0f32; dg.len()];
 	gelu::backward(&f.u, &dg, &mut du, threads)?;
 	let (mut d_b, mut dw1, mut db1) =
-		(vec![0.0f32; t * d], vec![0.0f32; hidden * d], vec![0.0f32; hidden]);
-	linear::backward_input(&du, &p.w1, t, d, hidden, &mut d_b, threads)?;
-	linear::backward_weight(&du, &f.b, t, d, hidden, &mut dw1, threads)?;
-	linear::backward_bias(&du, t, hidden, &mut db1)?;
+		(vec![0.0f32; rows * d], vec![0.0f32; hidden * d], vec![0.0f32; hidden]);
+	linear::backward_input(&du, &p.w1, rows, d, hidden, &mut d_b, threads)?;
+	linear::backward_weight(&du, &f.b, rows, d, hidden, &mut dw1, threads)?;
+	linear::backward_bias(&du, rows, hidden, &mut db1)?;
 	let (dh_mlp, dgamma2, dbeta2) =
 		layernorm::backward(&f.h, d, &p.ln2_gamma, &f.ln2, &d_b, threads)?;
 	let dh = added(dy, &dh_mlp);
 	// The attention branch.
-	let attn = multihead::backward(&f.a, &p.attn, &f.attn, &dh, t, d, n.heads, threads)?;
+	let attn = multihead::backward(&f.a, &p.attn, &f.attn, &dh, &n.attention(), threads)?;
 	let (dx_attn, dgamma1, dbeta1) =
 		layernorm::backward(x, d, &p.ln1_gamma, &f.ln1, &attn.dx, threads)?;
 	let dx = added(&dh, &dx_attn);
@@ -184,7 +201,7 @@ mod tests {
 		transformer::check::{self, bits},
 	};
 
-	const DIMS: Dims = Dims { t: 4, d: 8, heads: 2, hidden: 16, eps: 1e-5 };
+	const DIMS: Dims = Dims { batch: 2, t: 4, d: 8, heads: 2, hidden: 16, eps: 1e-5 };
 
 	fn params() -> Params {
 		let (d, hidden) = (DIMS.d, DIMS.hidden);
@@ -215,7 +232,7 @@ mod tests {
 	}
 
 	fn inputs() -> (Vec<f32>, Params, Vec<f32>) {
-		let n = DIMS.t * DIMS.d;
+		let n = DIMS.rows() * DIMS.d;
 		(check::values(n, 50, 1.0), params(), check::values(n, 60, 1.0))
 	}
 
@@ -274,28 +291,30 @@ mod tests {
 	fn the_forward_pass_is_its_parts_in_order() {
 		let (x, p, _) = inputs();
 		let f = forward(&x, &p, &DIMS, 1).unwrap();
-		let attn = multihead::forward(&f.a, &p.attn, DIMS.t, DIMS.d, DIMS.heads, 1).unwrap();
+		let attn = multihead::forward(&f.a, &p.attn, &DIMS.attention(), 1).unwrap();
 		for (i, ((h, x), o)) in f.h.iter().zip(&x).zip(&attn.y).enumerate() {
 			assert_eq!(h.to_bits(), (*x + *o).to_bits(), "h[{i}]");
 		}
-		let mut m = vec![0.0f32; DIMS.t * DIMS.d];
-		linear::forward(&f.g, &p.w2, &p.b2, DIMS.t, DIMS.hidden, DIMS.d, &mut m, 1).unwrap();
+		let mut m = vec![0.0f32; DIMS.rows() * DIMS.d];
+		linear::forward(&f.g, &p.w2, &p.b2, DIMS.rows(), DIMS.hidden, DIMS.d, &mut m, 1).unwrap();
 		for (i, ((y, h), m)) in f.y.iter().zip(&f.h).zip(&m).enumerate() {
 			assert_eq!(y.to_bits(), (*h + *m).to_bits(), "y[{i}]");
 		}
 	}
 
+	/// A position sees neither a later position of its sequence nor another sequence.
 	#[test]
-	fn a_position_never_sees_a_later_one() {
+	fn a_position_sees_only_its_own_sequence_up_to_itself() {
 		let (mut x, p, _) = inputs();
 		let first = forward(&x, &p, &DIMS, 1).unwrap();
-		let last = (DIMS.t - 1) * DIMS.d;
-		for v in x[last..].iter_mut() {
+		let (last, end) = ((DIMS.t - 1) * DIMS.d, DIMS.t * DIMS.d);
+		for v in x[last..end].iter_mut() {
 			*v = *v + 2.0;
 		}
 		let changed = forward(&x, &p, &DIMS, 1).unwrap();
 		assert_eq!(bits(&first.y[..last]), bits(&changed.y[..last]));
-		assert_ne!(bits(&first.y[last..]), bits(&changed.y[last..]));
+		assert_ne!(bits(&first.y[last..end]), bits(&changed.y[last..end]));
+		assert_eq!(bits(&first.y[end..]), bits(&changed.y[end..]), "the second sequence");
 	}
 
 	#[test]

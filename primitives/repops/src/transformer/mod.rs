@@ -12,15 +12,19 @@
 //! - [`clip`]: the global gradient norm and the clipping scale;
 //! - [`multihead`]: causal self-attention of several heads, with its four projections;
 //! - [`block`]: one pre-norm decoder block, attention then a GELU MLP, each added to the
-//!   residual stream.
+//!   residual stream;
+//! - [`lm`]: a decoder-only language model of such blocks and its token cross-entropy,
+//!   with every parameter's gradient;
+//! - [`train`]: one step of AdamW after gradient-norm clipping, over tensors in state
+//!   order.
 //!
 //! Each module spells out its definition, and its per-element functions (`*_step`,
 //! `*_at`) are the ones its fast loops call, so an element evaluation for the pinpoint
 //! game computes the same bits. AdamW's decoupled decay is in [`crate::optim`].
 //!
-//! These are building blocks: the spec language does not yet name a transformer, and
-//! no training step or op graph uses them (a block's passes are plain functions, with
-//! no element evaluation of their own beyond their parts').
+//! The spec language does not yet name a transformer, and no op graph holds one: the
+//! model's passes are plain functions, with no element evaluation of their own beyond
+//! their parts', and no task trains it.
 
 pub mod attention;
 pub mod block;
@@ -29,7 +33,9 @@ pub mod clip;
 pub mod embedding;
 pub mod gelu;
 pub mod layernorm;
+pub mod lm;
 pub mod multihead;
+pub mod train;
 
 #[cfg(test)]
 pub(crate) mod check;

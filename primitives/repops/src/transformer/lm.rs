@@ -1,0 +1,373 @@
+//! A decoder-only language model (GPT-2's shape, its head untied from the token
+//! embedding and with a bias) over `batch` sequences of `t` tokens, and its token-level
+//! cross-entropy:
+//!
+//! - `x = tok[token] + pos[position]` ([`embedding`] lookups, the sum rounded once);
+//! - `layers` [`block`]s in order, then a final [`layernorm`] to `z`;
+//! - `logits = z Wh^T + bh` (`vocab` features, a [`linear`] over all rows);
+//! - `loss = (sum_r l_r) / (batch * t)` with `l_r = (m_r + log s_r) - logits[r, y_r]`,
+//!   each row's max `m_r` and shifted exponential sum `s_r` as [`loss`] computes them
+//!   for image classes, the target `y_r` the next token.
+//!
+//! Backward: `dlogits[r, c] = (exp(logits[r, c] - m_r) / s_r - [c = y_r]) / (batch *
+//! t)` ([`loss::grad`]), then each operator's backward pass in reverse order; the two
+//! embeddings' gradients are summed over the rows in order. The parameters are listed
+//! in one state order ([`Params::tensors`]), the order a training step walks them in.
+
+use super::{block, embedding, layernorm};
+use crate::{linear, loss, ReproError, Result};
+use alloc::{vec, vec::Vec};
+
+/// The model's sizes.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Config {
+	/// Tokens in the vocabulary.
+	pub vocab: usize,
+	/// Positions per sequence (the context).
+	pub t: usize,
+	/// Features of the residual stream.
+	pub d: usize,
+	/// Attention heads per block.
+	pub heads: usize,
+	/// Blocks.
+	pub layers: usize,
+	/// Features of each block's MLP.
+	pub hidden: usize,
+	/// The LayerNorms' `eps`.
+	pub eps: f32,
+}
+
+impl Config {
+	/// One block's sizes over `batch` sequences.
+	pub fn block(&self, batch: usize) -> block::Dims {
+		block::Dims {
+			batch,
+			t: self.t,
+			d: self.d,
+			heads: self.heads,
+			hidden: self.hidden,
+			eps: self.eps,
+		}
+	}
+}
+
+/// The model's parameters (or their gradients, in the same layout).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Params {
+	/// Token embedding, `vocab x d`.
+	pub tok: Vec<f32>,
+	/// Position embedding, `t x d`.
+	pub pos: Vec<f32>,
+	/// The blocks, in order.
+	pub blocks: Vec<block::Params>,
+	/// Final LayerNorm's scale, `d`.
+	pub lnf_gamma: Vec<f32>,
+	/// Final LayerNorm's shift, `d`.
+	pub lnf_beta: Vec<f32>,
+	/// The head's weight, `vocab x d`.
+	pub head: Vec<f32>,
+	/// The head's bias, `vocab`.
+	pub head_bias: Vec<f32>,
+}
+
+impl Params {
+	/// Every tensor in state order: the embeddings, each block's (first LayerNorm,
+	/// attention's projections and biases, second LayerNorm, the MLP's), the final
+	/// LayerNorm and the head.
+	pub fn tensors(&self) -> Vec<&Vec<f32>> {
+		let mut out = vec![&self.tok, &self.pos];
+		for b in &self.blocks {
+			let a = &b.attn;
+			out.extend([&b.ln1_gamma, &b.ln1_beta, &a.wq, &a.bq, &a.wk, &a.bk, &a.wv, &a.bv]);
+			out.extend([&a.wo, &a.bo, &b.ln2_gamma, &b.ln2_beta, &b.w1, &b.b1, &b.w2, &b.b2]);
+		}
+		out.extend([&self.lnf_gamma, &self.lnf_beta, &self.head, &self.head_bias]);
+		out
+	}
+
+	/// [`Self::tensors`], to write.
+	pub fn tensors_mut(&mut self) -> Vec<&mut Vec<f32>> {
+		let mut out = vec![&mut self.tok, &mut self.pos];
+		for b in &mut self.blocks {
+			let a = &mut b.attn;
+			out.extend([&mut b.ln1_gamma, &mut b.ln1_beta]);
+			out.extend([&mut a.wq, &mut a.bq, &mut a.wk, &mut a.bk]);
+			out.extend([&mut a.wv, &mut a.bv, &mut a.wo, &mut a.bo]);
+			out.extend([&mut b.ln2_gamma, &mut b.ln2_beta, &mut b.w1, &mut b.b1]);
+			out.extend([&mut b.w2, &mut b.b2]);
+		}
+		out.extend([&mut self.lnf_gamma, &mut self.lnf_beta, &mut self.head, &mut self.head_bias]);
+		out
+	}
+
+	/// Fresh parameters under `seed`: embeddings uniform in `[-1, 1)`, each weight
+	/// uniform in `±1 / sqrt(fan_in)` (PyTorch's `Linear` bound), LayerNorm scales 1,
+	/// shifts and biases 0. Tensor `i` of the state order draws from stream `i`.
+	pub fn init(c: &Config, seed: u64) -> Params {
+		let (d, hidden) = (c.d, c.hidden);
+		let mut stream = 0u32;
+		let mut uniform = |n: usize, bound: f32| {
+			stream += 1;
+			crate::init::uniform_tensor(seed, stream - 1, n, bound)
+		};
+		let fan = |n: usize| 1.0 / libm::sqrtf(n as f32);
+		let (tok, pos) = (uniform(c.vocab * d, 1.0), uniform(c.t * d, 1.0));
+		let blocks = (0..c.layers)
+			.map(|_| block::Params {
+				ln1_gamma: vec![1.0; d],
+				ln1_beta: vec![0.0; d],
+				attn: super::multihead::Params {
+					wq: uniform(d * d, fan(d)),
+					bq: vec![0.0; d],
+					wk: uniform(d * d, fan(d)),
+					bk: vec![0.0; d],
+					wv: uniform(d * d, fan(d)),
+					bv: vec![0.0; d],
+					wo: uniform(d * d, fan(d)),
+					bo: vec![0.0; d],
+				},
+				ln2_gamma: vec![1.0; d],
+				ln2_beta: vec![0.0; d],
+				w1: uniform(hidden * d, fan(d)),
+				b1: vec![0.0; hidden],
+				w2: uniform(d * hidden, fan(hidden)),
+				b2: vec![0.0; d],
+			})
+			.collect();
+		let head = uniform(c.vocab * d, fan(d));
+		Params {
+			tok,
+			pos,
+			blocks,
+			lnf_gamma: vec![1.0; d],
+			lnf_beta: vec![0.0; d],
+			head,
+			head_bias: vec![0.0; c.vocab],
+		}
+	}
+}
+
+/// What the forward pass keeps for the backward pass, and the loss.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Forward {
+	/// Each block's input, and the last block's output, `batch * t x d` each.
+	pub stream: Vec<Vec<f32>>,
+	/// Each block's pass.
+	pub blocks: Vec<block::Forward>,
+	/// The final LayerNorm's output.
+	pub z: Vec<f32>,
+	/// Its row statistics.
+	pub lnf: layernorm::RowStats,
+	/// The logits, `batch * t x vocab`.
+	pub logits: Vec<f32>,
+	/// Each row's max logit.
+	pub max: Vec<f32>,
+	/// Each row's sum of `exp(logit - max)`.
+	pub sum: Vec<f32>,
+	/// The mean token loss.
+	pub loss: f32,
+}
+
+/// Checks the batch and the parameters against `c`; returns the number of rows.
+fn rows_of(c: &Config, p: &Params, tokens: &[u32], targets: &[u32], batch: usize) -> Result<usize> {
+	let rows = batch.checked_mul(c.t).filter(|r| *r > 0).ok_or(ReproError::BadBatch)?;
+	let d = c.d;
+	let fits = tokens.len() == rows
+		&& targets.len() == rows
+		&& p.tok.len() == c.vocab * d
+		&& p.pos.len() == c.t * d
+		&& p.blocks.len() == c.layers
+		&& p.lnf_gamma.len() == d
+		&& p.lnf_beta.len() == d
+		&& p.head.len() == c.vocab * d
+		&& p.head_bias.len() == c.vocab;
+	if !fits {
+		return Err(ReproError::ShapeMismatch);
+	}
+	if targets.iter().any(|y| *y as usize >= c.vocab) {
+		return Err(ReproError::TokenOutOfRange);
+	}
+	Ok(rows)
+}
+
+/// Each row's position in its sequence, as the position embedding's tokens.
+fn positions(rows: usize, t: usize) -> Vec<u32> {
+	(0..rows).map(|r| (r % t) as u32).collect()
+}
+
+/// The forward pass over `batch` sequences of `tokens`, scored against `targets`.
+pub fn forward(
+	c: &Config,
+	p: &Params,
+	tokens: &[u32],
+	targets: &[u32],
+	batch: usize,
+	threads: usize,
+) -> Result<Forward> {
+	let rows = rows_of(c, p, tokens, targets, batch)?;
+	let d = c.d;
+	let (mut tok, mut pos) = (vec![0.0f32; rows * d], vec![0.0f32; rows * d]);
+	embedding::forward(&p.tok, d, tokens, &mut tok, threads)?;
+	embedding::forward(&p.pos, d, &positions(rows, c.t), &mut pos, threads)?;
+	let mut stream = vec![tok.iter().zip(&pos).map(|(a, b)| *a + *b).collect::<Vec<f32>>()];
+	let mut blocks = Vec::with_capacity(c.layers);
+	for bp in &p.blocks {
+		let x = stream.last().ok_or(ReproError::StateMismatch)?;
+		let f = block::forward(x, bp, &c.block(batch), threads)?;
+		stream.push(f.y.clone());
+		blocks.push(f);
+	}
+	let last = stream.last().ok_or(ReproError::StateMismatch)?;
+	let mut z = vec![0.0f32; rows * d];
+	let lnf = layernorm::forward(last, d, &p.lnf_gamma, &p.lnf_beta, c.eps, &mut z, threads)?;
+	let mut logits = vec![0.0f32; rows * c.vocab];
+	linear::forward(&z, &p.head, &p.head_bias, rows, d, c.vocab, &mut logits, threads)?;
+	let (mut max, mut sum, mut losses) =
+		(vec![0.0f32; rows], vec![0.0f32; rows], vec![0.0f32; rows]);
+	loss::row_max(&logits, c.vocab, &mut max)?;
+	loss::exp_sum(&logits, &max, c.vocab, &mut sum)?;
+	let labels: Vec<f32> = targets.iter().map(|y| *y as f32).collect();
+	loss::sample_losses(&logits, &max, &sum, &labels, c.vocab, &mut losses)?;
+	let loss = loss::mean(&losses);
+	Ok(Forward { stream, blocks, z, lnf, logits, max, sum, loss })
+}
+
+/// The gradients of the mean token loss, from the forward pass `f`.
+pub fn backward(
+	c: &Config,
+	p: &Params,
+	f: &Forward,
+	tokens: &[u32],
+	targets: &[u32],
+	batch: usize,
+	threads: usize,
+) -> Result<Params> {
+	let rows = rows_of(c, p, tokens, targets, batch)?;
+	let (d, vocab) = (c.d, c.vocab);
+	if f.logits.len() != rows * vocab || f.stream.len() != c.layers + 1 {
+		return Err(ReproError::ShapeMismatch);
+	}
+	let n = rows as f32;
+	let mut dlogits = vec![0.0f32; rows * vocab];
+	for (r, row) in dlogits.chunks_exact_mut(vocab).enumerate() {
+		let (m, s, y) = (f.max[r], f.sum[r], targets[r] as usize);
+		for (col, g) in row.iter_mut().enumerate() {
+			*g = loss::grad(f.logits[r * vocab + col], m, s, col == y, n);
+		}
+	}
+	let (mut dz, mut head, mut head_bias) =
+		(vec![0.0f32; rows * d], vec![0.0f32; vocab * d], vec![0.0f32; vocab]);
+	linear::backward_input(&dlogits, &p.head, rows, d, vocab, &mut dz, threads)?;
+	linear::backward_weight(&dlogits, &f.z, rows, d, vocab, &mut head, threads)?;
+	linear::backward_bias(&dlogits, rows, vocab, &mut head_bias)?;
+	let last = &f.stream[c.layers];
+	let (mut dx, lnf_gamma, lnf_beta) =
+		layernorm::backward(last, d, &p.lnf_gamma, &f.lnf, &dz, threads)?;
+	let mut blocks = Vec::with_capacity(c.layers);
+	for i in (0..c.layers).rev() {
+		let g = block::backward(
+			&f.stream[i],
+			&p.blocks[i],
+			&f.blocks[i],
+			&dx,
+			&c.block(batch),
+			threads,
+		)?;
+		dx = g.dx;
+		blocks.push(g.params);
+	}
+	blocks.reverse();
+	let tok = embedding::backward(vocab, d, tokens, &dx, threads)?;
+	let pos = embedding::backward(c.t, d, &positions(rows, c.t), &dx, threads)?;
+	Ok(Params { tok, pos, blocks, lnf_gamma, lnf_beta, head, head_bias })
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+	use crate::{par, transformer::check::bits};
+
+	const C: Config = Config { vocab: 7, t: 4, d: 8, heads: 2, layers: 2, hidden: 16, eps: 1e-5 };
+
+	fn batch() -> (Vec<u32>, Vec<u32>) {
+		let tokens = [1u32, 4, 2, 6, 0, 3, 5, 1];
+		let targets = [4u32, 2, 6, 0, 3, 5, 1, 2];
+		(tokens.to_vec(), targets.to_vec())
+	}
+
+	#[test]
+	fn the_bits_do_not_depend_on_the_thread_count() {
+		par::set_min_parallel_work(0);
+		let p = Params::init(&C, 9);
+		let (x, y) = batch();
+		let one = forward(&C, &p, &x, &y, 2, 1).unwrap();
+		let g1 = backward(&C, &p, &one, &x, &y, 2, 1).unwrap();
+		for threads in [2, 3] {
+			let f = forward(&C, &p, &x, &y, 2, threads).unwrap();
+			let g = backward(&C, &p, &f, &x, &y, 2, threads).unwrap();
+			assert_eq!(f.loss.to_bits(), one.loss.to_bits(), "{threads} threads");
+			for (a, b) in g.tensors().into_iter().zip(g1.tensors()) {
+				assert_eq!(bits(a), bits(b), "{threads} threads");
+			}
+		}
+	}
+
+	#[test]
+	fn bad_batches_are_refused_with_their_error() {
+		let p = Params::init(&C, 9);
+		let (x, mut y) = batch();
+		assert_eq!(forward(&C, &p, &x, &y, 0, 1), Err(ReproError::BadBatch));
+		assert_eq!(forward(&C, &p, &x[1..], &y, 2, 1), Err(ReproError::ShapeMismatch));
+		y[3] = C.vocab as u32;
+		assert_eq!(forward(&C, &p, &x, &y, 2, 1), Err(ReproError::TokenOutOfRange));
+		let mut x = x;
+		x[0] = C.vocab as u32;
+		assert_eq!(forward(&C, &p, &x, &batch().1, 2, 1), Err(ReproError::TokenOutOfRange));
+	}
+
+	/// An untrained model's loss is near `ln(vocab)`, as for a uniform guess; the loss is
+	/// the mean of the rows' losses.
+	#[test]
+	fn the_loss_is_the_mean_token_cross_entropy() {
+		let p = Params::init(&C, 9);
+		let (x, y) = batch();
+		let f = forward(&C, &p, &x, &y, 2, 1).unwrap();
+		let mut total = 0.0f64;
+		for (r, target) in y.iter().enumerate() {
+			let row = &f.logits[r * C.vocab..(r + 1) * C.vocab];
+			let lse = row.iter().map(|v| f64::from(*v).exp()).sum::<f64>().ln();
+			total += lse - f64::from(row[*target as usize]);
+		}
+		let mean = total / y.len() as f64;
+		assert!((mean - f64::from(f.loss)).abs() < 1e-5, "{mean} vs {}", f.loss);
+		assert!((f64::from(f.loss) - (C.vocab as f64).ln()).abs() < 1.0, "{}", f.loss);
+	}
+
+	#[test]
+	fn the_gradients_match_finite_differences() {
+		let p = Params::init(&C, 9);
+		let (x, y) = batch();
+		let f = forward(&C, &p, &x, &y, 2, 1).unwrap();
+		let g = backward(&C, &p, &f, &x, &y, 2, 1).unwrap();
+		let h = 1e-2f32;
+		let count = p.tensors().len();
+		for i in 0..count {
+			let analytic = g.tensors()[i].clone();
+			// Every tensor, at a few elements: a full sweep would replay the model
+			// thousands of times.
+			for e in [0, analytic.len() / 2, analytic.len() - 1] {
+				let loss_at = |delta: f32| {
+					let mut moved = p.clone();
+					moved.tensors_mut()[i][e] += delta;
+					f64::from(forward(&C, &moved, &x, &y, 2, 1).unwrap().loss)
+				};
+				let numeric = (loss_at(h) - loss_at(-h)) / f64::from(2.0 * h);
+				let a = f64::from(analytic[e]);
+				assert!(
+					(numeric - a).abs() <= 2e-2 * a.abs().max(0.05),
+					"tensor {i}, element {e}: finite differences {numeric}, backward {a}"
+				);
+			}
+		}
+	}
+}
