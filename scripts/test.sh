@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what is missing (setup.sh),
-# fetches the MNIST digits, checks formatting and clippy, then builds and runs every test of the
-# workspace in the one release profile (unit, runtime, ML, and end-to-end tests that
-# start real nodes on 127.0.0.1 and drive them with polkadot.js), then the pallets'
+# fetches the MNIST digits and the text corpus, checks formatting and clippy, then
+# builds and runs every test of the workspace in the one release profile (unit,
+# runtime, ML, and end-to-end tests that start real nodes on 127.0.0.1 and drive them
+# with polkadot.js), then the pallets'
 # benchmarks as tests and a bounded fuzz run of the task spec; and builds the
 # validator-only node (no libtorch) and lets it author blocks.
 #
@@ -23,6 +24,9 @@ if [[ -f "$ROOT/scripts/env.sh" ]]; then
 fi
 if [[ -x "$ROOT/scripts/fetch-mnist.sh" ]]; then
 	"$ROOT/scripts/fetch-mnist.sh" >&2
+fi
+if [[ -x "$ROOT/scripts/fetch-kjv.sh" ]]; then
+	"$ROOT/scripts/fetch-kjv.sh" >&2
 fi
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/gensyn-node/target}"
