@@ -6,6 +6,8 @@
 //! - [`order`]: which samples each step reads (task seed + assignment randomness);
 //! - [`checkpoint`]: the training state as a safetensors file, and its hash;
 //! - [`tch_backend`]: training with libtorch (GPU when present), the fast path;
+//! - [`tch_lm`]: repops' decoder-only language model in libtorch, which no task trains
+//!   yet;
 //! - [`reference`]: training with repops, the reproducible path;
 //! - [`proof_store`]: content-addressed checkpoints on disk and run journals;
 //! - [`train`]: the checkpointing, resumable run loop over either backend;
@@ -31,4 +33,5 @@ pub mod proof_store;
 pub mod reference;
 pub mod replay;
 pub mod tch_backend;
+pub mod tch_lm;
 pub mod train;

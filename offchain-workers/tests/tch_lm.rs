@@ -1,0 +1,74 @@
+//! The language model in libtorch against repops: the same initial parameters and the
+//! same batches, trained side by side with clipped AdamW on the CPU. The two engines
+//! round differently, so their losses and parameters drift apart by float rounding,
+//! and must stay within stated tolerances.
+
+use gensyn_primitives::order::SplitMix64;
+use gensyn_repops::transformer::{
+	lm::{self, Config, Params},
+	train::{self, AdamW, Moments},
+};
+use gensyn_workers::tch_lm::TchLm;
+
+/// Steps trained side by side.
+const STEPS: usize = 20;
+/// Sequences per step.
+const BATCH: usize = 4;
+/// The most a step's losses may differ, relative to repops' (measured: 3.3e-7).
+const LOSS_TOLERANCE: f32 = 1e-5;
+/// The most the parameters may differ on average after the last step (measured: 2.2e-6).
+const MEAN_PARAM_TOLERANCE: f32 = 1e-4;
+
+#[test]
+fn libtorch_trains_the_language_model_as_repops_does() {
+	tch::set_num_threads(1);
+	let c = Config { vocab: 11, t: 16, d: 16, heads: 2, layers: 2, hidden: 32, eps: 1e-5 };
+	let h =
+		AdamW { lr: 3e-3, beta1: 0.9, beta2: 0.99, eps: 1e-8, weight_decay: 0.01, max_norm: 1.0 };
+	let mut params = Params::init(&c, 4);
+	let mut torch = TchLm::new(c, &params, tch::Device::Cpu).unwrap();
+	let mut moments = Moments::zeros(params.tensors());
+	let mut rng = SplitMix64(21);
+	let mut worst_loss = 0.0f32;
+	for step in 0..STEPS {
+		// A noisy cycle: most tokens follow their predecessor's successor.
+		let (mut tokens, mut targets) = (Vec::new(), Vec::new());
+		for _ in 0..BATCH {
+			let mut x = (rng.next_u64() % c.vocab as u64) as u32;
+			for _ in 0..c.t {
+				let next = if rng.next_u64().is_multiple_of(5) {
+					(rng.next_u64() % c.vocab as u64) as u32
+				} else {
+					(x + 3) % c.vocab as u32
+				};
+				tokens.push(x);
+				targets.push(next);
+				x = next;
+			}
+		}
+		let f = lm::forward(&c, &params, &tokens, &targets, BATCH, 1).unwrap();
+		let mut grads = lm::backward(&c, &params, &f, &tokens, &targets, BATCH, 1).unwrap();
+		train::step(&mut params.tensors_mut(), &mut grads.tensors_mut(), &mut moments, &h).unwrap();
+		let theirs = torch.step(&tokens, &targets, BATCH, &h).unwrap();
+		let gap = (theirs - f.loss).abs() / f.loss;
+		worst_loss = worst_loss.max(gap);
+		assert!(gap <= LOSS_TOLERANCE, "step {step}: repops {}, libtorch {theirs}", f.loss);
+	}
+	let theirs = torch.params(&params).unwrap();
+	let gaps: Vec<f32> = params
+		.tensors()
+		.into_iter()
+		.zip(theirs.tensors())
+		.flat_map(|(a, b)| a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).collect::<Vec<f32>>())
+		.collect();
+	let worst = gaps.iter().fold(0.0f32, |a, g| a.max(*g));
+	let mean = gaps.iter().sum::<f32>() / gaps.len() as f32;
+	eprintln!(
+		"worst relative loss gap {worst_loss:e}; parameter gaps: mean {mean:e}, worst {worst:e}"
+	);
+	assert!(mean <= MEAN_PARAM_TOLERANCE, "parameters {mean} apart on average");
+	// Adam moves a parameter by about `lr` a step whatever its gradient's size, so a
+	// gradient near zero that the engines round to opposite signs moves it apart by up
+	// to about twice that once.
+	assert!(worst <= 2.0 * h.lr, "a parameter {worst} apart");
+}
