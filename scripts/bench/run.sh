@@ -2,7 +2,8 @@
 # Benchmarks of the ML side, ratios measured in one run on this machine:
 #   P2: tch training steps/s / PyTorch steps/s (same wheel, model, data, batch, threads),
 #       for the example MLP and CNN, and the checkpoint + hashing overhead in %;
-#   P3: repops replay of one segment / libtorch CPU for the same segment, 1 and 2 threads.
+#   P3: repops replay of one segment / libtorch CPU for the same segment, 1 and 2 threads,
+#       and the same for training steps of the decoder-only language model (lm_bench).
 # Usage: scripts/bench/run.sh [STEPS]   (results also written to $BENCH_OUT, default out/bench)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -48,4 +49,16 @@ for model in ("mlp", "cnn"):
         r, p = load(f"rust-{model}-{t}.json"), load(f"torch-{model}-{t}.json")
         print(f"{model:5} {t:>3} {r['tch_steps_per_cpu_s']:12.1f} {p['pytorch_steps_per_cpu_s']:14.1f}"
               f" {r['tch_steps_per_cpu_s'] / p['pytorch_steps_per_cpu_s']:8.3f} {r['checkpoint_cpu_overhead_pct']:10.2f}")
+PYEOF
+
+"$TARGET/release/examples/lm_bench" --steps 20 >"$OUT/lm.json"
+python - "$OUT/lm.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = r["model"]
+print(f"P3 transformer ({m['parameters']} parameters, {m['layers']} blocks of width {m['d']}, "
+      f"context {m['t']}, batch {m['batch']}): repops / libtorch training step time")
+for x in r["replay"]:
+    print(f"  {x['threads']} thread(s): {x['ratio_repops_over_libtorch']:.2f}"
+          f" (repops {x['repops_steps_per_s']:.1f} steps/s, libtorch {x['libtorch_steps_per_s']:.1f})")
 PYEOF
