@@ -20,18 +20,7 @@ OUT="${KJV_DIR:-$ROOT/.data/kjv}"
 PY="${PYTHON:-python3}"
 
 check_manifest() {
-	"$PY" - "$OUT" <<'PYEOF'
-import hashlib, json, os, sys
-out = sys.argv[1]
-try:
-    manifest = json.load(open(os.path.join(out, "manifest.json")))
-    for name, meta in manifest["files"].items():
-        with open(os.path.join(out, name), "rb") as f:
-            if hashlib.blake2b(f.read(), digest_size=32).hexdigest() != meta["blake2_256"]:
-                sys.exit(1)
-except (OSError, KeyError, ValueError):
-    sys.exit(1)
-PYEOF
+	"$PY" "$ROOT/scripts/py/manifest_ok.py" "$OUT"
 }
 
 if check_manifest; then
