@@ -8,13 +8,18 @@
 # texts become the corpus, each verse a line. Every tenth verse (the 10th, 20th, ...)
 # goes to the held-out `test.txt`, the rest to `train.txt`, in the Bible's order.
 # manifest.json records each file's blake2-256 hash, byte count and verse count, and the
-# corpus's characters. Idempotent: when the manifest exists and every file matches it,
-# nothing runs. The reader is an amd64 binary for Debian 12.
+# corpus's characters; the files' hashes are pinned too. Idempotent: when the manifest
+# exists and every file matches it, nothing runs. The reader is an amd64 binary for
+# Debian 12: elsewhere the script says so and writes nothing (the tests that read the
+# corpus then skip).
 set -euo pipefail
 
 VERSION="4.38"
 TEXT_SHA256="d61b6aad4c51ba9e2800b825325fa6a09e99a0d02a9bb6dc4724fcc4995a1b7a"
 READER_SHA256="75a49c032a6efa9faa2beb4a9acb70974380122906329d0e100de36cc88ff02d"
+# What the split writes from those packages.
+TRAIN_BLAKE2="f477ee176d7ffe392761e3699909d59f32d1f00b52cb987967206c3603fbb192"
+TEST_BLAKE2="bf9ddda76f48339dae1b548a67435795da6e9f28e520feaee4954dca42a10a23"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${KJV_DIR:-$ROOT/.data/kjv}"
 PY="${PYTHON:-python3}"
@@ -25,6 +30,17 @@ check_manifest() {
 
 if check_manifest; then
 	echo "fetch-kjv: $OUT is up to date" >&2
+	exit 0
+fi
+
+for tool in apt-get dpkg-deb dpkg sha256sum "$PY"; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "fetch-kjv: error: $tool is needed (a Debian system with python3)" >&2
+		exit 1
+	fi
+done
+if [[ "$(dpkg --print-architecture)" != amd64 ]]; then
+	echo "fetch-kjv: skipped: the Bible's reader is an amd64 binary, this is $(dpkg --print-architecture)" >&2
 	exit 0
 fi
 
@@ -60,10 +76,11 @@ COLUMNS=10000 "$WORK/root/usr/bin/bible" -p "$WORK/root/usr/lib" "gen1:1-rev22:2
 	>"$WORK/bible.txt"
 mkdir -p "$OUT"
 
-"$PY" - "$WORK/bible.txt" "$OUT" "$VERSION" <<'PYEOF'
+"$PY" - "$WORK/bible.txt" "$OUT" "$VERSION" "$TRAIN_BLAKE2" "$TEST_BLAKE2" <<'PYEOF'
 import hashlib, json, os, re, sys
 
-src, out, version = sys.argv[1:4]
+src, out, version, train_hash, test_hash = sys.argv[1:6]
+pinned = {"train.txt": train_hash, "test.txt": test_hash}
 verse = re.compile(r"^\s+\d+ (.*\S)\s*$")
 verses = [m.group(1) for m in map(verse.match, open(src, encoding="ascii")) if m]
 if len(verses) != 31102:
@@ -73,10 +90,13 @@ train = [v for i, v in enumerate(verses) if i % 10 != 9]
 files = {}
 for name, lines in (("train.txt", train), ("test.txt", test)):
     data = "".join(line + "\n" for line in lines).encode("ascii")
+    digest = hashlib.blake2b(data, digest_size=32).hexdigest()
+    if digest != pinned[name]:
+        sys.exit(f"fetch-kjv: error: {name} would hash to {digest}, not {pinned[name]}")
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)
     files[name] = {
-        "blake2_256": hashlib.blake2b(data, digest_size=32).hexdigest(),
+        "blake2_256": digest,
         "bytes": len(data),
         "verses": len(lines),
     }

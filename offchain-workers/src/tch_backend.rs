@@ -95,7 +95,7 @@ fn load_cuda_backend() {}
 /// `at::globalContext()` returns the context, and a member function takes it as its
 /// first argument (the Itanium C++ ABI, as on x86-64 and AArch64 Linux). None of these
 /// throws for these arguments; were one to, `C-unwind` makes that defined behaviour.
-mod tf32 {
+pub(crate) mod tf32 {
 	use std::ffi::c_void;
 
 	/// `at::Float32Backend::CUDA`.

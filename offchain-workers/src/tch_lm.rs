@@ -1,7 +1,8 @@
 //! The decoder-only language model of [`gensyn_repops::transformer::lm`] in libtorch:
 //! the same parameters (taken from, and given back as, repops' [`Params`]), the same
-//! forward pass from libtorch's kernels (TF32 off, as for every task), gradients by
-//! autograd, and the same clipped AdamW step ([`gensyn_repops::transformer::train`]).
+//! forward pass from libtorch's kernels (TF32 off for the process, as for every task),
+//! gradients by autograd, and the same clipped AdamW step
+//! ([`gensyn_repops::transformer::train`]).
 //! The two engines round differently: their losses and states agree within float
 //! rounding, not bit for bit.
 
@@ -36,14 +37,22 @@ fn own_error(message: &str) -> TchError {
 impl TchLm {
 	/// The model `c` with parameters `p`, on `device`.
 	pub fn new(c: Config, p: &Params, device: Device) -> Result<Self, TchError> {
+		if c.heads == 0 || c.d == 0 || !c.d.is_multiple_of(c.heads) || c.vocab == 0 {
+			return Err(own_error("a configuration whose width the heads do not divide"));
+		}
+		// The layout repops' own parameters for `c` have, tensor by tensor.
+		let shapes = Params::init(&c, 0);
+		let fits = shapes.tensors().len() == p.tensors().len()
+			&& shapes.tensors().iter().zip(p.tensors()).all(|(a, b)| a.len() == b.len());
+		if !fits {
+			return Err(own_error("parameters that are not the configuration's"));
+		}
+		crate::tch_backend::tf32::forbid();
 		let params = p
 			.tensors()
 			.into_iter()
 			.map(|t| Ok(Tensor::f_from_slice(t)?.f_to_device(device)?.set_requires_grad(true)))
 			.collect::<Result<Vec<_>, TchError>>()?;
-		if params.len() != 6 + PER_BLOCK * c.layers {
-			return Err(own_error("parameters that are not the configuration's"));
-		}
 		let zeros =
 			|| params.iter().map(|t| t.f_zeros_like()).collect::<Result<Vec<Tensor>, TchError>>();
 		Ok(TchLm { c, m: zeros()?, v: zeros()?, params, step: 0, device })
@@ -57,6 +66,15 @@ impl TchLm {
 	/// The mean token loss of `batch` sequences of `tokens` against `targets`.
 	pub fn loss(&self, tokens: &[u32], targets: &[u32], batch: usize) -> Result<Tensor, TchError> {
 		let c = &self.c;
+		let rows = batch.checked_mul(c.t).filter(|r| *r > 0);
+		if rows.is_none_or(|r| tokens.len() != r || targets.len() != r) {
+			return Err(own_error("a batch that is not whole sequences"));
+		}
+		// Checked here: on a GPU an index past the table fails in a kernel, and the
+		// device is lost.
+		if tokens.iter().chain(targets).any(|x| *x as usize >= c.vocab) {
+			return Err(own_error("a token past the vocabulary"));
+		}
 		let (b, t, d) = (batch as i64, c.t as i64, c.d as i64);
 		let ids = |v: &[u32]| -> Result<Tensor, TchError> {
 			let v: Vec<i64> = v.iter().map(|x| i64::from(*x)).collect();
@@ -114,6 +132,19 @@ impl TchLm {
 		h.f_add(&self.linear(&u.f_gelu("tanh")?, at + 14, c.d, c.hidden)?)
 	}
 
+	/// The gradients of the loss on a batch, in repops' layout (`like`), without a step.
+	pub fn gradients(
+		&self,
+		tokens: &[u32],
+		targets: &[u32],
+		batch: usize,
+		like: &Params,
+	) -> Result<Params, TchError> {
+		let loss = self.loss(tokens, targets, batch)?;
+		let grads = Tensor::f_run_backward(&[&loss], &self.params, false, false)?;
+		to_params(&grads, like)
+	}
+
 	/// One training step: the loss, its gradients, clipping to `h.max_norm`, and AdamW;
 	/// returns the loss before the step.
 	pub fn step(
@@ -154,13 +185,21 @@ impl TchLm {
 		Ok(loss.double_value(&[]) as f32)
 	}
 
-	/// The parameters, in repops' layout.
+	/// The parameters, in repops' layout (`like`).
 	pub fn params(&self, like: &Params) -> Result<Params, TchError> {
-		let mut out = like.clone();
-		for (dst, src) in out.tensors_mut().into_iter().zip(&self.params) {
-			let flat = src.f_detach()?.f_to_device(Device::Cpu)?.f_contiguous()?.f_view(-1)?;
-			*dst = Vec::<f32>::try_from(&flat)?;
-		}
-		Ok(out)
+		to_params(&self.params, like)
 	}
+}
+
+/// `tensors` (in state order) in repops' layout, that of `like`.
+fn to_params(tensors: &[Tensor], like: &Params) -> Result<Params, TchError> {
+	let mut out = like.clone();
+	if out.tensors().len() != tensors.len() {
+		return Err(own_error("parameters of another configuration"));
+	}
+	for (dst, src) in out.tensors_mut().into_iter().zip(tensors) {
+		let flat = src.f_detach()?.f_to_device(Device::Cpu)?.f_contiguous()?.f_view(-1)?;
+		*dst = Vec::<f32>::try_from(&flat)?;
+	}
+	Ok(out)
 }

@@ -3,7 +3,7 @@
 //!
 //! - `a = LayerNorm1(x)`, `h = x + attn(a)` ([`multihead`] causal self-attention);
 //! - `b = LayerNorm2(h)`, `u = b W1^T + b1` (`hidden` features), `g = gelu(u)`,
-//!   `y = h + (g W2^T + b2)`.
+//!   `y = h + (g W2^T + b2)` (each product a [`linear`], its sums started at the bias).
 //!
 //! Each residual sum adds the branch to the stream, rounded once per element. Backward,
 //! from `dy`: the MLP branch gives `dh_mlp` through `W2`, [`gelu`], `W1` and

@@ -4,7 +4,8 @@
 //!
 //! - `x = tok[token] + pos[position]` ([`embedding`] lookups, the sum rounded once);
 //! - `layers` [`block`]s in order, then a final [`layernorm`] to `z`;
-//! - `logits = z Wh^T + bh` (`vocab` features, a [`linear`] over all rows);
+//! - `logits = z Wh^T + bh` (`vocab` features, a [`linear`] over all rows, which starts
+//!   each sum at the bias);
 //! - `loss = (sum_r l_r) / (batch * t)` with `l_r = (m_r + log s_r) - logits[r, y_r]`,
 //!   each row's max `m_r` and shifted exponential sum `s_r` as [`loss`] computes them
 //!   for image classes, the target `y_r` the next token.
@@ -102,7 +103,7 @@ impl Params {
 
 	/// Fresh parameters under `seed`: embeddings uniform in `[-1, 1)`, each weight
 	/// uniform in `±1 / sqrt(fan_in)` (PyTorch's `Linear` bound), LayerNorm scales 1,
-	/// shifts and biases 0. Tensor `i` of the state order draws from stream `i`.
+	/// shifts and biases 0. The drawn tensors take streams 0, 1, 2, ... in state order.
 	pub fn init(c: &Config, seed: u64) -> Params {
 		let (d, hidden) = (c.d, c.hidden);
 		let mut stream = 0u32;
@@ -172,14 +173,17 @@ pub struct Forward {
 fn rows_of(c: &Config, p: &Params, tokens: &[u32], targets: &[u32], batch: usize) -> Result<usize> {
 	let rows = batch.checked_mul(c.t).filter(|r| *r > 0).ok_or(ReproError::BadBatch)?;
 	let d = c.d;
+	let table = c.vocab.checked_mul(d).ok_or(ReproError::ShapeMismatch)?;
+	let positions = c.t.checked_mul(d).ok_or(ReproError::ShapeMismatch)?;
+	rows.checked_mul(d.max(c.vocab).max(c.hidden)).ok_or(ReproError::ShapeMismatch)?;
 	let fits = tokens.len() == rows
 		&& targets.len() == rows
-		&& p.tok.len() == c.vocab * d
-		&& p.pos.len() == c.t * d
+		&& p.tok.len() == table
+		&& p.pos.len() == positions
 		&& p.blocks.len() == c.layers
 		&& p.lnf_gamma.len() == d
 		&& p.lnf_beta.len() == d
-		&& p.head.len() == c.vocab * d
+		&& p.head.len() == table
 		&& p.head_bias.len() == c.vocab;
 	if !fits {
 		return Err(ReproError::ShapeMismatch);
@@ -222,12 +226,17 @@ pub fn forward(
 	let lnf = layernorm::forward(last, d, &p.lnf_gamma, &p.lnf_beta, c.eps, &mut z, threads)?;
 	let mut logits = vec![0.0f32; rows * c.vocab];
 	linear::forward(&z, &p.head, &p.head_bias, rows, d, c.vocab, &mut logits, threads)?;
-	let (mut max, mut sum, mut losses) =
-		(vec![0.0f32; rows], vec![0.0f32; rows], vec![0.0f32; rows]);
+	let (mut max, mut sum) = (vec![0.0f32; rows], vec![0.0f32; rows]);
 	loss::row_max(&logits, c.vocab, &mut max)?;
 	loss::exp_sum(&logits, &max, c.vocab, &mut sum)?;
-	let labels: Vec<f32> = targets.iter().map(|y| *y as f32).collect();
-	loss::sample_losses(&logits, &max, &sum, &labels, c.vocab, &mut losses)?;
+	// Each row's loss at its target, read as an index (not through an f32 label).
+	let losses: Vec<f32> = (0..rows)
+		.map(|r| {
+			let at = r * c.vocab + targets[r] as usize;
+			logits.get(at).map(|z| loss::sample_loss(max[r], sum[r], *z))
+		})
+		.collect::<Option<_>>()
+		.ok_or(ReproError::ShapeMismatch)?;
 	let loss = loss::mean(&losses);
 	Ok(Forward { stream, blocks, z, lnf, logits, max, sum, loss })
 }
@@ -244,7 +253,12 @@ pub fn backward(
 ) -> Result<Params> {
 	let rows = rows_of(c, p, tokens, targets, batch)?;
 	let (d, vocab) = (c.d, c.vocab);
-	if f.logits.len() != rows * vocab || f.stream.len() != c.layers + 1 {
+	let kept = f.max.len() == rows
+		&& f.sum.len() == rows
+		&& f.logits.len() == rows * vocab
+		&& f.stream.len() == c.layers + 1
+		&& f.blocks.len() == c.layers;
+	if !kept {
 		return Err(ReproError::ShapeMismatch);
 	}
 	let n = rows as f32;
@@ -323,6 +337,13 @@ mod tests {
 		let mut x = x;
 		x[0] = C.vocab as u32;
 		assert_eq!(forward(&C, &p, &x, &batch().1, 2, 1), Err(ReproError::TokenOutOfRange));
+		// A forward pass cut short is refused, not read past its end.
+		let (x, y) = batch();
+		let mut f = forward(&C, &p, &x, &y, 2, 1).unwrap();
+		f.max.pop();
+		assert_eq!(backward(&C, &p, &f, &x, &y, 2, 1), Err(ReproError::ShapeMismatch));
+		let huge = Config { vocab: usize::MAX / 2, ..C };
+		assert_eq!(forward(&huge, &p, &x, &y, 2, 1), Err(ReproError::ShapeMismatch));
 	}
 
 	/// An untrained model's loss is near `ln(vocab)`, as for a uniform guess; the loss is

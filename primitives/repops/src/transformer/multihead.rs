@@ -4,10 +4,10 @@
 //! separate projections):
 //!
 //! - forward: `q = x Wq^T + bq`, `k = x Wk^T + bk`, `v = x Wv^T + bv` (each a
-//!   [`linear::forward`] over all `batch * t` rows), head `h` of sequence `s` an
-//!   [`attention`] head over that sequence's rows and columns `h * dh .. (h + 1) * dh`
-//!   of `q`, `k` and `v`, the heads' outputs side by side in `o`, and
-//!   `y = o Wo^T + bo`;
+//!   [`linear::forward`] over all `batch * t` rows, each sum started at the bias), head
+//!   `h` of sequence `s` an [`attention`] head over that sequence's rows and columns
+//!   `h * dh .. (h + 1) * dh` of `q`, `k` and `v`, the heads' outputs side by side in
+//!   `o`, and `y = o Wo^T + bo`;
 //! - backward, from `dy`: `do = dy Wo`, each head's [`attention::backward`] on its block
 //!   of `do`, giving `dq`, `dk` and `dv` block by block, and `dx = (dq Wq + dk Wk) +
 //!   dv Wv`, the three products rounded each and added in that order; each weight's
