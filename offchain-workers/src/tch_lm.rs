@@ -140,9 +140,20 @@ impl TchLm {
 		batch: usize,
 		like: &Params,
 	) -> Result<Params, TchError> {
+		let (_, grads) = self.loss_and_grads(tokens, targets, batch)?;
+		to_params(&grads, like)
+	}
+
+	/// The loss on a batch and its gradients, as fresh tensors in state order.
+	fn loss_and_grads(
+		&self,
+		tokens: &[u32],
+		targets: &[u32],
+		batch: usize,
+	) -> Result<(Tensor, Vec<Tensor>), TchError> {
 		let loss = self.loss(tokens, targets, batch)?;
 		let grads = Tensor::f_run_backward(&[&loss], &self.params, false, false)?;
-		to_params(&grads, like)
+		Ok((loss, grads))
 	}
 
 	/// One training step: the loss, its gradients, clipping to `h.max_norm`, and AdamW;
@@ -154,8 +165,7 @@ impl TchLm {
 		batch: usize,
 		h: &AdamW,
 	) -> Result<f32, TchError> {
-		let loss = self.loss(tokens, targets, batch)?;
-		let grads = Tensor::f_run_backward(&[&loss], &self.params, false, false)?;
+		let (loss, grads) = self.loss_and_grads(tokens, targets, batch)?;
 		let s = adam_scalars(h.lr, h.beta1, h.beta2, h.eps, self.step);
 		let decay = f64::from(adamw_decay_factor(h.lr, h.weight_decay));
 		let (b1, b2) = (f64::from(h.beta1), f64::from(h.beta2));
