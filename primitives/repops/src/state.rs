@@ -158,3 +158,21 @@ pub fn distances(a: &TrainState, b: &TrainState) -> Result<Distances> {
 	};
 	Ok(Distances { l1, l2: libm::sqrt(l2), linf, cosine })
 }
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+	use alloc::vec;
+
+	/// The chain checks a published checkpoint's pages against the root over its items:
+	/// the same root as the game's state root, for tensors across pages and empty ones.
+	#[test]
+	fn the_published_state_root_is_the_state_root() {
+		let params = vec![vec![0.5; 70_000], vec![1.0; 3]];
+		let opt = vec![vec![-2.0; 70_000], Vec::new()];
+		let state = TrainState { step: 7, params, opt };
+		let tensors: Vec<&[f32]> =
+			state.params.iter().chain(&state.opt).map(|t| t.as_slice()).collect();
+		assert_eq!(gensyn_primitives::publish::state_root(state.step, &tensors), state.root());
+	}
+}

@@ -20,6 +20,7 @@ pub mod estimate;
 pub mod fixtures;
 pub mod merkle;
 pub mod order;
+pub mod publish;
 pub mod spec;
 pub mod validate;
 pub mod verdict;

@@ -178,8 +178,14 @@ pub fn proof(leaves: &[Hash], index: usize) -> Option<MerkleProof> {
 /// Whether `proof` shows `leaf` (a leaf hash) under `root`. The caller checks that
 /// `proof.leaf_count` is the count it expects.
 pub fn verify_proof(root: &Hash, leaf: &Hash, proof: &MerkleProof) -> bool {
+	root_from_proof(leaf, proof).is_some_and(|r| r == *root)
+}
+
+/// The root that `proof` climbs to from `leaf` (a leaf hash, or the root of an aligned
+/// subtree); `None` when the proof's shape does not fit its index and count.
+pub fn root_from_proof(leaf: &Hash, proof: &MerkleProof) -> Option<Hash> {
 	if proof.leaf_index >= proof.leaf_count {
-		return false;
+		return None;
 	}
 	let mut idx = proof.leaf_index as u64;
 	let mut n = proof.leaf_count as u64;
@@ -187,16 +193,14 @@ pub fn verify_proof(root: &Hash, leaf: &Hash, proof: &MerkleProof) -> bool {
 	let mut sibs = proof.siblings.iter();
 	while n > 1 {
 		if idx % 2 == 1 {
-			let Some(s) = sibs.next() else { return false };
-			acc = hash_node(s, &acc);
+			acc = hash_node(sibs.next()?, &acc);
 		} else if idx + 1 < n {
-			let Some(s) = sibs.next() else { return false };
-			acc = hash_node(&acc, s);
+			acc = hash_node(&acc, sibs.next()?);
 		}
 		idx /= 2;
 		n = n.div_ceil(2);
 	}
-	sibs.next().is_none() && acc == *root
+	sibs.next().is_none().then_some(acc)
 }
 
 #[cfg(test)]
