@@ -116,6 +116,8 @@ pub enum DutyKey {
 	Reveal(TaskId, bool),
 	/// Reveal a committed profile.
 	RevealProfile(TaskId),
+	/// Publish a page of a demanded checkpoint: the task, checkpoint, item and page.
+	Publish(TaskId, u32, u32, u32),
 }
 
 impl DutyKey {
@@ -131,6 +133,9 @@ impl DutyKey {
 			Duty::Reveal { task, .. } => DutyKey::Reveal(task, true),
 			Duty::Watch { task, segment, .. } => DutyKey::Watch(task, segment),
 			Duty::RevealProfile { task, .. } => DutyKey::RevealProfile(task),
+			Duty::Publish { task, checkpoint, item, page, .. } => {
+				DutyKey::Publish(task, checkpoint, item, page)
+			}
 		}
 	}
 
@@ -147,6 +152,7 @@ impl DutyKey {
 			DutyKey::Commit => "commit",
 			DutyKey::Reveal(..) => "reveal",
 			DutyKey::RevealProfile(_) => "reveal-profile",
+			DutyKey::Publish(..) => "publish",
 		}
 	}
 }

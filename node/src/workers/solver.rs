@@ -24,7 +24,7 @@ use super::{
 	challenges::Challenged,
 	dispute::{self, Player},
 	duties::{DutyKey, Plan, Role},
-	segment::Replays,
+	segment::{self, Replays},
 	WorkerContext, WorkerFault,
 };
 
@@ -99,6 +99,18 @@ impl Role for Solver {
 				// or decline this one before its accept deadline (missing it is slashed).
 				Plan::Quick(Box::new(move || accept(&ctx, task, &view, time).map(Some)))
 			}
+			Duty::Publish { task, checkpoint, item, page, .. } => {
+				let view = match chain::task(&self.ctx.client, at, task) {
+					Ok(v) => v,
+					Err(e) => return Plan::failed(e),
+				};
+				let ctx = self.ctx.clone();
+				// Beside any heavy job: the pages are due within the publish period,
+				// whatever else the solver trains.
+				Plan::Quick(Box::new(move || {
+					publish(&ctx, task, &view, checkpoint, (item, page)).map(Some)
+				}))
+			}
 			Duty::Train { task, order_randomness, .. } => {
 				let view = match chain::task(&self.ctx.client, at, task) {
 					Ok(v) => v,
@@ -113,6 +125,39 @@ impl Role for Solver {
 			_ => Plan::Ignore,
 		}
 	}
+}
+
+/// The `publish_page` call of page `(item, page)` of checkpoint `checkpoint` of this
+/// solver's run of task `id`. Someone could not fetch the checkpoint and demanded it on
+/// chain: published in time, it costs nothing; withheld, the proof is rejected.
+fn publish(
+	ctx: &WorkerContext,
+	id: TaskId,
+	view: &chain::Task,
+	checkpoint: u32,
+	(item, page): (u32, u32),
+) -> Result<RuntimeCall, String> {
+	let run = segment::committed(ctx, id, view)?;
+	let state = segment::checkpoint(ctx, &run, checkpoint)?;
+	let tensors: Vec<&[f32]> =
+		state.params.iter().chain(&state.opt).map(|t| t.as_slice()).collect();
+	let pages = gensyn_primitives::publish::pages(state.step, &tensors, &run.leaves, checkpoint)
+		.ok_or_else(|| format!("task {id}: the run has no checkpoint {checkpoint}"))?;
+	let found = pages.into_iter().find(|p| (p.item, p.page) == (item, page));
+	let p = found
+		.ok_or_else(|| format!("task {id}: checkpoint {checkpoint} has no page {item}.{page}"))?;
+	log::info!(
+		target: "gensyn-worker",
+		"task {id}: publishing page {item}.{page} of demanded checkpoint {checkpoint}"
+	);
+	Ok(RuntimeCall::Tasks(TasksCall::publish_page {
+		id,
+		checkpoint,
+		item,
+		page,
+		bytes: BoundedVec::truncate_from(p.bytes),
+		proof: p.proof,
+	}))
 }
 
 /// Blocks before an offer's accept deadline by which a solver whose check of the data

@@ -175,5 +175,22 @@ mod errors {
 		/// The solver contested this verdict once already: a game ruled on it, and the
 		/// solver does not try the same verdict twice.
 		AlreadyContested,
+		/// The checkpoint is not one a verdict of the round replayed from (in Threshold
+		/// mode, or ended at), or that verdict's first challenge window has ended.
+		NotDemandable,
+		/// The checkpoint is already demanded in this round.
+		AlreadyDemanded,
+		/// The checkpoint is not demanded, or is published already.
+		NotDemanded,
+		/// The demanded checkpoint's pages were due before this block.
+		DemandLapsed,
+		/// Pages go in order: this is not the next page of the checkpoint.
+		NotNextPage,
+		/// The bytes are not the page the proof claims under the run's checkpoint root,
+		/// or the page's length is not its own.
+		PageNotProved,
+		/// The model's training state is larger than a checkpoint the chain can publish
+		/// ([`Config::MaxPublishBytes`]).
+		SpecStateTooLarge,
 	}
 }

@@ -280,5 +280,49 @@ mod events {
 			/// Paid out of the escrow to the jackpot pot, in all.
 			forfeited: BalanceOf<T>,
 		},
+		/// `by` demanded checkpoint `checkpoint` of the round's run, for `fee` (paid to
+		/// the treasury): its `pages` pages are due before block `due`.
+		CheckpointDemanded {
+			/// The task.
+			id: TaskId,
+			/// The checkpoint (0: the initial state).
+			checkpoint: u32,
+			/// Who demanded it.
+			by: T::AccountId,
+			/// What it paid.
+			fee: BalanceOf<T>,
+			/// Pages to publish.
+			pages: u32,
+			/// The block by which (exclusive) the last page is due.
+			due: BlockNumberFor<T>,
+		},
+		/// A page of a demanded checkpoint was published (its bytes are the call's).
+		PagePublished {
+			/// The task.
+			id: TaskId,
+			/// The checkpoint.
+			checkpoint: u32,
+			/// The item (0: the step; `1 + t`: tensor `t`).
+			item: u32,
+			/// The page within the item.
+			page: u32,
+		},
+		/// Every page of a demanded checkpoint is published: anyone may replay from it.
+		CheckpointPublished {
+			/// The task.
+			id: TaskId,
+			/// The checkpoint.
+			checkpoint: u32,
+		},
+		/// Nobody published a demanded checkpoint in time: the proof is rejected with
+		/// `by`, its demander, as reporter.
+		CheckpointWithheld {
+			/// The task.
+			id: TaskId,
+			/// The checkpoint.
+			checkpoint: u32,
+			/// Who demanded it.
+			by: T::AccountId,
+		},
 	}
 }

@@ -136,6 +136,22 @@ impl<T: Config> Pallet<T> {
 			let t = Tasks::<T>::get(id).ok_or("tasks: an off-task proof of a dead task")?;
 			ensure!(t.result.is_some(), "tasks: an off-task proof without a result");
 		}
+		for (id, demands) in Demands::<T>::iter() {
+			let t = Tasks::<T>::get(id).ok_or("tasks: a demand of a dead task")?;
+			let r = t.result.as_ref().ok_or("tasks: a demand without a result")?;
+			for (i, d) in demands.iter().enumerate() {
+				ensure!(d.checkpoint < r.checkpoints, "tasks: a demand past the run's checkpoints");
+				ensure!(
+					!demands.iter().skip(i + 1).any(|e| e.checkpoint == d.checkpoint),
+					"tasks: a checkpoint demanded twice in a round"
+				);
+				// The settlement must see whether the pages came.
+				ensure!(
+					d.next.is_none() || t.window_end >= d.due,
+					"tasks: a window that ends before a demand's pages are due"
+				);
+			}
+		}
 		for (id, t) in Tasks::<T>::iter().filter(|(_, t)| t.phase == Phase::ProfileReveal) {
 			let commitments = ProfileCommitments::<T>::get(id);
 			for p in t.profilers.iter().filter(|p| p.threshold.is_none()) {

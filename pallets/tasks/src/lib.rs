@@ -7,6 +7,7 @@ extern crate alloc;
 pub use pallet::*;
 
 mod audit;
+mod availability;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
 mod collateral;
@@ -70,8 +71,8 @@ include!("types.rs");
 /// profiles committed before they are revealed; 13: every draw a party times moves itself;
 /// 14: each whistleblower's open games, which its bond must cover; 15: decided thresholds
 /// within the bounds; 16: the verdicts each solver contested; 17: the games each verdict
-/// survived).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(18);
+/// survived; 18: each verifier's reveal deadline; 19: checkpoints demanded on chain).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(19);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -254,6 +255,18 @@ pub mod pallet {
 		type DefaultThreshold: Get<u32>;
 		/// The bounds every threshold is judged within.
 		type ThresholdBounds: ThresholdBounds;
+		/// Blocks in which a demanded checkpoint must be published in full
+		/// ([`Pallet::demand_checkpoint`]).
+		#[pallet::constant]
+		type PublishPeriod: Get<BlockNumberFor<Self>>;
+		/// What a demand costs per page of the checkpoint, paid to the treasury: block
+		/// space is what a spammer would take.
+		#[pallet::constant]
+		type DemandFeePerPage: Get<BalanceOf<Self>>;
+		/// Most bytes a task's training state may take: any checkpoint can be demanded
+		/// and must fit on chain, so a spec with a larger state is refused.
+		#[pallet::constant]
+		type MaxPublishBytes: Get<u64>;
 		/// Weights.
 		type WeightInfo: WeightInfo;
 	}
@@ -328,6 +341,18 @@ pub mod pallet {
 		Blake2_128Concat,
 		T::AccountId,
 		BlockNumberFor<T>,
+	>;
+
+	/// The checkpoints of a live task's round demanded on chain, by whom and until when,
+	/// and how far each is published ([`Pallet::demand_checkpoint`]). Dropped as the
+	/// round ends.
+	#[pallet::storage]
+	pub type Demands<T: Config> = StorageMap<
+		_,
+		Twox64Concat,
+		TaskId,
+		BoundedVec<Demand<T::AccountId, BlockNumberFor<T>>, DemandsBound<T>>,
+		ValueQuery,
 	>;
 
 	/// A training round's watch lottery, drawn with its verifiers: only the challenges of
@@ -614,6 +639,46 @@ pub mod pallet {
 			let who = ensure_signed(origin)?;
 			Self::do_prove_off_task(who, id, proof)?;
 			// A proof the chain accepts is free; a refused one pays its fee.
+			Ok(Pays::No.into())
+		}
+
+		/// Anyone who cannot fetch a checkpoint that a verdict replayed from (its
+		/// segment's start, and in Threshold mode its end) demands it on chain, within the
+		/// first challenge window that judged the verdict, for
+		/// [`Config::DemandFeePerPage`] a page. Whoever holds the checkpoint then
+		/// publishes it ([`Pallet::publish_page`]) within [`Config::PublishPeriod`]; the
+		/// window stays open until then. If nobody does, the solver served its checkpoint
+		/// to its partners alone: at settlement its proof is rejected with the first
+		/// such demander as reporter (paid as a prover of a run off its task).
+		#[pallet::call_index(14)]
+		#[pallet::weight(T::WeightInfo::demand_checkpoint())]
+		pub fn demand_checkpoint(
+			origin: OriginFor<T>,
+			id: TaskId,
+			checkpoint: u32,
+		) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			Self::do_demand_checkpoint(who, id, checkpoint)
+		}
+
+		/// Publishes the next page of a demanded checkpoint: `bytes` are page `page` of
+		/// item `item` ([`gensyn_primitives::publish`]), proved by `proof` against the
+		/// run's checkpoint root. Pages go in order; the last one answers the demand and
+		/// keeps the window open a whole period, for anyone to replay from it. A page the
+		/// chain accepts is free.
+		#[pallet::call_index(15)]
+		#[pallet::weight(T::WeightInfo::publish_page())]
+		pub fn publish_page(
+			origin: OriginFor<T>,
+			id: TaskId,
+			checkpoint: u32,
+			item: u32,
+			page: u32,
+			bytes: BoundedVec<u8, ConstU32<{ gensyn_primitives::publish::PAGE_BYTES as u32 }>>,
+			proof: gensyn_primitives::publish::PageProof,
+		) -> DispatchResultWithPostInfo {
+			ensure_signed(origin)?;
+			Self::do_publish_page(id, checkpoint, (item, page), &bytes, &proof)?;
 			Ok(Pays::No.into())
 		}
 	}

@@ -491,6 +491,11 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for ForgetWatch
 pub type V9ToV10<T> =
 	VersionedMigration<9, 10, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 
+/// The tasks pallet's migration from storage version 18 to 19 (runs once): version 19
+/// adds [`crate::Demands`], empty at the upgrade; nothing stored before changes.
+pub type V18ToV19<T> =
+	VersionedMigration<18, 19, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
 /// A step with no data to move (a version that only adds storage).
 pub struct NothingToMove;
 

@@ -311,6 +311,9 @@ impl pallet_gensyn_tasks::Config for Test {
 	type MissedRevealSlash = ConstU64<40>;
 	type DefaultThreshold = ConstU32<0x3f80_0000>;
 	type ThresholdBounds = TestBounds;
+	type PublishPeriod = ConstU64<8>;
+	type DemandFeePerPage = ConstU64<1>;
+	type MaxPublishBytes = ConstU64<{ 1 << 20 }>;
 	type WeightInfo = ();
 }
 

@@ -91,11 +91,17 @@ impl<T: Config> Pallet<T> {
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
 		Self::judge_forced(id, task, &mut audits, &forced_of, &mut slashed);
 		let exact = !Self::is_threshold(id);
-		if let Some(prover) = OffTask::<T>::take(id) {
-			// The run is not the task's, whatever its verdicts say: nothing is audited
-			// again, and the prover reports the solver. No verdict is paid: an honest
-			// verifier checks the whole run first and reports such a run, so a pass on
-			// it is one nobody checked.
+		let prover = OffTask::<T>::take(id).or_else(|| {
+			let (checkpoint, by) = Self::withheld(id)?;
+			Self::deposit_event(Event::CheckpointWithheld { id, checkpoint, by: by.clone() });
+			Some(by)
+		});
+		if let Some(prover) = prover {
+			// The run is not the task's, or a checkpoint it replays from was withheld,
+			// whatever its verdicts say: nothing is audited again, and the prover (or
+			// demander) reports the solver. No verdict is paid: an honest verifier checks
+			// the whole run first and reports such a run, and one that replayed from the
+			// withheld checkpoint held it and could have published it.
 			let Some(solver) = task.solver.clone() else {
 				Self::fail(id, task, FailReason::ProofRejected);
 				return Ok(false);

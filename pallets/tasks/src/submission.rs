@@ -15,6 +15,11 @@ impl<T: Config> Pallet<T> {
 		let est = gensyn_primitives::estimate(spec).map_err(Self::spec_error)?;
 		let memory_mib = Self::memory_mib(spec).map_err(Self::spec_error)?;
 		ensure!(T::Arbiter::rules_on(spec), Error::<T>::SpecNotDisputable);
+		// Any checkpoint may be demanded on chain, and must fit there.
+		let state = gensyn_primitives::publish::state_bytes(
+			&gensyn_primitives::publish::tensor_lengths(spec),
+		);
+		ensure!(state <= T::MaxPublishBytes::get(), Error::<T>::SpecStateTooLarge);
 		let steps = est.steps;
 		let k = u64::from(spec.training.checkpoint_interval.max(1));
 		let segments = steps.div_ceil(k);

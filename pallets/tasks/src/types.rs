@@ -429,6 +429,20 @@ pub enum Duty<BlockNumber> {
 		/// Deadline.
 		by: BlockNumber,
 	},
+	/// A checkpoint of the solver's run is demanded: publish its next page
+	/// (`publish_page`) before `by`, or the proof is rejected (since version 9).
+	Publish {
+		/// The task.
+		task: TaskId,
+		/// The checkpoint.
+		checkpoint: u32,
+		/// The next page's item (0: the step).
+		item: u32,
+		/// The next page within the item.
+		page: u32,
+		/// Deadline (exclusive) of the last page.
+		by: BlockNumber,
+	},
 }
 
 /// Most `Duty::Watch` one whistleblower is shown at once of each kind: verdicts open to
@@ -534,8 +548,8 @@ sp_api::decl_runtime_apis! {
 	/// version 6: the live tasks a page at a time; version 7: a profile is committed, then
 	/// revealed, and `duties` may name `Duty::RevealProfile`; a quote shows the task's
 	/// bond units; version 8: a task's view shows the threshold it is judged by and the
-	/// bounds of thresholds).
-	#[api_version(8)]
+	/// bounds of thresholds; version 9: `duties` may name `Duty::Publish`).
+	#[api_version(9)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,
@@ -609,5 +623,27 @@ impl<BlockNumber> WatchDraw<BlockNumber> {
 	/// Whether a proven `score` wins.
 	pub fn won(&self, score: u64) -> bool {
 		score <= self.odds
+	}
+}
+
+/// A whistleblower's demand that a checkpoint of the round's run be published on chain
+/// ([`Demands`]).
+#[derive(Encode, Decode, Clone, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct Demand<AccountId, BlockNumber> {
+	/// The checkpoint (0: the initial state).
+	pub checkpoint: u32,
+	/// Who demanded it: the reporter of the proof if nobody publishes it in time.
+	pub by: AccountId,
+	/// The last block (exclusive) a page may be published in.
+	pub due: BlockNumber,
+	/// The next page expected, as (item, page); `None` once every page is published.
+	pub next: Option<(u32, u32)>,
+}
+
+/// Most demands of one round: the start and end checkpoints of every audited segment.
+pub struct DemandsBound<T>(core::marker::PhantomData<T>);
+impl<T: Config> Get<u32> for DemandsBound<T> {
+	fn get() -> u32 {
+		T::MaxAuditSegments::get().saturating_mul(2)
 	}
 }

@@ -53,6 +53,10 @@ pub trait WeightInfo {
 	fn on_initialize(n: u32) -> Weight;
 	/// A reveal that keeps a task's challenge window open for the solver.
 	fn reopen_window() -> Weight;
+	/// `demand_checkpoint`.
+	fn demand_checkpoint() -> Weight;
+	/// `publish_page`: a full page's check, and the last page's answer.
+	fn publish_page() -> Weight;
 }
 
 /// The most audits (verifier legs) a task's settlement handles that the deadline weight
@@ -71,11 +75,12 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// each game's slashes from its challenger's open count (`OpenChallenges`, by the
 /// verdict's `Survived` entry), and one write per leg the copy of a slashed verifier's
 /// bond on the active list, and one more the verifier's reveal deadline (`RevealBy`)
-/// dropped as the round ends. A verify deadline that opens the window fixes those
+/// dropped as the round ends; and a read and a write of the round's demanded
+/// checkpoints (`Demands`, two a leg). A verify deadline that opens the window fixes those
 /// deadlines (a read and a write per leg), but only where no re-audit was drawn, so its
 /// legs stay within a settlement's.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 16 + 6 * DEADLINE_LEGS + ROOM_READS;
+const DEADLINE_READS: u64 = 17 + 6 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.
@@ -83,10 +88,10 @@ const ROOM_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64 + 1;
 /// Proof size of those reads: a `Bonds` entry (about 150 bytes) and an `Engagements`
 /// entry (about 60) per candidate, and the task's `BondUnits` entry.
 const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
-const DEADLINE_WRITES: u64 = 20 + 10 * DEADLINE_LEGS;
+const DEADLINE_WRITES: u64 = 21 + 10 * DEADLINE_LEGS;
 /// A task, its spec and audits; per leg, about 1.1 KB, with a timed-out game's challenger
-/// count and the verifier's reveal deadline. The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
-const DEADLINE_PROOF: u64 = 6_100 + 1_250 * DEADLINE_LEGS + ROOM_PROOF;
+/// count, the verifier's reveal deadline and two demands. The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
+const DEADLINE_PROOF: u64 = 6_100 + 1_350 * DEADLINE_LEGS + ROOM_PROOF;
 /// The three full active lists a block's deadlines read (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers', and a slash writes the copy of
 /// the slashed worker's bond on its role's), and the three `Joined` lists (a slash that
@@ -231,6 +236,24 @@ impl Est {
 		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_150 + 300 * DEADLINE_LEGS)
 			.saturating_add(db.reads_writes(7 + 2 * DEADLINE_LEGS, 3 + DEADLINE_LEGS))
 	}
+	// demand_checkpoint: r Tasks, Specs, Audits, Demands (two entries a leg, about 100
+	// bytes each), the verdicts' RevealBy (two a checkpoint in Threshold mode, with
+	// re-checks four), the payer's and the treasury's accounts, and the settlement's
+	// filing (Deadlines, MovedDraw); w Demands, Tasks, both accounts, the filing.
+	fn demand_checkpoint(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(60_000_000, 8_000 + 250 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(13, 7))
+	}
+	// publish_page: r Demands, Tasks, Specs; w Demands; the last page w Tasks and files
+	// the settlement (r/w Deadlines, MovedDraw). The check hashes a full page (256
+	// leaves of 256 bytes and 255 nodes) and three proofs of up to 32 levels: about 610
+	// blake2 hashes, counted at 4 us each in wasm.
+	fn publish_page(&self) -> Weight {
+		let db = self.0;
+		Weight::from_parts(2_500_000_000, 4_000 + 200 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(5, 5))
+	}
 }
 
 /// `n` deadlines of weight `each`, and the active lists they read, once.
@@ -294,6 +317,12 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	fn reopen_window() -> Weight {
 		Est(T::DbWeight::get()).reopen_window()
 	}
+	fn demand_checkpoint() -> Weight {
+		Est(T::DbWeight::get()).demand_checkpoint()
+	}
+	fn publish_page() -> Weight {
+		Est(T::DbWeight::get()).publish_page()
+	}
 }
 
 /// The same estimates with RocksDB database weights, for tests.
@@ -343,5 +372,11 @@ impl WeightInfo for () {
 	}
 	fn reopen_window() -> Weight {
 		Est(RocksDbWeight::get()).reopen_window()
+	}
+	fn demand_checkpoint() -> Weight {
+		Est(RocksDbWeight::get()).demand_checkpoint()
+	}
+	fn publish_page() -> Weight {
+		Est(RocksDbWeight::get()).publish_page()
 	}
 }

@@ -10,7 +10,7 @@ use crate::{
 };
 use frame_support::{
 	parameter_types,
-	traits::{ConstU128, ConstU32},
+	traits::{ConstU128, ConstU32, ConstU64},
 	PalletId,
 };
 use sp_runtime::{traits::AccountIdConversion, Perbill};
@@ -102,6 +102,14 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	// the bounds.
 	type DefaultThreshold = ConstU32<0x3D4C_CCCD>;
 	type ThresholdBounds = super::parameters::ThresholdBounds;
+	// A solver's node publishes a demanded checkpoint in minutes; two hours cover a
+	// restart, and a full state (8 MiB, 128 pages) in blocks others fill too.
+	type PublishPeriod = ConstU32<{ 2 * HOURS }>;
+	// 2 GSN a MiB of block space: the MNIST MLP's checkpoint (795 KiB, 21 pages) costs
+	// 2.6 GSN to demand, below the 10 GSN a withheld one pays its demander.
+	type DemandFeePerPage = ConstU128<{ 125 * MILLI_UNIT }>;
+	// A state of up to 8 MiB (about 700,000 parameters with Adam) can be demanded.
+	type MaxPublishBytes = ConstU64<{ 8 << 20 }>;
 	type WeightInfo = pallet_gensyn_tasks::weights::SubstrateWeight<Runtime>;
 }
 

@@ -15,6 +15,7 @@ use pallet_gensyn_stake::{Capability, DeviceKind};
 type T = Test;
 
 mod attacks;
+mod availability;
 mod collateral;
 mod disputes;
 mod holding;

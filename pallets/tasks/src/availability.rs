@@ -1,0 +1,112 @@
+//! Checkpoints served to partners alone. A verdict replays a segment from the solver's
+//! checkpoint, fetched from the solver's store; a solver could serve it to its partner
+//! verifiers only, and whistleblowers could then never check their verdicts. Anyone who
+//! cannot fetch such a checkpoint demands it on chain; whoever holds it (the solver, or a
+//! verifier that kept its copy) publishes it in pages proved against the run's
+//! checkpoint root, for free; a checkpoint nobody published in time rejects the proof,
+//! with its demander as reporter. No one's word decides: the data answers a demand.
+
+use crate::*;
+use frame_support::traits::tokens::Preservation;
+use gensyn_primitives::publish::{self, PageAt, PageProof};
+
+impl<T: Config> Pallet<T> {
+	/// `demand_checkpoint`: `who` pays the fee of `checkpoint`'s pages to the treasury,
+	/// and the window stays open until they are due.
+	pub(crate) fn do_demand_checkpoint(
+		who: T::AccountId,
+		id: TaskId,
+		checkpoint: u32,
+	) -> DispatchResult {
+		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		ensure!(matches!(task.phase, Phase::Challenge | Phase::Disputed), Error::<T>::WrongPhase);
+		let now = frame_system::Pallet::<T>::block_number();
+		ensure!(Self::demandable(id, checkpoint, now), Error::<T>::NotDemandable);
+		let mut demands = Demands::<T>::get(id);
+		ensure!(!demands.iter().any(|d| d.checkpoint == checkpoint), Error::<T>::AlreadyDemanded);
+		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		let pages = publish::page_count(&publish::tensor_lengths(&spec));
+		let pages = u32::try_from(pages).map_err(|_| Error::<T>::SpecStateTooLarge)?;
+		let fee = T::DemandFeePerPage::get().saturating_mul(pages.into());
+		let due = now.saturating_add(T::PublishPeriod::get());
+		let demand = Demand { checkpoint, by: who.clone(), due, next: Some((0, 0)) };
+		// Bounded by the round's audits: each of their checkpoints once.
+		demands.try_push(demand).map_err(|_| Error::<T>::NotDemandable)?;
+		T::Currency::transfer(&who, &T::TreasuryAccount::get(), fee, Preservation::Preserve)?;
+		Demands::<T>::insert(id, demands);
+		// The settlement must see whether the pages came, and nobody may challenge
+		// before it from a checkpoint still to come.
+		Self::keep_window_open_until(id, &mut task, due);
+		Tasks::<T>::insert(id, task);
+		Self::deposit_event(Event::CheckpointDemanded { id, checkpoint, by: who, fee, pages, due });
+		Ok(())
+	}
+
+	/// Whether `checkpoint` may be demanded now: a verdict of the round replayed from it
+	/// (or, in Threshold mode, measured its distance to it), and the first window that
+	/// judged the verdict is open ([`RevealBy`]): a later window is no new chance, so a
+	/// demand holds a task at most a publish period and a window past its first.
+	fn demandable(id: TaskId, checkpoint: u32, now: BlockNumberFor<T>) -> bool {
+		let threshold = Self::is_threshold(id);
+		Audits::<T>::get(id).iter().any(|a| {
+			let own = a.segment == checkpoint
+				|| (threshold && a.segment.checked_add(1) == Some(checkpoint));
+			own && a.verdict.is_some()
+				&& RevealBy::<T>::get(id, &a.verifier).is_some_and(|by| now < by)
+		})
+	}
+
+	/// `publish_page`: checks the page against the run's checkpoint root and moves the
+	/// demand on; the last page answers it and keeps the window open a whole period.
+	pub(crate) fn do_publish_page(
+		id: TaskId,
+		checkpoint: u32,
+		(item, page): (u32, u32),
+		bytes: &[u8],
+		proof: &PageProof,
+	) -> DispatchResult {
+		let mut demands = Demands::<T>::get(id);
+		let d = demands
+			.iter_mut()
+			.find(|d| d.checkpoint == checkpoint)
+			.ok_or(Error::<T>::NotDemanded)?;
+		let next = d.next.ok_or(Error::<T>::NotDemanded)?;
+		let now = frame_system::Pallet::<T>::block_number();
+		ensure!(now < d.due, Error::<T>::DemandLapsed);
+		ensure!(next == (item, page), Error::<T>::NotNextPage);
+		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
+		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		let lengths = publish::tensor_lengths(&spec);
+		let at = PageAt { checkpoint, checkpoints: result.checkpoints, item, page };
+		ensure!(
+			publish::verify_page(&result.checkpoint_root, &lengths, at, bytes, proof),
+			Error::<T>::PageNotProved
+		);
+		let pages = publish::item_pages(&lengths, item).unwrap_or(1);
+		d.next = if u64::from(page).saturating_add(1) < pages {
+			Some((item, page.saturating_add(1)))
+		} else if (item as usize) < lengths.len() {
+			Some((item.saturating_add(1), 0))
+		} else {
+			None
+		};
+		let done = d.next.is_none();
+		Demands::<T>::insert(id, demands);
+		Self::deposit_event(Event::PagePublished { id, checkpoint, item, page });
+		if done {
+			// Replaying from it takes a while: the window gives anyone a whole period.
+			Self::keep_window_open(id, &mut task);
+			Tasks::<T>::insert(id, task);
+			Self::deposit_event(Event::CheckpointPublished { id, checkpoint });
+		}
+		Ok(())
+	}
+
+	/// The first demand of task `id`'s round that nobody answered, with its demander:
+	/// once the window has ended, its pages are past due, and the solver withheld a
+	/// checkpoint its partners replayed from.
+	pub(crate) fn withheld(id: TaskId) -> Option<(u32, T::AccountId)> {
+		Demands::<T>::get(id).into_iter().find(|d| d.next.is_some()).map(|d| (d.checkpoint, d.by))
+	}
+}

@@ -1,0 +1,272 @@
+//! A checkpoint served to the solver's partners alone. Its partner verifiers pass every
+//! drawn segment, and whistleblowers, who cannot fetch the checkpoints, could never check
+//! them. A demand makes the checkpoint public or rejects the proof: an honest solver
+//! publishes it for free and is paid; a withholding one is slashed, its demander paid.
+
+use super::*;
+use gensyn_primitives::{fixtures, publish};
+
+/// The tiny MLP in Exact mode (3 audited segments of 30; 9 pages a checkpoint).
+fn tiny() -> TaskSpec {
+	fixtures::with(fixtures::tiny_mlp(), |s| s.verification.mode = VerificationMode::Exact)
+}
+
+/// The tensors of checkpoint `k` of a run of `spec` (values that differ by checkpoint).
+fn state(spec: &TaskSpec, k: u32) -> Vec<Vec<f32>> {
+	let lengths = publish::tensor_lengths(spec);
+	let value = |t: usize, i: u64| i as f32 * 0.001 + k as f32 + t as f32 * 0.5;
+	lengths.iter().enumerate().map(|(t, n)| (0..*n).map(|i| value(t, i)).collect()).collect()
+}
+
+/// The checkpoint leaves of a run of `spec` with `n` checkpoints.
+fn run_leaves(spec: &TaskSpec, n: u32) -> Vec<[u8; 32]> {
+	(0..n)
+		.map(|k| {
+			let s = state(spec, k);
+			let refs: Vec<&[f32]> = s.iter().map(|t| t.as_slice()).collect();
+			publish::state_root(k.into(), &refs)
+		})
+		.collect()
+}
+
+/// Every page of checkpoint `k` of the run, in order, with its proof.
+fn pages(spec: &TaskSpec, leaves: &[[u8; 32]], k: u32) -> Vec<publish::Page> {
+	let s = state(spec, k);
+	let refs: Vec<&[f32]> = s.iter().map(|t| t.as_slice()).collect();
+	publish::pages(k.into(), &refs, leaves, k).unwrap()
+}
+
+/// A task of `spec` whose run has real states, every drawn segment passed by the
+/// solver's partners, and its window open; with the run's checkpoint leaves.
+fn passed(spec: TaskSpec) -> (TaskId, Vec<[u8; 32]>) {
+	let id = submitted_with(spec.clone());
+	reg(12, Role::Verifier);
+	reg(13, Role::Whistleblower);
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(10), id));
+	let n = task(id).checkpoints;
+	let leaves = run_leaves(&spec, n);
+	let location = BoundedVec::truncate_from(b"/run/1".to_vec());
+	let root = merkle::root(&leaves);
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(10),
+		id,
+		[9; 32],
+		root,
+		n,
+		location
+	));
+	run_to(task(id).deadline);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	for a in Audits::<T>::get(id) {
+		let next = a.segment as usize + 1;
+		let p = merkle::proof(&leaves, next).unwrap();
+		let proof = CheckpointProof {
+			checkpoint_hash: leaves[next],
+			siblings: BoundedVec::truncate_from(p.siblings),
+		};
+		let who = RuntimeOrigin::signed(a.verifier);
+		assert_ok!(TaskPallet::submit_verification(who, id, a.segment, 0, leaves[next], proof));
+	}
+	assert_eq!(task(id).phase, Phase::Challenge);
+	(id, leaves)
+}
+
+fn demand(who: u64, id: TaskId, checkpoint: u32) -> DispatchResult {
+	TaskPallet::demand_checkpoint(RuntimeOrigin::signed(who), id, checkpoint)
+}
+
+fn publish(who: u64, id: TaskId, checkpoint: u32, p: &publish::Page) -> DispatchResultWithPostInfo {
+	let bytes = BoundedVec::truncate_from(p.bytes.clone());
+	TaskPallet::publish_page(
+		RuntimeOrigin::signed(who),
+		id,
+		checkpoint,
+		p.item,
+		p.page,
+		bytes,
+		p.proof.clone(),
+	)
+}
+
+/// Runs blocks until task `id` leaves its challenge window (settled, or moved on).
+fn settle(id: TaskId) {
+	for _ in 0..8 {
+		match Tasks::<T>::get(id) {
+			Some(t) if t.phase == Phase::Challenge => run_to(t.deadline),
+			_ => return,
+		}
+	}
+	panic!("task {id} never left its window");
+}
+
+fn fee_paid(id: TaskId) -> u64 {
+	events()
+		.iter()
+		.find_map(|e| match e {
+			Event::CheckpointDemanded { id: i, fee, .. } if *i == id => Some(*fee),
+			_ => None,
+		})
+		.expect("a demand")
+}
+
+/// The attack and its answer. Without a demand the partners' passes stand and the
+/// solver is paid, though nobody but its partners could fetch the checkpoints. With one,
+/// the solver must publish: it does not, so its proof is rejected and slashed, its
+/// passes are not paid, and the demander gains (the bounty, less its fee).
+#[test]
+fn a_checkpoint_served_to_partners_alone_is_demanded_and_the_proof_rejected() {
+	new_test_ext().execute_with(|| {
+		let (id, _) = passed(tiny());
+		let solver = worth(10);
+		settle(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(worth(10) > solver, "paid for checkpoints nobody else could fetch");
+	});
+	new_test_ext().execute_with(|| {
+		let (id, _) = passed(tiny());
+		let segment = Audits::<T>::get(id)[0].segment;
+		let (solver, demander, owner) = (worth(10), worth(13), worth(1));
+		let partners = worth_of(&[11, 12]);
+		assert_ok!(demand(13, id, segment));
+		let fee = fee_paid(id);
+		assert_eq!(fee, publish::page_count(&publish::tensor_lengths(&tiny())));
+		let due = Demands::<T>::get(id)[0].due;
+		assert!(task(id).window_end >= due, "the window waits for the pages");
+		settle(id);
+		assert!(events().contains(&Event::CheckpointWithheld { id, checkpoint: segment, by: 13 }));
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::ProofRejected { id: i, solver: 10, .. } if *i == id)));
+		assert!(worth(10) + 100 <= solver, "the solver is slashed its whole bond");
+		assert_eq!(worth(13), demander - fee + 10, "the demander gains the bounty less its fee");
+		assert!(worth(13) > demander);
+		assert_eq!(worth_of(&[11, 12]), partners, "the partners' passes are not paid");
+		assert_eq!(worth(1), owner, "the owner pays nothing");
+		assert!(Demands::<T>::get(id).is_empty(), "the demands end with the round");
+		check();
+	});
+}
+
+/// An honest solver answers a demand by publishing the checkpoint, page by page, for
+/// free; the window stays open a whole period for anyone to replay from it, and the
+/// solver is paid as if nobody had asked. The demander pays its fee.
+#[test]
+fn an_honest_solver_publishes_a_demanded_checkpoint_and_is_paid() {
+	new_test_ext().execute_with(|| {
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		let segment = Audits::<T>::get(id)[0].segment;
+		let (solver, demander) = (worth(10), worth(13));
+		assert_ok!(demand(13, id, segment));
+		let fee = fee_paid(id);
+		let pages = pages(&spec, &leaves, segment);
+		assert_eq!(pages.len() as u64, fee, "one fee a page");
+		run_to(System::block_number() + 2);
+		let due = Demands::<T>::get(id)[0].due;
+		for p in &pages {
+			// The solver's duty names the page the chain expects next.
+			let duty = Duty::Publish {
+				task: id,
+				checkpoint: segment,
+				item: p.item,
+				page: p.page,
+				by: due,
+			};
+			assert!(TaskPallet::duties(&10).contains(&duty), "{duty:?}");
+			let posted = publish(10, id, segment, p).expect("a true page");
+			assert_eq!(posted.pays_fee, Pays::No, "a page the chain accepts is free");
+		}
+		assert!(events().contains(&Event::CheckpointPublished { id, checkpoint: segment }));
+		assert_eq!(Demands::<T>::get(id)[0].next, None);
+		assert!(!TaskPallet::duties(&10).iter().any(|d| matches!(d, Duty::Publish { .. })));
+		let now = System::block_number();
+		assert!(task(id).window_end >= now + ChallengePeriod::get(), "a period to replay");
+		assert_noop!(publish(10, id, segment, &pages[0]), Error::<T>::NotDemanded);
+		settle(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(!events().iter().any(|e| matches!(e, Event::CheckpointWithheld { .. })));
+		assert!(worth(10) > solver, "the solver is paid");
+		assert_eq!(worth(13), demander - fee, "the demander pays its fee");
+		check();
+	});
+}
+
+#[test]
+fn a_page_out_of_order_untrue_or_late_is_refused() {
+	new_test_ext().execute_with(|| {
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		let segment = Audits::<T>::get(id)[0].segment;
+		assert_noop!(
+			publish(10, id, segment, &pages(&spec, &leaves, segment)[0]),
+			Error::<T>::NotDemanded
+		);
+		assert_ok!(demand(13, id, segment));
+		let pages = pages(&spec, &leaves, segment);
+		assert_noop!(publish(10, id, segment, &pages[1]), Error::<T>::NotNextPage);
+		let mut wrong = pages[1].clone();
+		wrong.bytes[0] ^= 1;
+		wrong.page = 0;
+		wrong.item = 0;
+		assert_noop!(publish(10, id, segment, &wrong), Error::<T>::PageNotProved);
+		// Another checkpoint's page, at this one's place.
+		let other = self::pages(&spec, &leaves, segment + 1);
+		assert_noop!(publish(10, id, segment, &other[0]), Error::<T>::PageNotProved);
+		assert_ok!(publish(10, id, segment, &pages[0]));
+		// A game open at the window's end holds the settlement past the pages' due.
+		let other = Audits::<T>::get(id)[1].segment;
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, other));
+		let due = Demands::<T>::get(id)[0].due;
+		run_to(due);
+		assert_eq!(task(id).phase, Phase::Disputed);
+		assert_noop!(publish(10, id, segment, &pages[1]), Error::<T>::DemandLapsed);
+	});
+}
+
+/// Only a checkpoint a verdict replayed from (its end too, in Threshold mode), once,
+/// within the first window that judged the verdict; and only a spec whose state fits
+/// on chain is accepted at all.
+#[test]
+fn only_a_verdicts_checkpoint_is_demanded_once_in_its_first_window() {
+	new_test_ext().execute_with(|| {
+		let id = verifying_with(tiny());
+		assert_noop!(demand(13, id, 0), Error::<T>::WrongPhase);
+	});
+	new_test_ext().execute_with(|| {
+		let (id, _) = passed(tiny());
+		let audited: Vec<u32> = Audits::<T>::get(id).iter().map(|a| a.segment).collect();
+		let spare = (0..task(id).checkpoints).find(|k| !audited.contains(k)).unwrap();
+		assert_noop!(demand(13, id, spare), Error::<T>::NotDemandable);
+		// In Exact mode a verdict's end is its own hash, never replayed from.
+		let end = audited.iter().map(|s| s + 1).find(|k| !audited.contains(k)).unwrap();
+		assert_noop!(demand(13, id, end), Error::<T>::NotDemandable);
+		assert_noop!(demand(13, id, task(id).checkpoints), Error::<T>::NotDemandable);
+		assert_ok!(demand(13, id, audited[0]));
+		assert_noop!(demand(14, id, audited[0]), Error::<T>::AlreadyDemanded);
+		// The first window's end passes while the demand holds the window open: a later
+		// demand is no new chance to hold it.
+		let first = RevealBy::<T>::get(id, Audits::<T>::get(id)[1].verifier).unwrap();
+		run_to(first);
+		assert!(task(id).window_end > first);
+		assert_noop!(demand(13, id, audited[1]), Error::<T>::NotDemandable);
+	});
+	new_test_ext().execute_with(|| {
+		let threshold = fixtures::tiny_mlp();
+		let (id, _) = passed(threshold);
+		let segment = Audits::<T>::get(id)[0].segment;
+		assert_ok!(demand(13, id, segment + 1));
+	});
+	new_test_ext().execute_with(|| {
+		reg(10, Role::Solver);
+		reg(11, Role::Verifier);
+		let wide = fixtures::with(tiny(), |s| {
+			s.model = fixtures::mlp(s.data.input, 4096, 3).model;
+		});
+		let state = publish::state_bytes(&publish::tensor_lengths(&wide));
+		assert!(state > <<T as Config>::MaxPublishBytes as Get<u64>>::get());
+		assert_noop!(
+			TaskPallet::submit_task(RuntimeOrigin::signed(1), wide),
+			Error::<T>::SpecStateTooLarge
+		);
+	});
+}
