@@ -11,35 +11,47 @@ use frame_support::traits::tokens::Preservation;
 use gensyn_primitives::publish::{self, PageAt, PageProof};
 
 impl<T: Config> Pallet<T> {
-	/// `demand_checkpoint`: `who` pays the fee of `checkpoint`'s pages to the treasury,
-	/// and the window stays open until they are due.
+	/// `demand_checkpoint`: `who` pays the fee of the checkpoint's size to the treasury;
+	/// a settlement before they are due waits for them ([`Self::pages_due`]).
 	pub(crate) fn do_demand_checkpoint(
 		who: T::AccountId,
 		id: TaskId,
 		checkpoint: u32,
 	) -> DispatchResult {
-		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
-		ensure!(matches!(task.phase, Phase::Challenge | Phase::Disputed), Error::<T>::WrongPhase);
+		let task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		// A re-audit under way (a game voided a verdict) does not stop the clock of the
+		// verdict's first window: the demand is taken then too.
+		let judged = matches!(task.phase, Phase::Challenge | Phase::Disputed | Phase::Verifying);
+		ensure!(judged && task.result.is_some(), Error::<T>::WrongPhase);
 		let now = frame_system::Pallet::<T>::block_number();
 		ensure!(Self::demandable(id, checkpoint, now), Error::<T>::NotDemandable);
 		let mut demands = Demands::<T>::get(id);
 		ensure!(!demands.iter().any(|d| d.checkpoint == checkpoint), Error::<T>::AlreadyDemanded);
 		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
-		let pages = publish::page_count(&publish::tensor_lengths(&spec));
-		let pages = u32::try_from(pages).map_err(|_| Error::<T>::SpecStateTooLarge)?;
-		let fee = T::DemandFeePerPage::get().saturating_mul(pages.into());
+		let lengths = publish::tensor_lengths(&spec);
+		let pages = u32::try_from(publish::page_count(&lengths))
+			.map_err(|_| Error::<T>::SpecStateTooLarge)?;
+		// A task submitted before the bound (or under a larger one) is not put to a
+		// demand its solver could not answer.
+		let bytes = publish::state_bytes(&lengths);
+		ensure!(bytes <= T::MaxPublishBytes::get(), Error::<T>::SpecStateTooLarge);
+		let fee = Self::demand_fee(bytes);
 		let due = now.saturating_add(T::PublishPeriod::get());
 		let demand = Demand { checkpoint, by: who.clone(), due, next: Some((0, 0)) };
 		// Bounded by the round's audits: each of their checkpoints once.
 		demands.try_push(demand).map_err(|_| Error::<T>::NotDemandable)?;
 		T::Currency::transfer(&who, &T::TreasuryAccount::get(), fee, Preservation::Preserve)?;
 		Demands::<T>::insert(id, demands);
-		// The settlement must see whether the pages came, and nobody may challenge
-		// before it from a checkpoint still to come.
-		Self::keep_window_open_until(id, &mut task, due);
-		Tasks::<T>::insert(id, task);
 		Self::deposit_event(Event::CheckpointDemanded { id, checkpoint, by: who, fee, pages, due });
 		Ok(())
+	}
+
+	/// What a demand of a checkpoint of `bytes` costs: [`Config::DemandFeePerMiB`] a
+	/// started MiB. By bytes, not pages: a model of many small tensors does not cost
+	/// more to demand than its state is large.
+	pub fn demand_fee(bytes: u64) -> BalanceOf<T> {
+		let mib = u32::try_from(bytes.div_ceil(1 << 20)).unwrap_or(u32::MAX);
+		T::DemandFeePerMiB::get().saturating_mul(mib.into())
 	}
 
 	/// Whether `checkpoint` may be demanded now: a verdict of the round replayed from it
@@ -103,9 +115,17 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
+	/// The last block a page of task `id` is still due before, if a demand awaits
+	/// pages at `now`: the settlement waits until then. The window itself does not
+	/// move (challenges wait for the pages anyway); the last page reopens it a period.
+	pub(crate) fn pages_due(id: TaskId, now: BlockNumberFor<T>) -> Option<BlockNumberFor<T>> {
+		let pending = Demands::<T>::get(id).into_iter().filter(|d| d.next.is_some());
+		pending.map(|d| d.due).filter(|due| now < *due).max()
+	}
+
 	/// The first demand of task `id`'s round that nobody answered, with its demander:
-	/// once the window has ended, its pages are past due, and the solver withheld a
-	/// checkpoint its partners replayed from.
+	/// past [`Self::pages_due`], the solver withheld a checkpoint its partners replayed
+	/// from.
 	pub(crate) fn withheld(id: TaskId) -> Option<(u32, T::AccountId)> {
 		Demands::<T>::get(id).into_iter().find(|d| d.next.is_some()).map(|d| (d.checkpoint, d.by))
 	}

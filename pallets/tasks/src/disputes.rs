@@ -116,17 +116,7 @@ impl<T: Config> Pallet<T> {
 	/// ruling and timeout settle no earlier than its end.)
 	pub(crate) fn keep_window_open(id: TaskId, task: &mut Task<T>) -> bool {
 		let now = frame_system::Pallet::<T>::block_number();
-		Self::keep_window_open_until(id, task, now.saturating_add(T::ChallengePeriod::get()))
-	}
-
-	/// Keeps the task's challenge window open until block `until` at least; returns
-	/// whether it moved (as [`Self::keep_window_open`]).
-	pub(crate) fn keep_window_open_until(
-		id: TaskId,
-		task: &mut Task<T>,
-		until: BlockNumberFor<T>,
-	) -> bool {
-		let now = frame_system::Pallet::<T>::block_number();
+		let until = now.saturating_add(T::ChallengePeriod::get());
 		if task.window_end >= until {
 			return false;
 		}

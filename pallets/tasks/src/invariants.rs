@@ -14,6 +14,10 @@ impl<T: Config> Pallet<T> {
 			"MaxEngaged must hold the solver, the profilers and a verifier and a challenger \
 			 per audited segment"
 		);
+		assert!(
+			Self::demand_fee(T::MaxPublishBytes::get()) < T::OffTaskBounty::get(),
+			"a demand of the largest state must cost less than a withheld one pays"
+		);
 	}
 
 	/// The engagement units live tasks count on each worker engaged in one: the task's
@@ -144,11 +148,6 @@ impl<T: Config> Pallet<T> {
 				ensure!(
 					!demands.iter().skip(i + 1).any(|e| e.checkpoint == d.checkpoint),
 					"tasks: a checkpoint demanded twice in a round"
-				);
-				// The settlement must see whether the pages came.
-				ensure!(
-					d.next.is_none() || t.window_end >= d.due,
-					"tasks: a window that ends before a demand's pages are due"
 				);
 			}
 		}

@@ -259,10 +259,12 @@ pub mod pallet {
 		/// ([`Pallet::demand_checkpoint`]).
 		#[pallet::constant]
 		type PublishPeriod: Get<BlockNumberFor<Self>>;
-		/// What a demand costs per page of the checkpoint, paid to the treasury: block
-		/// space is what a spammer would take.
+		/// What a demand costs per started MiB of the checkpoint, paid to the treasury:
+		/// block space is what a spammer would take. A demand of the largest state
+		/// ([`Config::MaxPublishBytes`]) must cost less than [`Config::OffTaskBounty`], or
+		/// a demander proved right would lose by it (checked by `integrity_test`).
 		#[pallet::constant]
-		type DemandFeePerPage: Get<BalanceOf<Self>>;
+		type DemandFeePerMiB: Get<BalanceOf<Self>>;
 		/// Most bytes a task's training state may take: any checkpoint can be demanded
 		/// and must fit on chain, so a spec with a larger state is refused.
 		#[pallet::constant]
@@ -645,9 +647,10 @@ pub mod pallet {
 		/// Anyone who cannot fetch a checkpoint that a verdict replayed from (its
 		/// segment's start, and in Threshold mode its end) demands it on chain, within the
 		/// first challenge window that judged the verdict, for
-		/// [`Config::DemandFeePerPage`] a page. Whoever holds the checkpoint then
+		/// [`Config::DemandFeePerMiB`] a MiB. Whoever holds the checkpoint then
 		/// publishes it ([`Pallet::publish_page`]) within [`Config::PublishPeriod`]; the
-		/// window stays open until then. If nobody does, the solver served its checkpoint
+		/// settlement waits for the pages until then, and the last one reopens the window
+		/// a whole period. If nobody does, the solver served its checkpoint
 		/// to its partners alone: at settlement its proof is rejected with the first
 		/// such demander as reporter (paid as a prover of a run off its task).
 		#[pallet::call_index(14)]

@@ -312,7 +312,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type DefaultThreshold = ConstU32<0x3f80_0000>;
 	type ThresholdBounds = TestBounds;
 	type PublishPeriod = ConstU64<8>;
-	type DemandFeePerPage = ConstU64<1>;
+	type DemandFeePerMiB = ConstU64<1>;
 	type MaxPublishBytes = ConstU64<{ 1 << 20 }>;
 	type WeightInfo = ();
 }

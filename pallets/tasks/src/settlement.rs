@@ -84,6 +84,15 @@ impl<T: Config> Pallet<T> {
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
+		if let Some(due) = Self::pages_due(id, now) {
+			// A demanded checkpoint may still come: whether it does decides the round.
+			// (After a dispute's timeout, its games are dropped: the task is back in
+			// its window's phase.)
+			task.phase = Phase::Challenge;
+			// The demander chose when the pages are due: moved, as every settlement is.
+			Self::file_moved_draw(id, task, due, now);
+			return Ok(true);
+		}
 		let mut audits = Audits::<T>::get(id);
 		// Each verifier's revealed forced flag for its segment, read once.
 		let forced_of: Vec<Option<bool>> = audits.iter().map(|a| Self::forced(id, a)).collect();

@@ -238,12 +238,12 @@ impl Est {
 	}
 	// demand_checkpoint: r Tasks, Specs, Audits, Demands (two entries a leg, about 100
 	// bytes each), the verdicts' RevealBy (two a checkpoint in Threshold mode, with
-	// re-checks four), the payer's and the treasury's accounts, and the settlement's
-	// filing (Deadlines, MovedDraw); w Demands, Tasks, both accounts, the filing.
+	// re-checks four), the payer's and the treasury's accounts; w Demands, both
+	// accounts.
 	fn demand_checkpoint(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(60_000_000, 8_000 + 250 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(13, 7))
+			.saturating_add(db.reads_writes(10, 3))
 	}
 	// publish_page: r Demands, Tasks, Specs; w Demands; the last page w Tasks and files
 	// the settlement (r/w Deadlines, MovedDraw). The check hashes a full page (256

@@ -103,13 +103,14 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	type DefaultThreshold = ConstU32<0x3D4C_CCCD>;
 	type ThresholdBounds = super::parameters::ThresholdBounds;
 	// A solver's node publishes a demanded checkpoint in minutes; two hours cover a
-	// restart, and a full state (8 MiB, 128 pages) in blocks others fill too.
+	// restart, and a full state (4 MiB, 64 pages) in blocks others fill too.
 	type PublishPeriod = ConstU32<{ 2 * HOURS }>;
-	// 2 GSN a MiB of block space: the MNIST MLP's checkpoint (795 KiB, 21 pages) costs
-	// 2.6 GSN to demand, below the 10 GSN a withheld one pays its demander.
-	type DemandFeePerPage = ConstU128<{ 125 * MILLI_UNIT }>;
-	// A state of up to 8 MiB (about 700,000 parameters with Adam) can be demanded.
-	type MaxPublishBytes = ConstU64<{ 8 << 20 }>;
+	// 2 GSN a started MiB of block space: the MNIST MLP's checkpoint (795 KiB) costs
+	// 2 GSN to demand, and the largest state 8 GSN, below the 10 GSN a withheld one pays
+	// its demander.
+	type DemandFeePerMiB = ConstU128<{ 2 * UNIT }>;
+	// A state of up to 4 MiB (about 350,000 parameters with Adam) can be demanded.
+	type MaxPublishBytes = ConstU64<{ 4 << 20 }>;
 	type WeightInfo = pallet_gensyn_tasks::weights::SubstrateWeight<Runtime>;
 }
 

@@ -129,9 +129,11 @@ fn a_checkpoint_served_to_partners_alone_is_demanded_and_the_proof_rejected() {
 		let partners = worth_of(&[11, 12]);
 		assert_ok!(demand(13, id, segment));
 		let fee = fee_paid(id);
-		assert_eq!(fee, publish::page_count(&publish::tensor_lengths(&tiny())));
+		assert_eq!(fee, 1, "a started MiB");
 		let due = Demands::<T>::get(id)[0].due;
-		assert!(task(id).window_end >= due, "the window waits for the pages");
+		run_to(task(id).window_end);
+		assert_eq!(task(id).phase, Phase::Challenge, "the settlement waits for the pages");
+		assert_eq!(task(id).deadline, due);
 		settle(id);
 		assert!(events().contains(&Event::CheckpointWithheld { id, checkpoint: segment, by: 13 }));
 		assert!(events()
@@ -160,7 +162,7 @@ fn an_honest_solver_publishes_a_demanded_checkpoint_and_is_paid() {
 		assert_ok!(demand(13, id, segment));
 		let fee = fee_paid(id);
 		let pages = pages(&spec, &leaves, segment);
-		assert_eq!(pages.len() as u64, fee, "one fee a page");
+		assert_eq!(pages.len() as u64, publish::page_count(&publish::tensor_lengths(&spec)));
 		run_to(System::block_number() + 2);
 		let due = Demands::<T>::get(id)[0].due;
 		for p in &pages {
@@ -229,8 +231,22 @@ fn a_page_out_of_order_untrue_or_late_is_refused() {
 #[test]
 fn only_a_verdicts_checkpoint_is_demanded_once_in_its_first_window() {
 	new_test_ext().execute_with(|| {
-		let id = verifying_with(tiny());
+		let id = submitted_with(tiny());
 		assert_noop!(demand(13, id, 0), Error::<T>::WrongPhase);
+		let id = verifying_with(tiny());
+		// No verdict yet.
+		assert_noop!(demand(13, id, 0), Error::<T>::NotDemandable);
+	});
+	new_test_ext().execute_with(|| {
+		// A game voids a partner's pass and the task is audited again: the other
+		// verdict's first window goes on, and a demand is taken meanwhile.
+		let (id, _) = passed(tiny());
+		reg(14, Role::Verifier);
+		let audits = Audits::<T>::get(id);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, audits[1].segment));
+		rule(id, audits[1].segment, true);
+		assert_eq!(task(id).phase, Phase::Verifying);
+		assert_ok!(demand(13, id, audits[0].segment));
 	});
 	new_test_ext().execute_with(|| {
 		let (id, _) = passed(tiny());
@@ -247,7 +263,7 @@ fn only_a_verdicts_checkpoint_is_demanded_once_in_its_first_window() {
 		// demand is no new chance to hold it.
 		let first = RevealBy::<T>::get(id, Audits::<T>::get(id)[1].verifier).unwrap();
 		run_to(first);
-		assert!(task(id).window_end > first);
+		assert_eq!(task(id).phase, Phase::Challenge, "held for the pages");
 		assert_noop!(demand(13, id, audited[1]), Error::<T>::NotDemandable);
 	});
 	new_test_ext().execute_with(|| {
@@ -268,5 +284,39 @@ fn only_a_verdicts_checkpoint_is_demanded_once_in_its_first_window() {
 			TaskPallet::submit_task(RuntimeOrigin::signed(1), wide),
 			Error::<T>::SpecStateTooLarge
 		);
+	});
+}
+
+/// Pages that come after the window's end, before they are due: the settlement waited
+/// for them, and the last one reopens the window a whole period for anyone to replay
+/// from the checkpoint; then the task settles as it would have. A demand answered in
+/// time holds the task no longer than that.
+#[test]
+fn pages_after_the_windows_end_reopen_it_for_a_period() {
+	new_test_ext().execute_with(|| {
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		let segment = Audits::<T>::get(id)[0].segment;
+		let solver = worth(10);
+		assert_ok!(demand(13, id, segment));
+		let end = task(id).window_end;
+		let due = Demands::<T>::get(id)[0].due;
+		run_to(end);
+		assert!(System::block_number() < due);
+		assert_eq!(task(id).deadline, due, "the settlement waits for the pages");
+		assert_noop!(
+			TaskPallet::challenge(RuntimeOrigin::signed(13), id, segment),
+			Error::<T>::WindowClosed
+		);
+		for p in &pages(&spec, &leaves, segment) {
+			assert_ok!(publish(10, id, segment, p));
+		}
+		let now = System::block_number();
+		assert_eq!(task(id).window_end, now + ChallengePeriod::get(), "reopened a period");
+		assert!(task(id).deadline >= task(id).window_end);
+		settle(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(worth(10) > solver, "the solver is paid");
+		check();
 	});
 }
