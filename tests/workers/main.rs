@@ -13,7 +13,9 @@
 //! stops and never commits (slashed at its deadline, the task re-drawn and completed);
 //! a spec whose data fails its checks (declined by the solver, nobody slashed); a solver
 //! whose proof store fails verifiers (reported twice, rejected); a solver that contests
-//! the fails on its fake and stops serving its journal (the verifier still wins).
+//! the fails on its fake and stops serving its journal (the verifier still wins); a
+//! whistleblower that cannot fetch the checkpoints (it demands them, the solver
+//! publishes them on chain).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
 		a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower,
 		a_solver_withholding_its_proof_is_reported_twice_and_rejected,
 		a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected,
+		a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published,
 	];
 	libtest_mimic::run(&args, trials).exit_code()
 }
@@ -229,6 +232,41 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 /// Bob is slashed his bond. Dave may also challenge segment 0's pass (his replay starts
 /// from the task's own start), and no other: the other segments replay to Bob's
 /// checkpoints.
+/// Dave cannot fetch Bob's checkpoints (as if Bob's store served Charlie alone): he
+/// demands each one his checks replay from on chain, Bob's node publishes them page by
+/// page, and Dave reads them back from the blocks and replays from them. The run is
+/// honest: it checks out, the task completes, and Bob is paid; Dave pays the fees.
+fn a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published() {
+	let s = setup_with(Options {
+		fault: Some("blind-whistleblower"),
+		forced_percent: Some("0"),
+		challenge_period: Some("40"),
+		..Options::default()
+	});
+	let every_segment = |spec: &mut Value| {
+		spec["verification"]["mode"] = Value::String("exact".into());
+		spec["verification"]["audit_fraction"] = Value::from(1_000_000);
+	};
+	let (_, stdout, stderr) = submit_spec(&s.ws, every_segment, &[]);
+	let log = s.node.log();
+	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
+	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\n{}", worker_lines(&log));
+	assert!(log.contains("demanding it on chain"), "{}", worker_lines(&log));
+	assert!(log.contains("publishing page"), "{}", worker_lines(&log));
+	assert!(log.contains("from its pages on chain"), "{}", worker_lines(&log));
+	assert!(stdout.contains("tasks.CheckpointDemanded"), "{stdout}");
+	assert!(stdout.contains("tasks.CheckpointPublished"), "{stdout}");
+	assert!(!stdout.contains("tasks.CheckpointWithheld"), "{stdout}");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", worker_lines(&log));
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Dave");
+	let (d_bob, _) = account(&ledger, 0);
+	assert!(d_bob > 0, "Bob is paid: {ledger}");
+	let (d_dave, _) = account(&ledger, 1);
+	assert!(d_dave < 0, "Dave pays for his demands: {ledger}");
+}
+
 fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
 	let s = setup_with(Options {
 		fault: Some("partner-from-elsewhere"),

@@ -6,7 +6,7 @@ use gensyn_primitives::TaskSpec;
 use gensyn_runtime::{AccountId, Balance, BlockNumber, Runtime};
 use pallet_gensyn_arbitration::{ArbitrationApi, DisputeKey, GameView};
 use pallet_gensyn_stake::Role;
-use pallet_gensyn_tasks::{Audit, Duty, TaskId, TaskView, TasksApi, WatchDraw};
+use pallet_gensyn_tasks::{Audit, Demand, Duty, TaskId, TaskView, TasksApi, WatchDraw};
 use sc_client_api::StorageProvider;
 use sp_api::{Core, ProvideRuntimeApi};
 use sp_core::{storage::StorageKey, H256};
@@ -211,6 +211,27 @@ pub fn verdict_fails(
 	let key = pallet_gensyn_tasks::Audits::<Runtime>::hashed_key_for(task);
 	let audits: Vec<Audit<AccountId>> = read(client, at, key)?.unwrap_or_default();
 	Ok(audits.iter().any(|a| a.segment == segment && a.verdict.is_some_and(|v| !v.pass)))
+}
+
+/// The checkpoints of `task`'s round demanded on chain, as stored at `at`.
+pub fn demands(client: &FullClient, at: H256, task: TaskId) -> Result<Vec<Demanded>, String> {
+	let key = pallet_gensyn_tasks::Demands::<Runtime>::hashed_key_for(task);
+	Ok(read(client, at, key)?.unwrap_or_default())
+}
+
+/// A checkpoint demanded on chain.
+pub type Demanded = Demand<AccountId, BlockNumber>;
+
+/// The block before which `who` reveals for `task` (the end of the first window that
+/// judged its verdict), as stored at `at`.
+pub fn reveal_by(
+	client: &FullClient,
+	at: H256,
+	task: TaskId,
+	who: &AccountId,
+) -> Result<Option<BlockNumber>, String> {
+	let key = pallet_gensyn_tasks::RevealBy::<Runtime>::hashed_key_for(task, who);
+	read(client, at, key)
 }
 
 /// Whether `task`'s committed run was proven off the task, as stored at `at`.

@@ -22,6 +22,7 @@ use super::{
 	chain,
 	challenges::{verdict_key, Challenged, Decision, MAX_TRIES},
 	duties::{DutyKey, Job, Plan},
+	published,
 	segment::{self, Replayed, Replays},
 	WorkerContext,
 };
@@ -188,6 +189,13 @@ pub fn plan_check(
 	};
 	let (ctx, replays, challenged) = (ctx.clone(), replays.clone(), challenged.clone());
 	let job: Job = Box::new(move || {
+		// A whistleblower that cannot fetch the checkpoints demands them on chain and
+		// waits for their pages (the solver checks its own run, which it holds).
+		if role == "whistleblower" {
+			if let Some(demand) = published::ensure_checkpoints(&ctx, task, segment, &view)? {
+				return Ok(Some(demand));
+			}
+		}
 		let who = bonded.as_ref();
 		let call = check_verdict(&ctx, (&replays, &challenged), (role, who), task, segment, &view)?;
 		Ok(call

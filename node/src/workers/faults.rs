@@ -30,6 +30,10 @@ pub enum WorkerFault {
 	/// failing verdict on its task, and stops serving the run's journal as it does, so
 	/// that the verifier defending the verdict could not read the run's commitments.
 	StarvingContester,
+	/// The whistleblower cannot fetch a verdict's checkpoints from the solver's store,
+	/// as if the store served the solver's partners alone: it demands them on chain and
+	/// replays from the published pages.
+	BlindWhistleblower,
 }
 
 /// The fault-injection flags (present with the `test-faults` feature only).

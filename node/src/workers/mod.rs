@@ -16,6 +16,7 @@ mod duties;
 mod faults;
 mod metrics;
 mod off_task;
+mod published;
 mod secrets;
 mod segment;
 mod solver;

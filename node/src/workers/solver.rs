@@ -137,11 +137,22 @@ fn publish(
 	checkpoint: u32,
 	(item, page): (u32, u32),
 ) -> Result<RuntimeCall, String> {
-	let run = segment::committed(ctx, id, view)?;
-	let state = segment::checkpoint(ctx, &run, checkpoint)?;
+	// From this node's own store, not over its public address, which it may not reach.
+	let result = view.result.as_ref().ok_or_else(|| format!("task {id} has no result"))?;
+	let url = String::from_utf8_lossy(&result.url).into_owned();
+	let (_, run_id) = segment::split_run_url(&url)
+		.ok_or_else(|| format!("task {id}: cannot read the result's location {url:?}"))?;
+	let ours = |j: &gensyn_workers::proof_store::Journal| {
+		gensyn_workers::train::checkpoint_root(&j.checkpoints) == result.checkpoint_root
+	};
+	let journal = ctx.store.journal(run_id).map_err(|e| e.to_string())?.filter(ours);
+	let journal = journal.ok_or_else(|| format!("task {id}: this node's store lacks its run"))?;
+	let state = gensyn_workers::replay::load_checkpoint(&ctx.store, &journal, checkpoint as usize)
+		.map_err(|e| e.to_string())?;
 	let tensors: Vec<&[f32]> =
 		state.params.iter().chain(&state.opt).map(|t| t.as_slice()).collect();
-	let pages = gensyn_primitives::publish::pages(state.step, &tensors, &run.leaves, checkpoint)
+	let leaves = gensyn_workers::train::checkpoint_leaves(&journal.checkpoints);
+	let pages = gensyn_primitives::publish::pages(state.step, &tensors, &leaves, checkpoint)
 		.ok_or_else(|| format!("task {id}: the run has no checkpoint {checkpoint}"))?;
 	let found = pages.into_iter().find(|p| (p.item, p.page) == (item, page));
 	let p = found

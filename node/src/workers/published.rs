@@ -1,0 +1,195 @@
+//! Checkpoints demanded on chain. A whistleblower whose check needs a checkpoint the
+//! solver's store does not serve it (served to the solver's partners alone, say) demands
+//! it (`demand_checkpoint`) while the chain takes a demand for it; once every page is
+//! published, it reads them back from the blocks that carry them, checks each against
+//! the committed root, and keeps the checkpoint in its store as if the solver had served
+//! it, so that the check replays from it.
+
+use std::collections::BTreeMap;
+
+use codec::{Decode, Encode};
+use gensyn_primitives::{publish, TaskSpec, VerificationMode};
+use gensyn_runtime::{BlockNumber, Runtime, RuntimeCall, UncheckedExtrinsic};
+use gensyn_workers::{checkpoint, hash, proof_store::remote};
+use pallet_gensyn_tasks::{Call as TasksCall, TaskId};
+use sc_client_api::{BlockBackend, HeaderBackend};
+use sp_core::{Get, H256};
+
+use super::{chain, segment, WorkerContext, WorkerFault};
+
+/// Makes sure the checkpoints a check of `segment` of task `id` replays from (its start;
+/// in Threshold mode its end too) are in this node's store. Returns the call that
+/// demands one the solver's store does not serve, or an error while one is awaited (the
+/// check comes again).
+pub fn ensure_checkpoints(
+	ctx: &WorkerContext,
+	id: TaskId,
+	segment: u32,
+	view: &chain::Task,
+) -> Result<Option<RuntimeCall>, String> {
+	let spec = chain::spec(view)?;
+	let mut indices = Vec::new();
+	if segment > 0 {
+		// Segment 0 starts from the task's seeded initial state.
+		indices.push(segment);
+	}
+	if spec.verification.mode == VerificationMode::Threshold {
+		indices.push(segment.saturating_add(1));
+	}
+	if indices.is_empty() {
+		return Ok(None);
+	}
+	let run = segment::committed(ctx, id, view)?;
+	for index in indices {
+		if let Some(call) = ensure(ctx, id, &spec, view, &run, index)? {
+			return Ok(Some(call));
+		}
+	}
+	Ok(None)
+}
+
+/// [`ensure_checkpoints`] for checkpoint `index`.
+fn ensure(
+	ctx: &WorkerContext,
+	id: TaskId,
+	spec: &TaskSpec,
+	view: &chain::Task,
+	run: &segment::Committed,
+	index: u32,
+) -> Result<Option<RuntimeCall>, String> {
+	let entry = run.journal.checkpoints.get(index as usize).ok_or("no such checkpoint")?;
+	let blob = hash::from_hex(&entry.blob).ok_or("a checkpoint's blob name is not hex")?;
+	let served = if ctx.faults.is(WorkerFault::BlindWhistleblower) {
+		Err("the store does not serve this node".to_string())
+	} else {
+		remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
+			.map_err(|e| e.to_string())
+	};
+	let Err(unserved) = served else { return Ok(None) };
+	let at = HeaderBackend::info(&*ctx.client).best_hash;
+	let demands = chain::demands(&ctx.client, at, id)?;
+	match demands.iter().find(|d| d.checkpoint == index) {
+		None if demandable(ctx, at, id, view, index)? => {
+			log::warn!(
+				target: "gensyn-worker",
+				"whistleblower: task {id}: checkpoint {index} is not served ({unserved}): \
+				 demanding it on chain"
+			);
+			Ok(Some(RuntimeCall::Tasks(TasksCall::demand_checkpoint { id, checkpoint: index })))
+		}
+		None => Err(format!(
+			"task {id}: checkpoint {index} is not served ({unserved}), and its verdict's first \
+			 window has ended"
+		)),
+		Some(d) if d.next.is_some() => Err(format!(
+			"task {id}: checkpoint {index} is demanded; its pages are due before block {}",
+			d.due
+		)),
+		Some(d) => {
+			let state = read(ctx, at, id, spec, view, index, d.due)?;
+			let bytes = checkpoint::to_safetensors(spec, &state).map_err(|e| e.to_string())?;
+			let kept = ctx.store.put(&bytes).map_err(|e| e.to_string())?;
+			if kept != blob {
+				return Err(format!(
+					"task {id}: checkpoint {index} as published is not the file the run's \
+					 journal names"
+				));
+			}
+			log::info!(
+				target: "gensyn-worker",
+				"whistleblower: task {id}: read checkpoint {index} from its pages on chain"
+			);
+			Ok(None)
+		}
+	}
+}
+
+/// Whether the chain takes a demand for checkpoint `index` at `at`: a verdict replayed
+/// from it (or, in Threshold mode, ended at it) and its first window is open.
+fn demandable(
+	ctx: &WorkerContext,
+	at: H256,
+	id: TaskId,
+	view: &chain::Task,
+	index: u32,
+) -> Result<bool, String> {
+	let threshold = chain::spec(view)?.verification.mode == VerificationMode::Threshold;
+	let now = chain::number(&ctx.client, at)?;
+	for a in view.audits.iter().filter(|a| a.verdict.is_some()) {
+		let own = a.segment == index || (threshold && a.segment.checked_add(1) == Some(index));
+		if own && chain::reveal_by(&ctx.client, at, id, &a.verifier)?.is_some_and(|by| now < by) {
+			return Ok(true);
+		}
+	}
+	Ok(false)
+}
+
+/// Checkpoint `index` of task `id`'s run as its pages were published between the
+/// demand and `due`, each checked against the committed root.
+fn read(
+	ctx: &WorkerContext,
+	at: H256,
+	id: TaskId,
+	spec: &TaskSpec,
+	view: &chain::Task,
+	index: u32,
+	due: BlockNumber,
+) -> Result<checkpoint::TrainState, String> {
+	let result = view.result.as_ref().ok_or("no result")?;
+	let lengths = publish::tensor_lengths(spec);
+	let period: BlockNumber = <Runtime as pallet_gensyn_tasks::Config>::PublishPeriod::get();
+	let last = chain::number(&ctx.client, at)?.min(due);
+	let mut pages: BTreeMap<(u32, u32), Vec<u8>> = BTreeMap::new();
+	for n in due.saturating_sub(period)..=last {
+		let hash = ctx.client.hash(n).map_err(|e| e.to_string())?.ok_or("a block is missing")?;
+		let body = ctx.client.block_body(hash).map_err(|e| e.to_string())?.unwrap_or_default();
+		for xt in body {
+			let Ok(xt) = UncheckedExtrinsic::decode(&mut &xt.encode()[..]) else { continue };
+			let RuntimeCall::Tasks(TasksCall::publish_page {
+				id: task,
+				checkpoint,
+				item,
+				page,
+				bytes,
+				proof,
+			}) = xt.function
+			else {
+				continue;
+			};
+			let place = publish::PageAt { checkpoint, checkpoints: result.checkpoints, item, page };
+			// A call that failed in its block, or someone else's junk, proves nothing.
+			if task == id
+				&& checkpoint == index
+				&& publish::verify_page(&result.checkpoint_root, &lengths, place, &bytes, &proof)
+			{
+				pages.insert((item, page), bytes.into_inner());
+			}
+		}
+	}
+	assemble(spec, &lengths, &pages)
+}
+
+/// The training state the pages hold: the step, then each tensor's pages in order.
+fn assemble(
+	spec: &TaskSpec,
+	lengths: &[u64],
+	pages: &BTreeMap<(u32, u32), Vec<u8>>,
+) -> Result<checkpoint::TrainState, String> {
+	let step = pages.get(&(0, 0)).and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok());
+	let step = u64::from_le_bytes(step.ok_or("the step's page is missing")?);
+	let mut tensors = Vec::with_capacity(lengths.len());
+	for (t, len) in lengths.iter().enumerate() {
+		let item = t as u32 + 1;
+		let mut values = Vec::with_capacity(*len as usize);
+		for p in 0..publish::pages_of(*len) as u32 {
+			let bytes = pages.get(&(item, p)).ok_or("a page is missing")?;
+			values.extend(
+				bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+			);
+		}
+		tensors.push(values);
+	}
+	let per_param = gensyn_primitives::estimate::state_tensors_per_param(&spec.training.optimizer);
+	let opt = tensors.split_off(lengths.len() / per_param as usize);
+	Ok(checkpoint::TrainState { step, params: tensors, opt })
+}
