@@ -1,10 +1,10 @@
 //! Checkpoints served to partners alone. A verdict replays a segment from the solver's
 //! checkpoint, fetched from the solver's store; a solver could serve it to its partner
 //! verifiers only, and whistleblowers could then never check their verdicts. Anyone who
-//! cannot fetch such a checkpoint demands it on chain; whoever holds it (the solver, or a
-//! verifier that kept its copy) publishes it in pages proved against the run's
-//! checkpoint root, for free; a checkpoint nobody published in time rejects the proof,
-//! with its demander as reporter. No one's word decides: the data answers a demand.
+//! cannot fetch such a checkpoint demands it on chain; the solver publishes it in pages
+//! proved against the run's checkpoint root, for free; a checkpoint not published in
+//! time rejects the proof, with its demander as reporter. No one's word decides: the
+//! data answers a demand.
 
 use crate::*;
 use frame_support::traits::tokens::Preservation;
@@ -37,7 +37,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(bytes <= T::MaxPublishBytes::get(), Error::<T>::SpecStateTooLarge);
 		let fee = Self::demand_fee(bytes);
 		let due = now.saturating_add(T::PublishPeriod::get());
-		let demand = Demand { checkpoint, by: who.clone(), due, next: Some((0, 0)) };
+		let demand = Demand { checkpoint, by: who.clone(), fee, at: now, due, next: Some((0, 0)) };
 		// Bounded by the round's audits: each of their checkpoints once.
 		demands.try_push(demand).map_err(|_| Error::<T>::NotDemandable)?;
 		T::Currency::transfer(&who, &T::TreasuryAccount::get(), fee, Preservation::Preserve)?;
@@ -59,6 +59,10 @@ impl<T: Config> Pallet<T> {
 	/// judged the verdict is open ([`RevealBy`]): a later window is no new chance, so a
 	/// demand holds a task at most a publish period and a window past its first.
 	fn demandable(id: TaskId, checkpoint: u32, now: BlockNumberFor<T>) -> bool {
+		// The initial state is the task's, seeded: anyone computes it.
+		if checkpoint == 0 {
+			return false;
+		}
 		let threshold = Self::is_threshold(id);
 		Audits::<T>::get(id).iter().any(|a| {
 			let own = a.segment == checkpoint
@@ -71,6 +75,7 @@ impl<T: Config> Pallet<T> {
 	/// `publish_page`: checks the page against the run's checkpoint root and moves the
 	/// demand on; the last page answers it and keeps the window open a whole period.
 	pub(crate) fn do_publish_page(
+		who: T::AccountId,
 		id: TaskId,
 		checkpoint: u32,
 		(item, page): (u32, u32),
@@ -87,6 +92,9 @@ impl<T: Config> Pallet<T> {
 		ensure!(now < d.due, Error::<T>::DemandLapsed);
 		ensure!(next == (item, page), Error::<T>::NotNextPage);
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		// The solver answers for its checkpoints. Anyone else could copy its page from
+		// the pool into a block first, and the solver's own would fail and pay its fee.
+		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
 		let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
 		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		let lengths = publish::tensor_lengths(&spec);
@@ -123,10 +131,17 @@ impl<T: Config> Pallet<T> {
 		pending.map(|d| d.due).filter(|due| now < *due).max()
 	}
 
-	/// The first demand of task `id`'s round that nobody answered, with its demander:
-	/// past [`Self::pages_due`], the solver withheld a checkpoint its partners replayed
-	/// from.
-	pub(crate) fn withheld(id: TaskId) -> Option<(u32, T::AccountId)> {
-		Demands::<T>::get(id).into_iter().find(|d| d.next.is_some()).map(|d| (d.checkpoint, d.by))
+	/// The first demand of task `id`'s round that nobody answered, with its demander
+	/// and the fees that demander paid this round: past [`Self::pages_due`], the solver
+	/// withheld a checkpoint its partners replayed from. A demander may have needed
+	/// several checkpoints to find the one withheld; its fees come back with its bounty.
+	pub(crate) fn withheld(id: TaskId) -> Option<(u32, T::AccountId, BalanceOf<T>)> {
+		let demands = Demands::<T>::get(id);
+		let first = demands.iter().find(|d| d.next.is_some())?;
+		let fees = demands
+			.iter()
+			.filter(|d| d.by == first.by)
+			.fold(Zero::zero(), |sum: BalanceOf<T>, d| sum.saturating_add(d.fee));
+		Some((first.checkpoint, first.by.clone(), fees))
 	}
 }

@@ -76,8 +76,25 @@ fn workers<T: Config + pallet_gensyn_stake::Config + pallet_gensyn_jackpot::Conf
 	}
 }
 
+/// The tensors of every benchmark checkpoint (zeros; their steps tell them apart).
+fn bench_tensors() -> Vec<Vec<f32>> {
+	let lengths = gensyn_primitives::publish::tensor_lengths(&bench_spec());
+	lengths.iter().map(|n| alloc::vec![0.0; *n as usize]).collect()
+}
+
+/// The checkpoint hashes of a benchmark run of `n` checkpoints: real states, so that a
+/// demanded one can be published.
 fn leaves(n: u32) -> alloc::vec::Vec<Hash32> {
-	(0..n).map(|i| sp_crypto_hashing::blake2_256(&i.to_le_bytes())).collect()
+	let roots: Vec<Hash32> = bench_tensors().iter().map(|t| merkle::tensor_root(t)).collect();
+	(0..n).map(|k| gensyn_primitives::publish::state_root_of(k.into(), &roots)).collect()
+}
+
+/// A task whose verdicts are all posted and revealed, and the segment of one of them.
+fn passed<T: Config + pallet_gensyn_jackpot::Config>(owner: &T::AccountId) -> (TaskId, u32) {
+	let id = verifying::<T>(owner);
+	verify_all::<T>(id);
+	let segment = Audits::<T>::get(id).first().map(|a| a.segment).unwrap_or(0);
+	(id, segment)
 }
 
 /// Submits a task and returns its id and drawn solver.
@@ -378,6 +395,63 @@ mod benchmarks {
 		#[extrinsic_call]
 		_(RawOrigin::Signed(whistleblower), id, segment);
 		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::Disputed));
+		Ok(())
+	}
+
+	#[benchmark]
+	fn demand_checkpoint() {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let (id, segment) = passed::<T>(&owner);
+		let demander = funded::<T>("demander", 0);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(demander), id, segment);
+		assert_eq!(Demands::<T>::get(id).len(), 1);
+	}
+
+	/// A full page (hashing dominates: 256 leaves and their tree), after the pages
+	/// before it.
+	#[benchmark]
+	fn publish_page() -> Result<(), BenchmarkError> {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let (id, segment) = passed::<T>(&owner);
+		let demander = funded::<T>("demander", 0);
+		TasksPallet::<T>::demand_checkpoint(RawOrigin::Signed(demander).into(), id, segment)
+			.map_err(|_| BenchmarkError::Stop("the demand was refused"))?;
+		let solver =
+			Tasks::<T>::get(id).and_then(|t| t.solver).ok_or(BenchmarkError::Stop("no solver"))?;
+		let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
+		let tensors = bench_tensors();
+		let refs: Vec<&[f32]> = tensors.iter().map(|t| t.as_slice()).collect();
+		let pages = gensyn_primitives::publish::pages(segment.into(), &refs, &leaves(n), segment)
+			.ok_or(BenchmarkError::Stop("no pages"))?;
+		let full = pages
+			.iter()
+			.position(|p| p.bytes.len() == gensyn_primitives::publish::PAGE_BYTES)
+			.ok_or(BenchmarkError::Stop("no full page"))?;
+		let send = |p: &gensyn_primitives::publish::Page| {
+			let bytes = BoundedVec::truncate_from(p.bytes.clone());
+			let origin = RawOrigin::Signed(solver.clone()).into();
+			TasksPallet::<T>::publish_page(
+				origin,
+				id,
+				segment,
+				p.item,
+				p.page,
+				bytes,
+				p.proof.clone(),
+			)
+		};
+		for p in pages.iter().take(full) {
+			send(p).map_err(|_| BenchmarkError::Stop("a page was refused"))?;
+		}
+		let p = pages.get(full).cloned().ok_or(BenchmarkError::Stop("no full page"))?;
+		let bytes = BoundedVec::truncate_from(p.bytes);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(solver), id, segment, p.item, p.page, bytes, p.proof);
+		let next = Demands::<T>::get(id).first().and_then(|d| d.next);
+		assert_ne!(next, Some((p.item, p.page)), "the page was taken");
 		Ok(())
 	}
 

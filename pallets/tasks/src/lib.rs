@@ -353,7 +353,7 @@ pub mod pallet {
 		_,
 		Twox64Concat,
 		TaskId,
-		BoundedVec<Demand<T::AccountId, BlockNumberFor<T>>, DemandsBound<T>>,
+		BoundedVec<Demand<T::AccountId, BalanceOf<T>, BlockNumberFor<T>>, DemandsBound<T>>,
 		ValueQuery,
 	>;
 
@@ -647,8 +647,8 @@ pub mod pallet {
 		/// Anyone who cannot fetch a checkpoint that a verdict replayed from (its
 		/// segment's start, and in Threshold mode its end) demands it on chain, within the
 		/// first challenge window that judged the verdict, for
-		/// [`Config::DemandFeePerMiB`] a MiB. Whoever holds the checkpoint then
-		/// publishes it ([`Pallet::publish_page`]) within [`Config::PublishPeriod`]; the
+		/// [`Config::DemandFeePerMiB`] a MiB. The solver then publishes it
+		/// ([`Pallet::publish_page`]) within [`Config::PublishPeriod`]; the
 		/// settlement waits for the pages until then, and the last one reopens the window
 		/// a whole period. If nobody does, the solver served its checkpoint
 		/// to its partners alone: at settlement its proof is rejected with the first
@@ -664,11 +664,11 @@ pub mod pallet {
 			Self::do_demand_checkpoint(who, id, checkpoint)
 		}
 
-		/// Publishes the next page of a demanded checkpoint: `bytes` are page `page` of
-		/// item `item` ([`gensyn_primitives::publish`]), proved by `proof` against the
-		/// run's checkpoint root. Pages go in order; the last one answers the demand and
-		/// keeps the window open a whole period, for anyone to replay from it. A page the
-		/// chain accepts is free.
+		/// The task's solver publishes the next page of a demanded checkpoint of its run:
+		/// `bytes` are page `page` of item `item` ([`gensyn_primitives::publish`]), proved
+		/// by `proof` against the run's checkpoint root. Pages go in order; the last one
+		/// answers the demand and keeps the window open a whole period, for anyone to
+		/// replay from it. A page the chain accepts is free.
 		#[pallet::call_index(15)]
 		#[pallet::weight(T::WeightInfo::publish_page())]
 		pub fn publish_page(
@@ -680,8 +680,8 @@ pub mod pallet {
 			bytes: BoundedVec<u8, ConstU32<{ gensyn_primitives::publish::PAGE_BYTES as u32 }>>,
 			proof: gensyn_primitives::publish::PageProof,
 		) -> DispatchResultWithPostInfo {
-			ensure_signed(origin)?;
-			Self::do_publish_page(id, checkpoint, (item, page), &bytes, &proof)?;
+			let who = ensure_signed(origin)?;
+			Self::do_publish_page(who, id, checkpoint, (item, page), &bytes, &proof)?;
 			Ok(Pays::No.into())
 		}
 	}

@@ -5,9 +5,12 @@
 use crate::*;
 
 /// Who reported a rejected proof, and so shares its solver's slash.
-pub(crate) enum Reporter<AccountId> {
+pub(crate) enum Reporter<AccountId, Balance> {
 	/// The verifier whose failing verdict caught the fault: its share of the slash.
 	Verifier(AccountId),
+	/// The first demander of a checkpoint nobody published: as a prover, and the fees
+	/// its demands of the round paid on top of the bounty.
+	Demander(AccountId, Balance),
 	/// Whoever proved the run off its task: at most [`Config::OffTaskBounty`] a bond unit
 	/// of its share. Anyone may prove, the solver's own second account as soon as it sees
 	/// the run will be caught: a share of the slash would hand half of it back.
@@ -15,12 +18,12 @@ pub(crate) enum Reporter<AccountId> {
 }
 
 /// How a settled round ends.
-enum RoundEnd<AccountId> {
+enum RoundEnd<AccountId, Balance> {
 	/// Every counted verdict passed: the solver is paid.
 	Completed(AccountId),
 	/// A counted verdict failed, or the proof was withheld: the solver is slashed and the
 	/// task goes to another; `reporter` (the verifier that caught it) shares the slash.
-	Rejected { solver: AccountId, reporter: Option<Reporter<AccountId>> },
+	Rejected { solver: AccountId, reporter: Option<Reporter<AccountId, Balance>> },
 	/// A drawn segment was never checked (a report no re-audit checked, or a verdict
 	/// voided or never posted with no re-audit left): the solver is neither paid nor
 	/// slashed; the owner is refunded.
@@ -100,10 +103,10 @@ impl<T: Config> Pallet<T> {
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
 		Self::judge_forced(id, task, &mut audits, &forced_of, &mut slashed);
 		let exact = !Self::is_threshold(id);
-		let prover = OffTask::<T>::take(id).or_else(|| {
-			let (checkpoint, by) = Self::withheld(id)?;
+		let prover = OffTask::<T>::take(id).map(Reporter::Prover).or_else(|| {
+			let (checkpoint, by, fees) = Self::withheld(id)?;
 			Self::deposit_event(Event::CheckpointWithheld { id, checkpoint, by: by.clone() });
-			Some(by)
+			Some(Reporter::Demander(by, fees))
 		});
 		if let Some(prover) = prover {
 			// The run is not the task's, or a checkpoint it replays from was withheld,
@@ -115,8 +118,7 @@ impl<T: Config> Pallet<T> {
 				Self::fail(id, task, FailReason::ProofRejected);
 				return Ok(false);
 			};
-			let prover = Some(Reporter::Prover(prover));
-			return Self::reject(id, task, solver, prover, Zero::zero(), !exact, now);
+			return Self::reject(id, task, solver, Some(prover), Zero::zero(), !exact, now);
 		}
 		if !exact {
 			Self::recheck_fails(id, &mut audits);
@@ -286,7 +288,11 @@ impl<T: Config> Pallet<T> {
 
 	/// How the round ends, from the verdicts that count (posted, trusted, not void);
 	/// `exact`: the task is in Exact mode.
-	fn round_end(task: &Task<T>, audits: &AuditsOf<T>, exact: bool) -> RoundEnd<T::AccountId> {
+	fn round_end(
+		task: &Task<T>,
+		audits: &AuditsOf<T>,
+		exact: bool,
+	) -> RoundEnd<T::AccountId, BalanceOf<T>> {
 		let counted: Vec<&Audit<T::AccountId>> =
 			audits.iter().filter(|a| a.verdict.is_some()).collect();
 		let failed = counted.iter().any(|a| a.verdict.is_some_and(|v| !v.pass));
@@ -363,7 +369,7 @@ impl<T: Config> Pallet<T> {
 		id: TaskId,
 		task: &mut Task<T>,
 		solver: T::AccountId,
-		reporter: Option<Reporter<T::AccountId>>,
+		reporter: Option<Reporter<T::AccountId, BalanceOf<T>>>,
 		wasted: BalanceOf<T>,
 		threshold: bool,
 		now: BlockNumberFor<T>,
@@ -372,6 +378,9 @@ impl<T: Config> Pallet<T> {
 			Some(Reporter::Verifier(v)) => (Some(v), None),
 			Some(Reporter::Prover(p)) => {
 				(Some(p), Some(Self::per_unit(id, T::OffTaskBounty::get())))
+			}
+			Some(Reporter::Demander(p, fees)) => {
+				(Some(p), Some(Self::per_unit(id, T::OffTaskBounty::get()).saturating_add(fees)))
 			}
 			None => (None, None),
 		};

@@ -629,11 +629,15 @@ impl<BlockNumber> WatchDraw<BlockNumber> {
 /// A whistleblower's demand that a checkpoint of the round's run be published on chain
 /// ([`Demands`]).
 #[derive(Encode, Decode, Clone, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-pub struct Demand<AccountId, BlockNumber> {
-	/// The checkpoint (0: the initial state).
+pub struct Demand<AccountId, Balance, BlockNumber> {
+	/// The checkpoint (never 0: the initial state is the task's, seeded).
 	pub checkpoint: u32,
 	/// Who demanded it: the reporter of the proof if nobody publishes it in time.
 	pub by: AccountId,
+	/// What it paid.
+	pub fee: Balance,
+	/// The block of the demand (its pages are in blocks from there on).
+	pub at: BlockNumber,
 	/// The last block (exclusive) a page may be published in.
 	pub due: BlockNumber,
 	/// The next page expected, as (item, page); `None` once every page is published.

@@ -221,10 +221,16 @@ pub fn pages(
 
 /// The state root over a checkpoint's items (its hash in the checkpoint tree).
 pub fn state_root(step: u64, tensors: &[&[f32]]) -> Hash {
+	let roots: Vec<Hash> = tensors.iter().map(|t| merkle::tensor_root(t)).collect();
+	state_root_of(step, &roots)
+}
+
+/// [`state_root`] from the tensors' roots.
+pub fn state_root_of(step: u64, tensor_roots: &[Hash]) -> Hash {
 	let mut b = merkle::MerkleBuilder::default();
 	b.push(page_root(0, &step.to_le_bytes()));
-	for t in tensors {
-		b.push(merkle::tensor_root(t));
+	for r in tensor_roots {
+		b.push(*r);
 	}
 	b.finish()
 }
