@@ -224,21 +224,12 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
 }
 
-/// Bob trains an Exact task on the task's schedule but from weights of his own, and
-/// Charlie, his partner, passes every segment unchecked: each replays to Bob's own
-/// checkpoints. Dave checks the committed run against the task before its verdicts and
-/// proves, from Bob's first checkpoint alone, that it is not the task's seeded start; the
-/// chain checks the proof and rejects Bob's proof at settlement with Dave as reporter:
-/// Bob is slashed his bond. Dave may also challenge segment 0's pass (his replay starts
-/// from the task's own start), and no other: the other segments replay to Bob's
-/// checkpoints.
-/// Dave cannot fetch Bob's checkpoints (as if Bob's store served Charlie alone): he
-/// demands each one his checks replay from on chain, Bob's node publishes them page by
-/// page, and Dave reads them back from the blocks and replays from them. The run is
-/// honest: it checks out, the task completes, and Bob is paid; Dave pays the fees.
-fn a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published() {
+/// A run of the example in Exact mode auditing every segment, by a node whose workers
+/// show `fault`, with 40-block windows and nothing forced: the node, the task's
+/// follower's output (asserted to have ended) and the node's log.
+fn every_segment_run(fault: &str) -> (Setup, String, String) {
 	let s = setup_with(Options {
-		fault: Some("blind-whistleblower"),
+		fault: Some(fault),
 		forced_percent: Some("0"),
 		challenge_period: Some("40"),
 		..Options::default()
@@ -251,6 +242,15 @@ fn a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published() {
 	let log = s.node.log();
 	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
 	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\n{}", worker_lines(&log));
+	(s, stdout, log)
+}
+
+/// Dave cannot fetch Bob's checkpoints (as if Bob's store served Charlie alone): he
+/// demands each one his checks replay from on chain, Bob's node publishes them page by
+/// page, and Dave reads them back from the blocks and replays from them. The run is
+/// honest: it checks out, the task completes, and Bob is paid; Dave pays the fees.
+fn a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published() {
+	let (s, stdout, log) = every_segment_run("blind-whistleblower");
 	assert!(log.contains("demanding it on chain"), "{}", worker_lines(&log));
 	assert!(log.contains("publishing page"), "{}", worker_lines(&log));
 	assert!(log.contains("from its pages on chain"), "{}", worker_lines(&log));
@@ -267,21 +267,16 @@ fn a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published() {
 	assert!(d_dave < 0, "Dave pays for his demands: {ledger}");
 }
 
+/// Bob trains an Exact task on the task's schedule but from weights of his own, and
+/// Charlie, his partner, passes every segment unchecked: each replays to Bob's own
+/// checkpoints. Dave checks the committed run against the task before its verdicts and
+/// proves, from Bob's first checkpoint alone, that it is not the task's seeded start; the
+/// chain checks the proof and rejects Bob's proof at settlement with Dave as reporter:
+/// Bob is slashed his bond. Dave may also challenge segment 0's pass (his replay starts
+/// from the task's own start), and no other: the other segments replay to Bob's
+/// checkpoints.
 fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
-	let s = setup_with(Options {
-		fault: Some("partner-from-elsewhere"),
-		forced_percent: Some("0"),
-		challenge_period: Some("40"),
-		..Options::default()
-	});
-	let every_segment = |spec: &mut Value| {
-		spec["verification"]["mode"] = Value::String("exact".into());
-		spec["verification"]["audit_fraction"] = Value::from(1_000_000);
-	};
-	let (_, stdout, stderr) = submit_spec(&s.ws, every_segment, &[]);
-	let log = s.node.log();
-	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
-	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\n{}", worker_lines(&log));
+	let (s, stdout, log) = every_segment_run("partner-from-elsewhere");
 	assert!(log.contains("training from weights of its own"), "{}", tail(&log));
 	assert!(log.contains("proving its committed run off the task"), "{}", worker_lines(&log));
 	assert!(stdout.contains("tasks.RunOffTask"), "{stdout}");

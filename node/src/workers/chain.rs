@@ -220,7 +220,7 @@ pub fn demands(client: &FullClient, at: H256, task: TaskId) -> Result<Vec<Demand
 }
 
 /// A checkpoint demanded on chain.
-pub type Demanded = Demand<AccountId, BlockNumber>;
+pub type Demanded = Demand<AccountId, Balance, BlockNumber>;
 
 /// The block before which `who` reveals for `task` (the end of the first window that
 /// judged its verdict), as stored at `at`.

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 
 use codec::{Decode, Encode};
 use gensyn_primitives::{publish, TaskSpec, VerificationMode};
-use gensyn_runtime::{BlockNumber, Runtime, RuntimeCall, UncheckedExtrinsic};
-use gensyn_workers::{checkpoint, hash, proof_store::remote};
+use gensyn_runtime::{BlockNumber, RuntimeCall, UncheckedExtrinsic};
+use gensyn_workers::{checkpoint, hash, proof_store::remote, replay};
 use pallet_gensyn_tasks::{Call as TasksCall, TaskId};
 use sc_client_api::{BlockBackend, HeaderBackend};
-use sp_core::{Get, H256};
+use sp_core::H256;
 
 use super::{chain, segment, WorkerContext, WorkerFault};
 
@@ -40,12 +40,19 @@ pub fn ensure_checkpoints(
 		return Ok(None);
 	}
 	let run = segment::committed(ctx, id, view)?;
+	// Every checkpoint missing is demanded (one a call), not only the first: pages
+	// awaited for one must not let the other's first window pass.
+	let mut waiting = None;
 	for index in indices {
-		if let Some(call) = ensure(ctx, id, &spec, view, &run, index)? {
-			return Ok(Some(call));
+		match ensure(ctx, id, &spec, view, &run, index) {
+			Ok(Some(call)) => return Ok(Some(call)),
+			Ok(None) => {}
+			Err(e) => {
+				waiting.get_or_insert(e);
+			}
 		}
 	}
-	Ok(None)
+	waiting.map_or(Ok(None), Err)
 }
 
 /// [`ensure_checkpoints`] for checkpoint `index`.
@@ -62,8 +69,14 @@ fn ensure(
 	let served = if ctx.faults.is(WorkerFault::BlindWhistleblower) {
 		Err("the store does not serve this node".to_string())
 	} else {
+		// A file that is served but is not the committed state counts as not served.
 		remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
 			.map_err(|e| e.to_string())
+			.and_then(|()| {
+				replay::load_checkpoint(&ctx.store, &run.journal, index as usize)
+					.map(|_| ())
+					.map_err(|e| e.to_string())
+			})
 	};
 	let Err(unserved) = served else { return Ok(None) };
 	let at = HeaderBackend::info(&*ctx.client).best_hash;
@@ -86,14 +99,15 @@ fn ensure(
 			d.due
 		)),
 		Some(d) => {
-			let state = read(ctx, at, id, spec, view, index, d.due)?;
+			let state = read(ctx, at, id, spec, view, index, (d.at, d.due))?;
+			if run.leaves.get(index as usize) != Some(&checkpoint::state_hash(&state)) {
+				return Err(format!("task {id}: checkpoint {index}'s pages are not its leaf"));
+			}
 			let bytes = checkpoint::to_safetensors(spec, &state).map_err(|e| e.to_string())?;
 			let kept = ctx.store.put(&bytes).map_err(|e| e.to_string())?;
 			if kept != blob {
-				return Err(format!(
-					"task {id}: checkpoint {index} as published is not the file the run's \
-					 journal names"
-				));
+				// The replay reads the file the kept journal names: this one now.
+				segment::rename_kept_checkpoint(ctx, view, index, &kept)?;
 			}
 			log::info!(
 				target: "gensyn-worker",
@@ -124,8 +138,9 @@ fn demandable(
 	Ok(false)
 }
 
-/// Checkpoint `index` of task `id`'s run as its pages were published between the
-/// demand and `due`, each checked against the committed root.
+/// Checkpoint `index` of task `id`'s run as its pages were published in the blocks
+/// `from..due` (the demand's and those until its pages were due), each checked against
+/// the committed root.
 fn read(
 	ctx: &WorkerContext,
 	at: H256,
@@ -133,16 +148,16 @@ fn read(
 	spec: &TaskSpec,
 	view: &chain::Task,
 	index: u32,
-	due: BlockNumber,
+	(from, due): (BlockNumber, BlockNumber),
 ) -> Result<checkpoint::TrainState, String> {
 	let result = view.result.as_ref().ok_or("no result")?;
 	let lengths = publish::tensor_lengths(spec);
-	let period: BlockNumber = <Runtime as pallet_gensyn_tasks::Config>::PublishPeriod::get();
 	let last = chain::number(&ctx.client, at)?.min(due);
 	let mut pages: BTreeMap<(u32, u32), Vec<u8>> = BTreeMap::new();
-	for n in due.saturating_sub(period)..=last {
-		let hash = ctx.client.hash(n).map_err(|e| e.to_string())?.ok_or("a block is missing")?;
-		let body = ctx.client.block_body(hash).map_err(|e| e.to_string())?.unwrap_or_default();
+	for n in from..=last {
+		let missing = || format!("block {n}'s body is not kept (pruned?): no pages read");
+		let hash = ctx.client.hash(n).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+		let body = ctx.client.block_body(hash).map_err(|e| e.to_string())?.ok_or_else(missing)?;
 		for xt in body {
 			let Ok(xt) = UncheckedExtrinsic::decode(&mut &xt.encode()[..]) else { continue };
 			let RuntimeCall::Tasks(TasksCall::publish_page {

@@ -65,6 +65,27 @@ pub fn committed(ctx: &WorkerContext, id: TaskId, view: &chain::Task) -> Result<
 	Ok(Committed { base: base.to_string(), journal, leaves })
 }
 
+/// Names `blob` as the file of checkpoint `index` in the kept copy of task `view`'s
+/// journal. A checkpoint read from its pages on chain is kept in canonical form, which
+/// may not be the file the solver named; its state hash, by which the journal is
+/// checked, is the same.
+pub fn rename_kept_checkpoint(
+	ctx: &WorkerContext,
+	view: &chain::Task,
+	index: u32,
+	blob: &[u8; 32],
+) -> Result<(), String> {
+	let result = view.result.as_ref().ok_or("no result")?;
+	let url = String::from_utf8_lossy(&result.url).into_owned();
+	let (_, run_id) = split_run_url(&url).ok_or("cannot read the result's location")?;
+	let path = kept_journal(&ctx.data.cache, run_id);
+	let mut journal = read_kept(&path).ok_or("no kept journal")?;
+	let entry = journal.checkpoints.get_mut(index as usize).ok_or("no such checkpoint")?;
+	entry.blob = hash::to_hex(blob);
+	keep(&path, &journal);
+	Ok(())
+}
+
 /// Where a fetched journal of run `run_id` is kept: beside the data downloads, pruned
 /// with them, and never among the node's own runs (which its solver resumes from). A
 /// verifier whose verdict is challenged moves from it, so a solver that stops serving
