@@ -46,3 +46,26 @@ pub fn map2(
 	});
 	Ok(())
 }
+
+/// `out[i] = f(a[i], b[i], c[i])`, split as [`map1`] is.
+pub fn map3(
+	(a, b, c): (&[f32], &[f32], &[f32]),
+	out: &mut [f32],
+	work_per_elem: usize,
+	threads: usize,
+	f: impl Fn(f32, f32, f32) -> f32 + Sync,
+) -> Result<()> {
+	if a.len() != out.len() || b.len() != out.len() || c.len() != out.len() {
+		return Err(ReproError::ShapeMismatch);
+	}
+	let threads = par::threads_for(out.len().saturating_mul(work_per_elem), threads);
+	par::for_rows(out, 1, threads, |first, piece| {
+		let (Some(a), Some(b), Some(c)) = (a.get(first..), b.get(first..), c.get(first..)) else {
+			return;
+		};
+		for (((o, x), y), z) in piece.iter_mut().zip(a).zip(b).zip(c) {
+			*o = f(*x, *y, *z);
+		}
+	});
+	Ok(())
+}

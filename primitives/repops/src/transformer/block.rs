@@ -87,6 +87,8 @@ pub struct Forward {
 	pub u: Vec<f32>,
 	/// `gelu(u)`.
 	pub g: Vec<f32>,
+	/// GELU's tanh at each element of `u`, kept for the backward pass.
+	pub gelu_tanh: Vec<f32>,
 	/// The block's output, `batch * t x d`.
 	pub y: Vec<f32>,
 }
@@ -132,12 +134,12 @@ pub fn forward(x: &[f32], p: &Params, n: &Dims, threads: usize) -> Result<Forwar
 	let ln2 = layernorm::forward(&h, d, &p.ln2_gamma, &p.ln2_beta, n.eps, &mut b, threads)?;
 	let mut u = vec![0.0f32; rows * n.hidden];
 	linear::forward(&b, &p.w1, &p.b1, rows, d, n.hidden, &mut u, threads)?;
-	let mut g = vec![0.0f32; u.len()];
-	gelu::forward(&u, &mut g, threads)?;
+	let (mut g, mut gelu_tanh) = (vec![0.0f32; u.len()], vec![0.0f32; u.len()]);
+	gelu::forward_keeping(&u, &mut g, &mut gelu_tanh, threads)?;
 	let mut m = vec![0.0f32; rows * d];
 	linear::forward(&g, &p.w2, &p.b2, rows, n.hidden, d, &mut m, threads)?;
 	let y = added(&h, &m);
-	Ok(Forward { a, ln1, attn, h, b, ln2, u, g, y })
+	Ok(Forward { a, ln1, attn, h, b, ln2, u, g, gelu_tanh, y })
 }
 
 /// The backward pass from the output's gradient `dy`, with the forward pass `f` of `x`.
@@ -165,7 +167,7 @@ pub fn backward(
 	linear::backward_weight(dy, &f.g, rows, hidden, d, &mut dw2, threads)?;
 	linear::backward_bias(dy, rows, d, &mut db2)?;
 	let mut du = vec![0.0f32; dg.len()];
-	gelu::backward(&f.u, &dg, &mut du, threads)?;
+	gelu::backward_kept(&f.u, &f.gelu_tanh, &dg, &mut du, threads)?;
 	let (mut d_b, mut dw1, mut db1) =
 		(vec![0.0f32; rows * d], vec![0.0f32; hidden * d], vec![0.0f32; hidden]);
 	linear::backward_input(&du, &p.w1, rows, d, hidden, &mut d_b, threads)?;

@@ -15,6 +15,8 @@ pub const C: f32 = 0.797_884_6;
 pub const K: f32 = 0.044_715;
 /// Work per element, in [`crate::par::threads_for`] units: a tanh and a dozen roundings.
 const WORK_PER_ELEM: usize = 16;
+/// The same with the tanh already computed: the roundings alone.
+const WORK_WITH_TANH: usize = 4;
 
 /// `tanh(c * (x + k * x^3))`: the value both directions share.
 #[inline(always)]
@@ -27,14 +29,24 @@ pub fn tanh_at(x: f32) -> f32 {
 /// The forward value at `x`.
 #[inline(always)]
 pub fn forward_at(x: f32) -> f32 {
-	let t = tanh_at(x);
+	forward_with(x, tanh_at(x))
+}
+
+/// The forward value at `x` whose [`tanh_at`] is `t`.
+#[inline(always)]
+fn forward_with(x: f32, t: f32) -> f32 {
 	(0.5 * x) * (1.0 + t)
 }
 
 /// The gradient at `x` given the output gradient `dy`.
 #[inline(always)]
 pub fn backward_at(x: f32, dy: f32) -> f32 {
-	let t = tanh_at(x);
+	backward_with(x, tanh_at(x), dy)
+}
+
+/// The gradient at `x` whose [`tanh_at`] is `t`, given the output gradient `dy`.
+#[inline(always)]
+fn backward_with(x: f32, t: f32, dy: f32) -> f32 {
 	let left = 0.5 * (1.0 + t);
 	let sech2 = 1.0 - t * t;
 	let slope = C * (1.0 + (3.0 * K) * (x * x));
@@ -50,6 +62,24 @@ pub fn forward(x: &[f32], out: &mut [f32], threads: usize) -> Result<()> {
 /// `out[i] = dy[i] * gelu'(x[i])`.
 pub fn backward(x: &[f32], dy: &[f32], out: &mut [f32], threads: usize) -> Result<()> {
 	pointwise::map2(x, dy, out, WORK_PER_ELEM, threads, backward_at)
+}
+
+/// [`forward`], keeping each element's tanh in `t` for [`backward_kept`]: the tanh is
+/// most of the work, and the backward pass needs the same value.
+pub fn forward_keeping(x: &[f32], out: &mut [f32], t: &mut [f32], threads: usize) -> Result<()> {
+	pointwise::map1(x, t, WORK_PER_ELEM, threads, tanh_at)?;
+	pointwise::map2(x, t, out, WORK_WITH_TANH, threads, forward_with)
+}
+
+/// [`backward`] with the tanh values [`forward_keeping`] kept: the same bits.
+pub fn backward_kept(
+	x: &[f32],
+	t: &[f32],
+	dy: &[f32],
+	out: &mut [f32],
+	threads: usize,
+) -> Result<()> {
+	pointwise::map3((x, t, dy), out, WORK_WITH_TANH, threads, backward_with)
 }
 
 #[cfg(test)]
@@ -69,9 +99,15 @@ mod tests {
 			let (mut y, mut dx) = (vec![7.0; n], vec![7.0; n]);
 			forward(&x, &mut y, threads).unwrap();
 			backward(&x, &dy, &mut dx, threads).unwrap();
+			// With the tanh kept from the forward pass: the same bits.
+			let (mut yk, mut t, mut dxk) = (vec![7.0; n], vec![7.0; n], vec![7.0; n]);
+			forward_keeping(&x, &mut yk, &mut t, threads).unwrap();
+			backward_kept(&x, &t, &dy, &mut dxk, threads).unwrap();
 			for i in 0..n {
 				assert_eq!(y[i].to_bits(), forward_at(x[i]).to_bits(), "forward {i}");
 				assert_eq!(dx[i].to_bits(), backward_at(x[i], dy[i]).to_bits(), "backward {i}");
+				assert_eq!(yk[i].to_bits(), y[i].to_bits(), "kept forward {i}");
+				assert_eq!(dxk[i].to_bits(), dx[i].to_bits(), "kept backward {i}");
 			}
 		}
 		assert_eq!(forward(&x, &mut [0.0; 3], 1), Err(ReproError::ShapeMismatch));
