@@ -134,27 +134,28 @@ pub fn check_schedule(spec: &TaskSpec, journal: &Journal) -> Result<(), ReplayEr
 
 /// Where a replay of `segment` starts and how many steps it runs, as the protocol (and
 /// the pinpoint game) defines the segment: from the task's seeded initial state for
-/// segment 0, else from the solver's checkpoint `segment` taken as the state after
-/// `segment·k` steps, for `min(k, total - segment·k)` steps. A whistleblower replays
+/// segment 0, else from the solver's checkpoint `segment` (which `load` reads, from the
+/// solver's store or from its pages on chain) taken as the state after `segment·k`
+/// steps, for `min(k, total - segment·k)` steps. A whistleblower replays
 /// this, not the journal's own steps, so that a partner verifier's pass on a run off
 /// the task's schedule (or from another start) is one its replay does not reach, and
 /// the game, which fixes the same steps, rules for it.
-pub fn segment_start(
+pub fn segment_start<E: From<ReplayError>>(
 	spec: &TaskSpec,
-	store: &ProofStore,
-	journal: &Journal,
 	segment: usize,
-) -> Result<(TrainState, u64), ReplayError> {
+	load: impl FnOnce() -> Result<TrainState, E>,
+) -> Result<(TrainState, u64), E> {
 	let first = spec.checkpoint_step(segment as u64);
 	let last = spec.checkpoint_step((segment as u64).saturating_add(1));
 	if first >= last {
-		let checkpoints = journal.checkpoints.len();
-		return Err(ReplayError::NoSegment { segment, checkpoints });
+		let k = u64::from(spec.training.checkpoint_interval.max(1));
+		let checkpoints = spec.total_steps().div_ceil(k).saturating_add(1) as usize;
+		return Err(ReplayError::NoSegment { segment, checkpoints }.into());
 	}
 	let start = if segment == 0 {
 		crate::reference::initial_state(spec).map_err(|e| ReplayError::Engine(e.to_string()))?
 	} else {
-		let mut state = load_checkpoint(store, journal, segment)?;
+		let mut state = load()?;
 		state.step = first;
 		state
 	};

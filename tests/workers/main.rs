@@ -245,15 +245,22 @@ fn every_segment_run(fault: &str) -> (Setup, String, String) {
 	(s, stdout, log)
 }
 
-/// Dave cannot fetch Bob's checkpoints (as if Bob's store served Charlie alone): he
-/// demands each one his checks replay from on chain, Bob's node publishes them page by
-/// page, and Dave reads them back from the blocks and replays from them. The run is
-/// honest: it checks out, the task completes, and Bob is paid; Dave pays the fees.
+/// Dave can fetch neither Bob's journal nor his checkpoints (as if Bob's store served
+/// Charlie alone): he demands each checkpoint his checks replay from on chain, Bob's
+/// node publishes them page by page, and Dave reads them back from the blocks and
+/// replays from them, with no journal. The run is honest: it checks out, the task
+/// completes, and Bob is paid; Dave pays the fees.
 fn a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published() {
 	let (s, stdout, log) = every_segment_run("blind-whistleblower");
+	assert!(log.contains("no journal of its run"), "{}", worker_lines(&log));
 	assert!(log.contains("demanding it on chain"), "{}", worker_lines(&log));
 	assert!(log.contains("publishing page"), "{}", worker_lines(&log));
 	assert!(log.contains("from its pages on chain"), "{}", worker_lines(&log));
+	// A check of a segment past the first replays from a published checkpoint.
+	let replayed =
+		|l: &&str| l.contains("whistleblower: task 0 segment") && !l.contains("segment 0:");
+	let published = log.lines().filter(replayed).any(|l| l.contains("replay checks out"));
+	assert!(published, "Dave replayed from the pages: {}", worker_lines(&log));
 	assert!(stdout.contains("tasks.CheckpointDemanded"), "{stdout}");
 	assert!(stdout.contains("tasks.CheckpointPublished"), "{stdout}");
 	assert!(!stdout.contains("tasks.CheckpointWithheld"), "{stdout}");

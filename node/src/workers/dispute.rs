@@ -30,15 +30,21 @@ use super::{
 /// Plays the games of one account.
 pub struct Player {
 	ctx: Arc<WorkerContext>,
+	role: &'static str,
 	replays: Replays,
 	challenged: Challenged,
 }
 
 impl Player {
-	/// A player sharing `replays` with its role (a whistleblower's checks fill it) and
-	/// recording in `challenged` the verdicts it plays a game against.
-	pub fn new(ctx: Arc<WorkerContext>, replays: Replays, challenged: Challenged) -> Self {
-		Player { ctx, replays, challenged }
+	/// A player for `role`, sharing `replays` with it (a whistleblower's checks fill it)
+	/// and recording in `challenged` the verdicts it plays a game against.
+	pub fn new(
+		ctx: Arc<WorkerContext>,
+		role: &'static str,
+		replays: Replays,
+		challenged: Challenged,
+	) -> Self {
+		Player { ctx, role, replays, challenged }
 	}
 
 	fn game(
@@ -97,14 +103,14 @@ impl Player {
 		let Some(verdict) = verdict.map(|v| (v.replay_hash, v.distance)) else {
 			return Plan::failed(format!("task {task} segment {segment}: no verdict in play"));
 		};
-		let (ctx, replays) = (self.ctx.clone(), self.replays.clone());
+		let (ctx, replays, role) = (self.ctx.clone(), self.replays.clone(), self.role);
 		log::info!(
 			target: "gensyn-worker",
 			"game on segment {segment} of task {task}: move {} as {:?} at {:?}",
 			game.moves + 1, game.side, game.stage
 		);
 		Plan::Quick(Box::new(move || {
-			let replayed = replayed(&ctx, &replays, task, segment, &view)?;
+			let replayed = replayed(&ctx, (&replays, role), task, segment, &view)?;
 			let spec = chain::spec(&view)?;
 			let k = u64::from(spec.training.checkpoint_interval.max(1));
 			let table = Table {
@@ -120,7 +126,8 @@ impl Player {
 			};
 			let call = match game.side {
 				Party::Defendant => {
-					prover::defend::<Runtime>(&replayed.run, &replayed.committed.leaves, &table)
+					let leaves = &replayed.committed.journaled()?.leaves;
+					prover::defend::<Runtime>(&replayed.run, leaves, &table)
 				}
 				Party::Challenger => prover::challenge::<Runtime>(&replayed.run, &table),
 			}
@@ -138,11 +145,11 @@ impl Player {
 	}
 }
 
-/// The replay of `segment` of `task`: from `replays` when a job already made it, else
-/// fetched and replayed now (and kept).
+/// `role`'s replay of `segment` of `task`: from `replays` when a job already made it,
+/// else fetched and replayed now (and kept).
 pub fn replayed(
 	ctx: &WorkerContext,
-	replays: &Replays,
+	(replays, role): (&Replays, &str),
 	task: TaskId,
 	segment: u32,
 	view: &chain::Task,
@@ -154,7 +161,12 @@ pub fn replayed(
 		return Ok(r);
 	}
 	let spec = chain::spec(view)?;
-	let committed = segment::committed(ctx, task, view)?;
+	let committed = segment::committed_run(ctx, role, task, view)?;
+	if role != "whistleblower" {
+		// Only a whistleblower replays without the journal: the others move from its
+		// leaves, and a replay kept without them would stay unable to move.
+		committed.journaled()?;
+	}
 	let run = segment::replay(ctx, &spec, view.order_randomness, &committed, segment)?;
 	let claimed = (spec.verification.mode == VerificationMode::Threshold)
 		.then(|| segment::checkpoint(ctx, &committed, segment.saturating_add(1)))
@@ -230,7 +242,7 @@ pub fn check_verdict(
 		.find(|a| a.segment == segment)
 		.ok_or_else(|| format!("task {id} has no audit of segment {segment}"))?;
 	let verdict = audit.verdict.ok_or_else(|| format!("segment {segment} has no verdict"))?;
-	let replayed = replayed(ctx, replays, id, segment, view)?;
+	let replayed = replayed(ctx, (replays, role), id, segment, view)?;
 	let end = replayed.run.states.last().map(|s| s.root()).ok_or("empty replay")?;
 	// In Threshold mode the verdict's distance is checked as its root is: both are
 	// disputable in a game.

@@ -30,9 +30,10 @@ pub enum WorkerFault {
 	/// failing verdict on its task, and stops serving the run's journal as it does, so
 	/// that the verifier defending the verdict could not read the run's commitments.
 	StarvingContester,
-	/// The whistleblower cannot fetch a verdict's checkpoints from the solver's store,
-	/// as if the store served the solver's partners alone: it demands them on chain and
-	/// replays from the published pages.
+	/// The whistleblower can fetch neither the run's journal nor its checkpoints from the
+	/// solver's store (nor use a copy another role of its node kept), as if the store
+	/// served the solver's partners alone: it demands the checkpoints on chain and
+	/// replays from the published pages, with no journal.
 	BlindWhistleblower,
 }
 

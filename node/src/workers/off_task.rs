@@ -14,7 +14,10 @@ use gensyn_workers::{
 use pallet_gensyn_tasks::{OffTaskProof, StateChunk};
 use sp_runtime::BoundedVec;
 
-use super::{segment::Committed, WorkerContext};
+use super::{
+	segment::{Committed, Journaled},
+	WorkerContext,
+};
 
 /// The proof that `run` is not a run of `spec`, or `None` when it is one (or when it
 /// is off the task in a way no proof shows, logged).
@@ -23,7 +26,8 @@ pub fn proof(
 	spec: &TaskSpec,
 	run: &Committed,
 ) -> Result<Option<OffTaskProof>, String> {
-	match replay::check_schedule(spec, &run.journal) {
+	let Journaled { journal, leaves } = run.journaled()?;
+	match replay::check_schedule(spec, journal) {
 		Ok(()) => return Ok(None),
 		Err(ReplayError::NotThisTask(why)) => {
 			log::warn!(target: "gensyn-worker", "the committed run is not the task's: {why}")
@@ -31,18 +35,17 @@ pub fn proof(
 		Err(e) => return Err(e.to_string()),
 	}
 	// The first checkpoint stamped off the schedule, else the first one.
-	let checkpoints = run.journal.checkpoints.iter().enumerate();
+	let checkpoints = journal.checkpoints.iter().enumerate();
 	let off = checkpoints.map(|(i, e)| e.step != spec.checkpoint_step(i as u64)).position(|o| o);
 	let index = off.unwrap_or(0);
-	let entry = run.journal.checkpoints.get(index).ok_or("the journal lists no checkpoint")?;
+	let entry = journal.checkpoints.get(index).ok_or("the journal lists no checkpoint")?;
 	let blob = hash::from_hex(&entry.blob).ok_or("a checkpoint's blob name is not hex")?;
 	remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
 		.map_err(|e| e.to_string())?;
-	let state =
-		replay::load_checkpoint(&ctx.store, &run.journal, index).map_err(|e| e.to_string())?;
+	let state = replay::load_checkpoint(&ctx.store, journal, index).map_err(|e| e.to_string())?;
 	let tensors: Vec<&Vec<f32>> = state.params.iter().chain(&state.opt).collect();
 	let tensor_roots: Vec<[u8; 32]> = tensors.iter().map(|t| merkle::tensor_root(t)).collect();
-	let siblings = merkle::proof(&run.leaves, index).ok_or("no proof of the checkpoint")?;
+	let siblings = merkle::proof(leaves, index).ok_or("no proof of the checkpoint")?;
 	let initial = reference::initial_state(spec).map_err(|e| e.to_string())?;
 	let expected: Vec<&Vec<f32>> = initial.params.iter().chain(&initial.opt).collect();
 	if expected.len() != tensors.len() {

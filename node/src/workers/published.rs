@@ -2,20 +2,24 @@
 //! solver's store does not serve it (served to the solver's partners alone, say) demands
 //! it (`demand_checkpoint`) while the chain takes a demand for it; once every page is
 //! published, it reads them back from the blocks that carry them, checks each against
-//! the committed root, and keeps the checkpoint in its store as if the solver had served
-//! it, so that the check replays from it.
+//! the committed root, and keeps the checkpoint in its store with a record of it, so
+//! that the check replays from it. None of this needs the run's journal, which the
+//! solver may withhold too.
 
-use std::collections::BTreeMap;
+use std::{
+	collections::BTreeMap,
+	path::{Path, PathBuf},
+};
 
 use codec::{Decode, Encode};
 use gensyn_primitives::{publish, TaskSpec, VerificationMode};
 use gensyn_runtime::{BlockNumber, RuntimeCall, UncheckedExtrinsic};
-use gensyn_workers::{checkpoint, hash, proof_store::remote, replay};
+use gensyn_workers::{checkpoint, hash, proof_store::ProofStore};
 use pallet_gensyn_tasks::{Call as TasksCall, TaskId};
 use sc_client_api::{BlockBackend, HeaderBackend};
 use sp_core::H256;
 
-use super::{chain, segment, WorkerContext, WorkerFault};
+use super::{chain, segment, WorkerContext};
 
 /// Makes sure the checkpoints a check of `segment` of task `id` replays from (its start;
 /// in Threshold mode its end too) are in this node's store. Returns the call that
@@ -39,7 +43,7 @@ pub fn ensure_checkpoints(
 	if indices.is_empty() {
 		return Ok(None);
 	}
-	let run = segment::committed(ctx, id, view)?;
+	let run = segment::committed_run(ctx, "whistleblower", id, view)?;
 	// Every checkpoint missing is demanded (one a call), not only the first: pages
 	// awaited for one must not let the other's first window pass.
 	let mut waiting = None;
@@ -64,21 +68,8 @@ fn ensure(
 	run: &segment::Committed,
 	index: u32,
 ) -> Result<Option<RuntimeCall>, String> {
-	let entry = run.journal.checkpoints.get(index as usize).ok_or("no such checkpoint")?;
-	let blob = hash::from_hex(&entry.blob).ok_or("a checkpoint's blob name is not hex")?;
-	let served = if ctx.faults.is(WorkerFault::BlindWhistleblower) {
-		Err("the store does not serve this node".to_string())
-	} else {
-		// A file that is served but is not the committed state counts as not served.
-		remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
-			.map_err(|e| e.to_string())
-			.and_then(|()| {
-				replay::load_checkpoint(&ctx.store, &run.journal, index as usize)
-					.map(|_| ())
-					.map_err(|e| e.to_string())
-			})
-	};
-	let Err(unserved) = served else { return Ok(None) };
+	// A file that is served but is not the committed state counts as not served.
+	let Err(unserved) = segment::checkpoint(ctx, run, index) else { return Ok(None) };
 	let at = HeaderBackend::info(&*ctx.client).best_hash;
 	let demands = chain::demands(&ctx.client, at, id)?;
 	match demands.iter().find(|d| d.checkpoint == index) {
@@ -99,16 +90,10 @@ fn ensure(
 			d.due
 		)),
 		Some(d) => {
+			// Every page is proved against the committed root, so the state they hold
+			// is the committed checkpoint: no journal is needed to trust it.
 			let state = read(ctx, at, id, spec, view, index, (d.at, d.due))?;
-			if run.leaves.get(index as usize) != Some(&checkpoint::state_hash(&state)) {
-				return Err(format!("task {id}: checkpoint {index}'s pages are not its leaf"));
-			}
-			let bytes = checkpoint::to_safetensors(spec, &state).map_err(|e| e.to_string())?;
-			let kept = ctx.store.put(&bytes).map_err(|e| e.to_string())?;
-			if kept != blob {
-				// The replay reads the file the kept journal names: this one now.
-				segment::rename_kept_checkpoint(ctx, view, index, &kept)?;
-			}
+			keep((&ctx.store, &ctx.data.cache), spec, (&run.root, index), &state)?;
 			log::info!(
 				target: "gensyn-worker",
 				"whistleblower: task {id}: read checkpoint {index} from its pages on chain"
@@ -116,6 +101,45 @@ fn ensure(
 			Ok(None)
 		}
 	}
+}
+
+/// Where a node records checkpoint `index` of the run committed to `root` as read from
+/// its pages (the file it keeps in its store and the state root the pages proved):
+/// beside the fetched journals in its data cache.
+fn record(cache: &Path, root: &[u8; 32], index: u32) -> PathBuf {
+	cache.join(format!("published-{}-{index}", hash::to_hex(root)))
+}
+
+/// Keeps `state`, checkpoint `index` of the run committed to `root` as read from its
+/// pages, in `store` (in canonical form, which may not be the file the solver named)
+/// and records it in `cache`.
+fn keep(
+	(store, cache): (&ProofStore, &Path),
+	spec: &TaskSpec,
+	(root, index): (&[u8; 32], u32),
+	state: &checkpoint::TrainState,
+) -> Result<(), String> {
+	let bytes = checkpoint::to_safetensors(spec, state).map_err(|e| e.to_string())?;
+	let blob = store.put(&bytes).map_err(|e| e.to_string())?;
+	let leaf = checkpoint::state_hash(state);
+	let path = record(cache, root, index);
+	let written = path.parent().map_or(Ok(()), std::fs::create_dir_all);
+	written
+		.and_then(|()| std::fs::write(&path, [blob, leaf].concat()))
+		.map_err(|e| format!("recording checkpoint {index} at {}: {e}", path.display()))
+}
+
+/// Checkpoint `index` of the run committed to `root` as this node read it from its
+/// pages on chain, if it did (see [`keep`]); a record whose file is gone or changed
+/// reads as none.
+pub fn kept(
+	(store, cache): (&ProofStore, &Path),
+	(root, index): (&[u8; 32], u32),
+) -> Option<checkpoint::TrainState> {
+	let record = std::fs::read(record(cache, root, index)).ok()?;
+	let (blob, leaf) = record.split_at_checked(32)?;
+	let state = checkpoint::from_safetensors(&store.get(blob.try_into().ok()?).ok()?).ok()?;
+	(checkpoint::state_hash(&state).as_slice() == leaf).then_some(state)
 }
 
 /// Whether the chain takes a demand for checkpoint `index` at `at`: a verdict replayed
@@ -207,4 +231,39 @@ fn assemble(
 	let per_param = gensyn_primitives::estimate::state_tensors_per_param(&spec.training.optimizer);
 	let opt = tensors.split_off(lengths.len() / per_param as usize);
 	Ok(checkpoint::TrainState { step, params: tensors, opt })
+}
+
+#[cfg(test)]
+mod tests {
+	use super::{keep, kept, record};
+	use gensyn_primitives::TaskSpec;
+	use gensyn_workers::{checkpoint, proof_store::ProofStore, reference};
+
+	/// A checkpoint read from its pages is kept and read back by its run's root and
+	/// index alone (no journal); a record of another run, or one whose file or state
+	/// root no longer matches, reads as none.
+	#[test]
+	fn a_published_checkpoint_is_kept_and_read_back_without_a_journal() {
+		let dir = std::env::temp_dir().join(format!("gensyn-published-{}", std::process::id()));
+		let (cache, store) = (dir.join("data"), ProofStore::open(dir.join("store")).unwrap());
+		let spec: TaskSpec =
+			serde_json::from_str(include_str!("../../../examples/mnist-mlp.json")).unwrap();
+		let mut state = reference::initial_state(&spec).unwrap();
+		state.step = 7;
+		let (root, other) = ([3; 32], [4; 32]);
+		assert!(kept((&store, &cache), (&root, 1)).is_none());
+		keep((&store, &cache), &spec, (&root, 1), &state).unwrap();
+		let read = kept((&store, &cache), (&root, 1)).expect("kept");
+		assert_eq!(checkpoint::state_hash(&read), checkpoint::state_hash(&state));
+		assert_eq!(read.step, 7);
+		assert!(kept((&store, &cache), (&root, 2)).is_none(), "another checkpoint");
+		assert!(kept((&store, &cache), (&other, 1)).is_none(), "another run");
+		// A record whose state root is not its file's.
+		let path = record(&cache, &root, 1);
+		let mut bytes = std::fs::read(&path).unwrap();
+		bytes[40] ^= 1;
+		std::fs::write(&path, &bytes).unwrap();
+		assert!(kept((&store, &cache), (&root, 1)).is_none(), "a changed record");
+		let _ = std::fs::remove_dir_all(&dir);
+	}
 }

@@ -1,7 +1,7 @@
 //! A task's committed run as verifiers and whistleblowers reach it: the solver's journal
-//! fetched from its proof store and checked against the committed checkpoint root, and
-//! the replay of one segment of it with repops, step by step (what the pinpoint game's
-//! players answer from).
+//! fetched from its proof store and checked against the committed checkpoint root (a
+//! whistleblower does without it), its checkpoints, and the replay of one segment of it
+//! with repops, step by step (what the pinpoint game's players answer from).
 
 use std::sync::Arc;
 
@@ -16,22 +16,57 @@ use gensyn_workers::{
 use pallet_gensyn_arbitration::prover::Run;
 use pallet_gensyn_tasks::TaskId;
 
-use super::{chain, WorkerContext};
+use super::{chain, published, WorkerContext, WorkerFault};
 
-/// A committed run: where its proof store answers and its journal, checked against the
-/// result on chain.
+/// A committed run: where its proof store answers, its commitment on chain, and its
+/// journal when the store serves it.
 pub struct Committed {
 	/// Base URL of the solver's proof store.
 	pub base: String,
+	/// The committed checkpoint root.
+	pub root: [u8; 32],
+	/// The committed checkpoint count.
+	pub checkpoints: u32,
+	/// The run's journal with its checkpoint state roots, or why it could not be had.
+	journal: Result<Journaled, String>,
+}
+
+/// A run's journal checked against its commitment.
+pub struct Journaled {
 	/// The run's journal.
 	pub journal: Journal,
 	/// The checkpoint state roots, initial state first (the committed Merkle leaves).
 	pub leaves: Vec<[u8; 32]>,
 }
 
-/// Fetches the journal of task `id`'s committed result and checks it against the
-/// committed checkpoint root and count.
+impl Committed {
+	/// The run's journal, which a verifier needs (its verdict's proof, its defence in a
+	/// game) and a whistleblower does without (it replays from published checkpoints).
+	pub fn journaled(&self) -> Result<&Journaled, String> {
+		self.journal.as_ref().map_err(Clone::clone)
+	}
+}
+
+/// Task `id`'s committed result with its journal, fetched from the solver's store and
+/// checked against the committed checkpoint root and count; an error when the journal
+/// cannot be had.
 pub fn committed(ctx: &WorkerContext, id: TaskId, view: &chain::Task) -> Result<Committed, String> {
+	let run = committed_run(ctx, "verifier", id, view)?;
+	run.journaled()?;
+	Ok(run)
+}
+
+/// Task `id`'s committed result as `role` reads it, with its journal when the solver's
+/// store serves one that matches the commitment. A whistleblower replays from this alone: a checkpoint
+/// its store does not serve is demanded and read from its pages on chain, which prove
+/// it against the committed root, so a solver that withholds its journal from all but
+/// its partners leaves the run no less checked.
+pub fn committed_run(
+	ctx: &WorkerContext,
+	role: &str,
+	id: TaskId,
+	view: &chain::Task,
+) -> Result<Committed, String> {
 	let result = view.result.as_ref().ok_or_else(|| format!("task {id} has no result"))?;
 	let url = String::from_utf8(result.url.clone())
 		.map_err(|_| format!("task {id}: the result's location is not UTF-8"))?;
@@ -42,48 +77,52 @@ pub fn committed(ctx: &WorkerContext, id: TaskId, view: &chain::Task) -> Result<
 			&& train::checkpoint_root(&j.checkpoints) == result.checkpoint_root
 	};
 	let kept = kept_journal(&ctx.data.cache, run_id);
-	let journal = match read_kept(&kept).filter(|j| matches(j)) {
-		Some(journal) => journal,
-		None => {
-			let private = ctx.data.private_hosts;
-			let journal =
-				remote::fetch_journal(base, run_id, private).map_err(|e| e.to_string())?;
-			if !matches(&journal) {
-				return Err(format!(
-					"task {id}: the journal at {url} does not match the committed checkpoint root"
-				));
-			}
-			keep(&kept, &journal);
-			journal
-		}
+	let blind = blind(ctx, role);
+	let journal = match read_kept(&kept).filter(|j| !blind && matches(j)) {
+		Some(journal) => Ok(journal),
+		None if blind => Err("the solver's store does not serve this node".to_string()),
+		None => remote::fetch_journal(base, run_id, ctx.data.private_hosts)
+			.map_err(|e| e.to_string())
+			.and_then(|journal| {
+				if !matches(&journal) {
+					return Err(format!(
+						"the journal at {url} does not match the committed checkpoint root"
+					));
+				}
+				keep(&kept, &journal);
+				Ok(journal)
+			}),
 	};
-	let leaves = journal
-		.checkpoints
-		.iter()
-		.map(|e| hash::from_hex(&e.state_hash).unwrap_or([0; 32]))
-		.collect();
-	Ok(Committed { base: base.to_string(), journal, leaves })
+	let journal = journal
+		.map(|journal| {
+			let leaves = journal
+				.checkpoints
+				.iter()
+				.map(|e| hash::from_hex(&e.state_hash).unwrap_or([0; 32]))
+				.collect();
+			Journaled { journal, leaves }
+		})
+		.map_err(|e| format!("task {id}: no journal of its run: {e}"));
+	Ok(Committed {
+		base: base.to_string(),
+		root: result.checkpoint_root,
+		checkpoints: result.checkpoints,
+		journal,
+	})
 }
 
-/// Names `blob` as the file of checkpoint `index` in the kept copy of task `view`'s
-/// journal. A checkpoint read from its pages on chain is kept in canonical form, which
-/// may not be the file the solver named; its state hash, by which the journal is
-/// checked, is the same.
-pub fn rename_kept_checkpoint(
-	ctx: &WorkerContext,
-	view: &chain::Task,
-	index: u32,
-	blob: &[u8; 32],
-) -> Result<(), String> {
-	let result = view.result.as_ref().ok_or("no result")?;
-	let url = String::from_utf8_lossy(&result.url).into_owned();
-	let (_, run_id) = split_run_url(&url).ok_or("cannot read the result's location")?;
-	let path = kept_journal(&ctx.data.cache, run_id);
-	let mut journal = read_kept(&path).ok_or("no kept journal")?;
-	let entry = journal.checkpoints.get_mut(index as usize).ok_or("no such checkpoint")?;
-	entry.blob = hash::to_hex(blob);
-	keep(&path, &journal);
-	Ok(())
+/// Test fault: whether the solver's store serves `role` nothing (nor may it use a copy
+/// another role of this node kept).
+fn blind(ctx: &WorkerContext, role: &str) -> bool {
+	role == "whistleblower" && ctx.faults.is(WorkerFault::BlindWhistleblower)
+}
+
+/// Whether this node keeps a fetched journal of the run task `view` committed to, for
+/// `role`.
+pub fn journal_kept(ctx: &WorkerContext, role: &str, view: &chain::Task) -> bool {
+	let url = view.result.as_ref().map(|r| String::from_utf8_lossy(&r.url).into_owned());
+	let run = url.as_deref().and_then(split_run_url);
+	run.is_some_and(|(_, id)| !blind(ctx, role) && kept_journal(&ctx.data.cache, id).exists())
 }
 
 /// Where a fetched journal of run `run_id` is kept: beside the data downloads, pruned
@@ -122,8 +161,8 @@ pub fn split_run_url(url: &str) -> Option<(&str, &str)> {
 
 /// Replays `segment` of the committed run with repops over the task's own steps for
 /// it, from the task's initial state (segment 0) or the solver's checkpoint `segment`
-/// (fetched and hash-checked; see [`replay::segment_start`]), keeping the state after
-/// every step.
+/// (see [`checkpoint`] and [`replay::segment_start`]), keeping the state after every
+/// step.
 pub fn replay(
 	ctx: &WorkerContext,
 	spec: &TaskSpec,
@@ -131,18 +170,15 @@ pub fn replay(
 	run: &Committed,
 	segment: u32,
 ) -> Result<Run, String> {
-	let i = segment as usize;
-	if i + 1 >= run.journal.checkpoints.len() {
+	if segment.saturating_add(1) >= run.checkpoints {
 		return Err(format!("the run has no segment {segment}"));
 	}
 	// Only the start is read: segment 0 starts from the task's initial state, and the
 	// end is compared with the verdict's root (a distance with the solver's next
 	// checkpoint, which the caller reads in Threshold mode).
-	if i > 0 {
-		checkpoint(ctx, run, segment)?;
-	}
+	let load = || checkpoint(ctx, run, segment).map_err(Box::<dyn std::error::Error>::from);
 	let (start, steps) =
-		replay::segment_start(spec, &ctx.store, &run.journal, i).map_err(|e| e.to_string())?;
+		replay::segment_start(spec, segment as usize, load).map_err(|e| e.to_string())?;
 	let (file, data) = task_data(ctx, spec, &run.base).map_err(|e| e.to_string())?;
 	let samples: pallet_gensyn_arbitration::prover::Samples = Box::new(data);
 	Run::replay(spec.clone(), file, Some(samples), randomness, start, steps, None)
@@ -224,18 +260,23 @@ pub struct Replayed {
 	pub claimed: Option<checkpoint::TrainState>,
 }
 
-/// The solver's checkpoint `index` of the committed run, fetched from its store and
-/// checked against the hash the run committed to.
+/// The solver's checkpoint `index` of the committed run: as this node read it from its
+/// pages on chain, else fetched from the solver's store and checked against the hash
+/// the run's journal commits to.
 pub fn checkpoint(
 	ctx: &WorkerContext,
 	run: &Committed,
 	index: u32,
 ) -> Result<checkpoint::TrainState, String> {
-	let entry = run.journal.checkpoints.get(index as usize).ok_or("no such checkpoint")?;
+	if let Some(state) = published::kept((&ctx.store, &ctx.data.cache), (&run.root, index)) {
+		return Ok(state);
+	}
+	let Journaled { journal, .. } = run.journaled()?;
+	let entry = journal.checkpoints.get(index as usize).ok_or("no such checkpoint")?;
 	let blob = hash::from_hex(&entry.blob).ok_or("a checkpoint's blob name is not hex")?;
 	remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
 		.map_err(|e| e.to_string())?;
-	replay::load_checkpoint(&ctx.store, &run.journal, index as usize).map_err(|e| e.to_string())
+	replay::load_checkpoint(&ctx.store, journal, index as usize).map_err(|e| e.to_string())
 }
 
 /// A replay's key: the task, the segment and the committed checkpoint root (a task

@@ -44,7 +44,7 @@ impl Solver {
 	pub fn new(ctx: Arc<WorkerContext>, url: String) -> Self {
 		let replays = Replays::default();
 		let challenged = Challenged::default();
-		let player = Player::new(ctx.clone(), replays.clone(), challenged.clone());
+		let player = Player::new(ctx.clone(), "solver", replays.clone(), challenged.clone());
 		Solver { ctx, url, replays, challenged, player, account: None }
 	}
 }

@@ -59,7 +59,7 @@ impl Verifier {
 	/// once the solver's store has failed to serve it for `report_after` blocks.
 	pub fn new(ctx: Arc<WorkerContext>, secrets: Secrets, report_after: BlockNumber) -> Self {
 		// A verifier defends; it never challenges.
-		let player = Player::new(ctx.clone(), Replays::default(), Default::default());
+		let player = Player::new(ctx.clone(), "verifier", Replays::default(), Default::default());
 		let unserved = Unserved::default();
 		Verifier { ctx, secrets, player, account: None, unserved, report_after }
 	}
@@ -345,15 +345,16 @@ fn verify_segment(
 	store: StoreCheck,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
-	let segment::Committed { base, journal, leaves } = match segment::committed(ctx, id, view) {
+	let run = match segment::committed(ctx, id, view) {
 		Ok(c) => c,
 		Err(e) => return store.unserved(id, segment, e),
 	};
+	let (base, segment::Journaled { journal, leaves }) = (&run.base, run.journaled()?);
 	// A run off the task's checkpoint schedule replays to checkpoints of the solver's
 	// choosing; no segment of it is judged. Every honest verifier finds the same, so it
 	// is reported unchecked at once: two reports reject the proof.
 	let partner = ctx.faults.is(WorkerFault::PartnerFromElsewhere);
-	match replay::check_schedule(&spec, &journal) {
+	match replay::check_schedule(&spec, journal) {
 		Err(ReplayError::NotThisTask(_)) if partner => {}
 		Ok(()) => {}
 		Err(e @ ReplayError::NotThisTask(_)) => {
@@ -370,7 +371,7 @@ fn verify_segment(
 	let leaf = segment as usize + 1;
 	let checkpoint_hash =
 		*leaves.get(leaf).ok_or_else(|| format!("task {id}: no checkpoint {leaf}"))?;
-	let proof = gensyn_primitives::merkle::proof(&leaves, leaf)
+	let proof = gensyn_primitives::merkle::proof(leaves, leaf)
 		.ok_or_else(|| format!("task {id}: no Merkle proof for checkpoint {leaf}"))?;
 	let siblings =
 		proof.siblings.try_into().map_err(|_| format!("task {id}: Merkle proof too deep"))?;
@@ -389,7 +390,7 @@ fn verify_segment(
 	}
 
 	let private = ctx.data.private_hosts;
-	match jobs::fetch_segments(&base, &journal, &[segment as usize], &ctx.store, private) {
+	match jobs::fetch_segments(base, journal, &[segment as usize], &ctx.store, private) {
 		Err(e @ StoreError::Remote { .. }) => return store.unserved(id, segment, e.to_string()),
 		// This node's own trouble (its disk): retried, never blamed on the solver.
 		Err(e) => return Err(e.to_string()),
@@ -405,7 +406,7 @@ fn verify_segment(
 	// honest solver accepted the task (it checks first): the segment cannot be checked,
 	// and it is reported so; a verdict would be one no game could defend at the input
 	// level, and silence is slashed.
-	let data = match segment::task_data(ctx, &spec, &base) {
+	let data = match segment::task_data(ctx, &spec, base) {
 		Ok((_, data)) => {
 			store.served();
 			Arc::new(data)
@@ -428,7 +429,7 @@ fn verify_segment(
 		randomness: view.order_randomness,
 		data: &data,
 		store: &ctx.store,
-		journal: &journal,
+		journal,
 		threshold: threshold as f64,
 		threads: ctx.threads,
 		// A verdict is the repops replay's alone: its root and its distance are what a

@@ -28,6 +28,9 @@ use super::{
 	WorkerContext,
 };
 
+/// The role's name, in logs and where the workers' code asks which role reads a run.
+const ROLE: &str = "whistleblower";
+
 /// The whistleblower's state.
 pub struct Whistleblower {
 	ctx: Arc<WorkerContext>,
@@ -41,9 +44,10 @@ pub struct Whistleblower {
 }
 
 /// Committed runs (task and checkpoint root) this node has checked against their task
-/// (a proof sent for those that are not its), shared with the jobs that check them.
+/// (a proof sent for those that are not its), shared with the jobs that check them, and
+/// whether the check had the run's journal (without it, no proof can be made).
 #[derive(Clone, Default)]
-struct Examined(Arc<Mutex<std::collections::HashSet<RunKey>>>);
+struct Examined(Arc<Mutex<HashMap<RunKey, bool>>>);
 
 /// A committed run: its task and checkpoint root.
 type RunKey = (TaskId, [u8; 32]);
@@ -52,16 +56,17 @@ type RunKey = (TaskId, [u8; 32]);
 const EXAMINED_KEPT: usize = 4096;
 
 impl Examined {
-	fn contains(&self, key: &RunKey) -> bool {
-		self.0.lock().unwrap_or_else(|e| e.into_inner()).contains(key)
+	/// Whether `key` was examined, and if so with its journal.
+	fn get(&self, key: &RunKey) -> Option<bool> {
+		self.0.lock().unwrap_or_else(|e| e.into_inner()).get(key).copied()
 	}
 
-	fn insert(&self, key: RunKey) {
+	fn insert(&self, key: RunKey, with_journal: bool) {
 		let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
 		if all.len() >= EXAMINED_KEPT {
 			all.clear();
 		}
-		all.insert(key);
+		all.insert(key, with_journal);
 	}
 }
 
@@ -71,18 +76,22 @@ impl Whistleblower {
 	pub fn new(ctx: Arc<WorkerContext>, watch_percent: u8, tickets: Tickets) -> Self {
 		let replays = Replays::default();
 		let challenged = Challenged::default();
-		let player = Player::new(ctx.clone(), replays.clone(), challenged.clone());
+		let player = Player::new(ctx.clone(), ROLE, replays.clone(), challenged.clone());
 		let sample = Sample::new(watch_percent);
 		let examined = Examined::default();
 		Whistleblower { ctx, replays, challenged, player, account: None, sample, tickets, examined }
 	}
 
 	/// The committed run of `task` at block `at` when this node has not yet checked it
-	/// against its task.
+	/// against its task: never, or only without its journal, which this node has now.
 	fn unexamined(&self, at: H256, task: TaskId) -> Option<RunKey> {
 		let view = chain::task(&self.ctx.client, at, task).ok()?;
-		let key = (task, view.result?.checkpoint_root);
-		(!self.examined.contains(&key)).then_some(key)
+		let key = (task, view.result.as_ref()?.checkpoint_root);
+		match self.examined.get(&key) {
+			None => Some(key),
+			Some(true) => None,
+			Some(false) => segment::journal_kept(&self.ctx, ROLE, &view).then_some(key),
+		}
 	}
 
 	/// A job that checks the committed run of `task` against its task and, when it is
@@ -93,13 +102,14 @@ impl Whistleblower {
 		Plan::Quick(Box::new(move || {
 			let view = chain::task(&ctx.client, at, task)?;
 			if chain::off_task_proven(&ctx.client, at, task)? {
-				examined.insert(key);
+				examined.insert(key, true);
 				return Ok(None);
 			}
 			let spec = chain::spec(&view)?;
-			let committed = segment::committed(&ctx, task, &view)?;
-			// A proof that cannot be made (a checkpoint not served) never holds up the
-			// checks of the task's verdicts.
+			let committed = segment::committed_run(&ctx, ROLE, task, &view)?;
+			// A proof that cannot be made (a checkpoint or the journal not served) never
+			// holds up the checks of the task's verdicts. Without the journal the run is
+			// examined again once a check of this node has fetched it.
 			let proof = off_task::proof(&ctx, &spec, &committed).unwrap_or_else(|e| {
 				log::warn!(
 					target: "gensyn-worker",
@@ -107,7 +117,7 @@ impl Whistleblower {
 				);
 				None
 			});
-			examined.insert(key);
+			examined.insert(key, committed.journaled().is_ok());
 			Ok(proof.map(|proof| {
 				log::warn!(
 					target: "gensyn-worker",
@@ -210,13 +220,13 @@ impl Sample {
 
 impl Role for Whistleblower {
 	fn name(&self) -> &'static str {
-		"whistleblower"
+		ROLE
 	}
 
 	fn on_block(&mut self, at: H256, account: &AccountId) {
 		self.account = Some(account.clone());
 		let earned = chain::earned(&self.ctx.client, at, account, StakeRole::Whistleblower);
-		self.ctx.metrics.earned("whistleblower", earned);
+		self.ctx.metrics.earned(ROLE, earned);
 	}
 
 	fn key(&self, duty: &Duty<BlockNumber>, at: H256) -> DutyKey {
@@ -255,7 +265,7 @@ impl Role for Whistleblower {
 				dispute::plan_check(
 					&self.ctx,
 					(&self.replays, &self.challenged),
-					("whistleblower", ticket, Some(who.clone())),
+					(ROLE, ticket, Some(who.clone())),
 					false,
 					at,
 					(task, segment),
