@@ -7,12 +7,12 @@
 //! data answers a demand.
 
 use crate::*;
-use frame_support::traits::tokens::Preservation;
 use gensyn_primitives::publish::{self, PageAt, PageProof};
 
 impl<T: Config> Pallet<T> {
-	/// `demand_checkpoint`: `who` pays the fee of the checkpoint's size to the treasury;
-	/// a settlement before they are due waits for them ([`Self::pages_due`]).
+	/// `demand_checkpoint`: `who`'s fee for the checkpoint's size is held until its pages
+	/// come (then the treasury's) or its round ends without them (then returned); a
+	/// settlement before they are due waits for them ([`Self::pages_due`]).
 	pub(crate) fn do_demand_checkpoint(
 		who: T::AccountId,
 		id: TaskId,
@@ -40,7 +40,7 @@ impl<T: Config> Pallet<T> {
 		let demand = Demand { checkpoint, by: who.clone(), fee, at: now, due, next: Some((0, 0)) };
 		// Bounded by the round's audits: each of their checkpoints once.
 		demands.try_push(demand).map_err(|_| Error::<T>::NotDemandable)?;
-		T::Currency::transfer(&who, &T::TreasuryAccount::get(), fee, Preservation::Preserve)?;
+		T::Currency::hold(&HoldReason::Demand.into(), &who, fee)?;
 		Demands::<T>::insert(id, demands);
 		Self::deposit_event(Event::CheckpointDemanded { id, checkpoint, by: who, fee, pages, due });
 		Ok(())
@@ -111,16 +111,57 @@ impl<T: Config> Pallet<T> {
 		} else {
 			None
 		};
-		let done = d.next.is_none();
+		let answered = d.next.is_none();
+		if answered {
+			// What it paid is what a withheld proof's reporter gets back.
+			d.fee = Self::pay_demand_fee(&d.by, d.fee);
+		}
+		let fee = d.fee;
 		Demands::<T>::insert(id, demands);
 		Self::deposit_event(Event::PagePublished { id, checkpoint, item, page });
-		if done {
+		if answered {
 			// Replaying from it takes a while: the window gives anyone a whole period.
 			Self::keep_window_open(id, &mut task);
 			Tasks::<T>::insert(id, task);
-			Self::deposit_event(Event::CheckpointPublished { id, checkpoint });
+			Self::deposit_event(Event::CheckpointPublished { id, checkpoint, fee });
 		}
 		Ok(())
+	}
+
+	/// Pays an answered demand's held fee to the treasury; returns what it received. A
+	/// transfer the treasury cannot take returns the fee instead: an answer is never
+	/// refused for it.
+	fn pay_demand_fee(by: &T::AccountId, fee: BalanceOf<T>) -> BalanceOf<T> {
+		let reason = HoldReason::Demand.into();
+		let paid = frame_support::storage::with_storage_layer(|| {
+			T::Currency::transfer_on_hold(
+				&reason,
+				by,
+				&T::TreasuryAccount::get(),
+				fee,
+				Precision::Exact,
+				Restriction::Free,
+				// Held funds are the fee's whatever else the account has frozen.
+				Fortitude::Force,
+			)
+		});
+		paid.unwrap_or_else(|_| {
+			let _ = T::Currency::release(&reason, by, fee, Precision::BestEffort);
+			Zero::zero()
+		})
+	}
+
+	/// Ends task `id`'s demands with its round: each one unanswered returns its fee to
+	/// its demander (a withheld checkpoint rejected the proof, or the round ended
+	/// otherwise first).
+	pub(crate) fn end_demands(id: TaskId) {
+		for d in Demands::<T>::take(id).into_iter().filter(|d| d.next.is_some()) {
+			let reason = HoldReason::Demand.into();
+			let fee = T::Currency::release(&reason, &d.by, d.fee, Precision::BestEffort)
+				.unwrap_or_else(|_| Zero::zero());
+			let (checkpoint, by) = (d.checkpoint, d.by);
+			Self::deposit_event(Event::DemandFeeReturned { id, checkpoint, by, fee });
+		}
 	}
 
 	/// The last block a page of task `id` is still due before, if a demand awaits
@@ -132,15 +173,17 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The first demand of task `id`'s round that nobody answered, with its demander
-	/// and the fees that demander paid this round: past [`Self::pages_due`], the solver
-	/// withheld a checkpoint its partners replayed from. A demander may have needed
-	/// several checkpoints to find the one withheld; its fees come back with its bounty.
+	/// and the fees that demander paid this round for answered ones: past
+	/// [`Self::pages_due`], the solver withheld a checkpoint its partners replayed from.
+	/// A demander may have needed several checkpoints to find the one withheld: the
+	/// fees it paid come back with its bounty, and every unanswered demand's fee is
+	/// returned as the round ends ([`Self::end_demands`]).
 	pub(crate) fn withheld(id: TaskId) -> Option<(u32, T::AccountId, BalanceOf<T>)> {
 		let demands = Demands::<T>::get(id);
 		let first = demands.iter().find(|d| d.next.is_some())?;
 		let fees = demands
 			.iter()
-			.filter(|d| d.by == first.by)
+			.filter(|d| d.by == first.by && d.next.is_none())
 			.fold(Zero::zero(), |sum: BalanceOf<T>, d| sum.saturating_add(d.fee));
 		Some((first.checkpoint, first.by.clone(), fees))
 	}

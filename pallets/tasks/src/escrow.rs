@@ -118,7 +118,7 @@ impl<T: Config> Pallet<T> {
 		MovedDraw::<T>::remove(id);
 		Watches::<T>::remove(id);
 		OffTask::<T>::remove(id);
-		Demands::<T>::remove(id);
+		Self::end_demands(id);
 		let units = Self::units(id);
 		for who in core::mem::take(&mut task.engaged) {
 			WorkerTasks::<T>::mutate_exists(&who, id, |n| {

@@ -307,12 +307,26 @@ mod events {
 			/// The page within the item.
 			page: u32,
 		},
-		/// Every page of a demanded checkpoint is published: anyone may replay from it.
+		/// Every page of a demanded checkpoint is published: anyone may replay from it,
+		/// and its demander's fee goes to the treasury.
 		CheckpointPublished {
 			/// The task.
 			id: TaskId,
 			/// The checkpoint.
 			checkpoint: u32,
+			/// The fee the treasury received.
+			fee: BalanceOf<T>,
+		},
+		/// A demand's round ended without its pages: its fee is returned to its demander.
+		DemandFeeReturned {
+			/// The task.
+			id: TaskId,
+			/// The checkpoint.
+			checkpoint: u32,
+			/// Who demanded it.
+			by: T::AccountId,
+			/// The fee returned.
+			fee: BalanceOf<T>,
 		},
 		/// Nobody published a demanded checkpoint in time: the proof is rejected with
 		/// `by`, its demander, as reporter.

@@ -140,6 +140,17 @@ impl<T: Config> Pallet<T> {
 			let t = Tasks::<T>::get(id).ok_or("tasks: an off-task proof of a dead task")?;
 			ensure!(t.result.is_some(), "tasks: an off-task proof without a result");
 		}
+		let mut demanders: Vec<(T::AccountId, BalanceOf<T>)> = Vec::new();
+		for d in Demands::<T>::iter_values().flatten().filter(|d| d.next.is_some()) {
+			match demanders.iter_mut().find(|(a, _)| *a == d.by) {
+				Some((_, sum)) => *sum = sum.saturating_add(d.fee),
+				None => demanders.push((d.by, d.fee)),
+			}
+		}
+		for (who, sum) in demanders {
+			let held = T::Currency::balance_on_hold(&HoldReason::Demand.into(), &who);
+			ensure!(held == sum, "tasks: demand holds differ from unanswered demands' fees");
+		}
 		for (id, demands) in Demands::<T>::iter() {
 			let t = Tasks::<T>::get(id).ok_or("tasks: a demand of a dead task")?;
 			let r = t.result.as_ref().ok_or("tasks: a demand without a result")?;

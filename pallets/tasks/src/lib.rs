@@ -71,8 +71,9 @@ include!("types.rs");
 /// profiles committed before they are revealed; 13: every draw a party times moves itself;
 /// 14: each whistleblower's open games, which its bond must cover; 15: decided thresholds
 /// within the bounds; 16: the verdicts each solver contested; 17: the games each verdict
-/// survived; 18: each verifier's reveal deadline; 19: checkpoints demanded on chain).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(19);
+/// survived; 18: each verifier's reveal deadline; 19: checkpoints demanded on chain; 20:
+/// a demand's fee held until its pages come).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(20);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -91,6 +92,9 @@ pub mod pallet {
 	pub enum HoldReason {
 		/// A submitter's task escrow.
 		Escrow,
+		/// A demander's fee for a checkpoint: paid to the treasury once the checkpoint is
+		/// published, returned if its pages never come.
+		Demand,
 	}
 
 	/// Configuration.

@@ -634,7 +634,8 @@ pub struct Demand<AccountId, Balance, BlockNumber> {
 	pub checkpoint: u32,
 	/// Who demanded it: the reporter of the proof if nobody publishes it in time.
 	pub by: AccountId,
-	/// What it paid.
+	/// Its fee, held from the demander until the pages come (version 20; a demand made
+	/// before keeps none: its fee was paid at once).
 	pub fee: Balance,
 	/// The block of the demand (its pages are in blocks from there on).
 	pub at: BlockNumber,

@@ -76,7 +76,11 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// verdict's `Survived` entry), and one write per leg the copy of a slashed verifier's
 /// bond on the active list, and one more the verifier's reveal deadline (`RevealBy`)
 /// dropped as the round ends; and a read and a write of the round's demanded
-/// checkpoints (`Demands`, two a leg). A verify deadline that opens the window fixes those
+/// checkpoints (`Demands`, two a leg). A settlement that returns unanswered demands'
+/// fees (each its demander's hold and account read and written: four reads and four
+/// writes a leg) pays no verdict, so the return takes the place of each leg's pay out
+/// of escrow and earnings note (as many), and a settlement that pays verdicts has every
+/// demand answered. A verify deadline that opens the window fixes those
 /// deadlines (a read and a write per leg), but only where no re-audit was drawn, so its
 /// legs stay within a settlement's.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
@@ -238,21 +242,21 @@ impl Est {
 	}
 	// demand_checkpoint: r Tasks, Specs, Audits, Demands (two entries a leg, about 100
 	// bytes each), the verdicts' RevealBy (two a checkpoint in Threshold mode, with
-	// re-checks four), the payer's and the treasury's accounts; w Demands, both
-	// accounts.
+	// re-checks four), the payer's account and holds; w Demands, the account and holds.
 	fn demand_checkpoint(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(60_000_000, 8_000 + 250 * DEADLINE_LEGS)
 			.saturating_add(db.reads_writes(10, 3))
 	}
-	// publish_page: r Demands, Tasks, Specs; w Demands; the last page w Tasks and files
-	// the settlement (r/w Deadlines, MovedDraw). The check hashes a full page (256
+	// publish_page: r Demands, Tasks, Specs; w Demands; the last page w Tasks, files
+	// the settlement (r/w Deadlines, MovedDraw) and pays the fee (r/w the demander's
+	// holds and account, the treasury's account). The check hashes a full page (256
 	// leaves of 256 bytes and 255 nodes) and three proofs of up to 32 levels: about 610
 	// blake2 hashes, counted at 4 us each in wasm.
 	fn publish_page(&self) -> Weight {
 		let db = self.0;
 		Weight::from_parts(2_500_000_000, 4_000 + 200 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(5, 5))
+			.saturating_add(db.reads_writes(8, 8))
 	}
 }
 

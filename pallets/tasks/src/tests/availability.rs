@@ -99,6 +99,11 @@ fn settle(id: TaskId) {
 	panic!("task {id} never left its window");
 }
 
+/// What `who` has held for its demands.
+fn demand_held(who: u64) -> u64 {
+	Balances::balance_on_hold(&RuntimeHoldReason::TaskPallet(HoldReason::Demand), &who)
+}
+
 fn fee_paid(id: TaskId) -> u64 {
 	events()
 		.iter()
@@ -111,8 +116,10 @@ fn fee_paid(id: TaskId) -> u64 {
 
 /// The attack and its answer. Without a demand the partners' passes stand and the
 /// solver is paid, though nobody but its partners could fetch the checkpoints. With one,
-/// the solver must publish: it does not, so its proof is rejected and slashed, its
-/// passes are not paid, and the demander gains (the bounty, less its fee).
+/// the solver must publish: it publishes one checkpoint and withholds another, so its
+/// proof is rejected and slashed and its passes are not paid. The first demander of
+/// the withheld one gains the bounty with every fee it paid back; another whistleblower
+/// whose demand went unanswered too gets its fee back.
 #[test]
 fn a_checkpoint_served_to_partners_alone_is_demanded_and_the_proof_rejected() {
 	new_test_ext().execute_with(|| {
@@ -123,26 +130,38 @@ fn a_checkpoint_served_to_partners_alone_is_demanded_and_the_proof_rejected() {
 		assert!(worth(10) > solver, "paid for checkpoints nobody else could fetch");
 	});
 	new_test_ext().execute_with(|| {
-		let (id, _) = passed(tiny());
-		let segment = Audits::<T>::get(id)[0].segment;
-		let (solver, demander, owner) = (worth(10), worth(13), worth(1));
-		let partners = worth_of(&[11, 12]);
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		reg(14, Role::Whistleblower);
+		let segments: Vec<u32> = Audits::<T>::get(id).iter().map(|a| a.segment).collect();
+		let (solver, demander, other, owner) = (worth(10), worth(13), worth(14), worth(1));
+		let (partners, treasury) = (worth_of(&[11, 12]), worth(TREASURY));
 		// The demander cannot tell which checkpoint hides the fake: it demands two.
-		assert_ok!(demand(13, id, segment));
-		assert_ok!(demand(13, id, Audits::<T>::get(id)[1].segment));
+		assert_ok!(demand(13, id, segments[1]));
+		assert_ok!(demand(13, id, segments[0]));
+		assert_ok!(demand(14, id, segments[2]));
 		let fee = fee_paid(id);
 		assert_eq!(fee, 1, "a started MiB");
-		let due = Demands::<T>::get(id)[0].due;
-		run_to(task(id).window_end);
+		assert_eq!((demand_held(13), demand_held(14)), (2 * fee, fee), "held until answered");
+		// The solver answers the first and withholds the others.
+		for p in &pages(&spec, &leaves, segments[1]) {
+			assert_ok!(publish(10, id, segments[1], p));
+		}
+		assert_eq!(demand_held(13), fee, "the answered demand's fee is paid");
+		let due = Demands::<T>::get(id)[1].due;
+		run_to(task(id).window_end.min(due));
 		assert_eq!(task(id).phase, Phase::Challenge, "the settlement waits for the pages");
-		assert_eq!(task(id).deadline, due);
 		settle(id);
-		assert!(events().contains(&Event::CheckpointWithheld { id, checkpoint: segment, by: 13 }));
+		let withheld = Event::CheckpointWithheld { id, checkpoint: segments[0], by: 13 };
+		assert!(events().contains(&withheld));
 		assert!(events()
 			.iter()
 			.any(|e| matches!(e, Event::ProofRejected { id: i, solver: 10, .. } if *i == id)));
 		assert!(worth(10) + 100 <= solver, "the solver is slashed its whole bond");
 		assert_eq!(worth(13), demander + 10, "the demander gains the bounty, its fees back");
+		assert_eq!(worth(14), other, "an unanswered demand costs nothing");
+		assert_eq!((demand_held(13), demand_held(14)), (0, 0));
+		assert_eq!(worth(TREASURY), treasury + fee, "the answered demand's fee");
 		assert_eq!(worth_of(&[11, 12]), partners, "the partners' passes are not paid");
 		assert_eq!(worth(1), owner, "the owner pays nothing");
 		assert!(Demands::<T>::get(id).is_empty(), "the demands end with the round");
@@ -159,9 +178,10 @@ fn an_honest_solver_publishes_a_demanded_checkpoint_and_is_paid() {
 		let spec = tiny();
 		let (id, leaves) = passed(spec.clone());
 		let segment = Audits::<T>::get(id)[0].segment;
-		let (solver, demander) = (worth(10), worth(13));
+		let (solver, demander, treasury) = (worth(10), worth(13), worth(TREASURY));
 		assert_ok!(demand(13, id, segment));
 		let fee = fee_paid(id);
+		assert_eq!(demand_held(13), fee);
 		let pages = pages(&spec, &leaves, segment);
 		assert_eq!(pages.len() as u64, publish::page_count(&publish::tensor_lengths(&spec)));
 		run_to(System::block_number() + 2);
@@ -179,7 +199,8 @@ fn an_honest_solver_publishes_a_demanded_checkpoint_and_is_paid() {
 			let posted = publish(10, id, segment, p).expect("a true page");
 			assert_eq!(posted.pays_fee, Pays::No, "a page the chain accepts is free");
 		}
-		assert!(events().contains(&Event::CheckpointPublished { id, checkpoint: segment }));
+		assert!(events().contains(&Event::CheckpointPublished { id, checkpoint: segment, fee }));
+		assert_eq!(demand_held(13), 0);
 		assert_eq!(Demands::<T>::get(id)[0].next, None);
 		assert!(!TaskPallet::duties(&10).iter().any(|d| matches!(d, Duty::Publish { .. })));
 		let now = System::block_number();
@@ -190,6 +211,7 @@ fn an_honest_solver_publishes_a_demanded_checkpoint_and_is_paid() {
 		assert!(!events().iter().any(|e| matches!(e, Event::CheckpointWithheld { .. })));
 		assert!(worth(10) > solver, "the solver is paid");
 		assert_eq!(worth(13), demander - fee, "the demander pays its fee");
+		assert!(worth(TREASURY) >= treasury + fee, "to the treasury, with the task's cut");
 		check();
 	});
 }

@@ -535,3 +535,34 @@ fn a_reaudit_under_way_keeps_its_first_verifiers_deadlines_at_version_18() {
 		check();
 	});
 }
+
+/// A demand unanswered at the upgrade paid its fee to the treasury at once under
+/// version 19: the fee moves back and is held, as version 20 would have held it; one
+/// the treasury cannot give back records none. An answered one keeps its fee (a
+/// withheld proof's reporter gets it back). Run again, the upgrade changes nothing.
+#[test]
+fn an_unanswered_demands_fee_is_held_when_storage_moves_to_version_20() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let demand = |checkpoint, by, next| Demand { checkpoint, by, fee: 4, at: 1, due: 9, next };
+		// Version 19 paid every fee to the treasury; it holds 4 more than its minimum
+		// (enough for one of the two unanswered demands).
+		assert_ok!(Balances::transfer_allow_death(RuntimeOrigin::signed(13), TREASURY, 4));
+		let stored =
+			vec![demand(1, 13, None), demand(2, 13, Some((1, 0))), demand(3, 14, Some((0, 0)))];
+		Demands::<T>::insert(0, BoundedVec::truncate_from(stored));
+		let total = worth_of(&[13, 14, TREASURY]);
+		StorageVersion::new(19).put::<TaskPallet>();
+		crate::migrations::V19ToV20::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 20);
+		let fees: Vec<u64> = Demands::<T>::get(0).iter().map(|d| d.fee).collect();
+		assert_eq!(fees, vec![4, 4, 0], "the treasury gave back one fee");
+		let held = |who| {
+			Balances::balance_on_hold(&RuntimeHoldReason::TaskPallet(HoldReason::Demand), &who)
+		};
+		assert_eq!((held(13), held(14)), (4, 0));
+		assert_eq!(worth_of(&[13, 14, TREASURY]), total, "nothing minted or burnt");
+		crate::migrations::V19ToV20::<T>::on_runtime_upgrade();
+		assert_eq!(held(13), 4);
+	});
+}
