@@ -57,15 +57,16 @@ impl<T: Config> Pallet<T> {
 	/// Whether `checkpoint` may be demanded now: a verdict of the round replayed from it
 	/// (or, in Threshold mode, measured its distance to it), and the first window that
 	/// judged the verdict is open ([`RevealBy`]): a later window is no new chance, so a
-	/// demand holds a task at most a publish period and a window past its first.
+	/// demand holds a task at most a publish period and a window past its first. The
+	/// run's first checkpoint goes with any verdict: no replay starts from it (segment 0
+	/// starts from the task's seeded state), but a proof that the run is not the task's
+	/// opens it (`prove_off_task`), and without the solver's journal only its pages
+	/// give its place under the root.
 	fn demandable(id: TaskId, checkpoint: u32, now: BlockNumberFor<T>) -> bool {
-		// The initial state is the task's, seeded: anyone computes it.
-		if checkpoint == 0 {
-			return false;
-		}
 		let threshold = Self::is_threshold(id);
 		Audits::<T>::get(id).iter().any(|a| {
-			let own = a.segment == checkpoint
+			let own = checkpoint == 0
+				|| a.segment == checkpoint
 				|| (threshold && a.segment.checked_add(1) == Some(checkpoint));
 			own && a.verdict.is_some()
 				&& RevealBy::<T>::get(id, &a.verifier).is_some_and(|by| now < by)
@@ -164,27 +165,32 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// The last block a page of task `id` is still due before, if a demand awaits
-	/// pages at `now`: the settlement waits until then. The window itself does not
-	/// move (challenges wait for the pages anyway); the last page reopens it a period.
-	pub(crate) fn pages_due(id: TaskId, now: BlockNumberFor<T>) -> Option<BlockNumberFor<T>> {
-		let pending = Demands::<T>::get(id).into_iter().filter(|d| d.next.is_some());
+	/// The last block a page of a round's `demands` is still due before, if one awaits
+	/// pages at `now`: the settlement waits until then. The window itself does not move
+	/// (challenges wait for the pages anyway); the last page reopens it a period.
+	pub(crate) fn pages_due(
+		demands: &[DemandOf<T>],
+		now: BlockNumberFor<T>,
+	) -> Option<BlockNumberFor<T>> {
+		let pending = demands.iter().filter(|d| d.next.is_some());
 		pending.map(|d| d.due).filter(|due| now < *due).max()
 	}
 
-	/// The first demand of task `id`'s round that nobody answered, with its demander
-	/// and the fees that demander paid this round for answered ones: past
+	/// The first of a round's `demands` that nobody answered, with its demander: past
 	/// [`Self::pages_due`], the solver withheld a checkpoint its partners replayed from.
-	/// A demander may have needed several checkpoints to find the one withheld: the
-	/// fees it paid come back with its bounty, and every unanswered demand's fee is
-	/// returned as the round ends ([`Self::end_demands`]).
-	pub(crate) fn withheld(id: TaskId) -> Option<(u32, T::AccountId, BalanceOf<T>)> {
-		let demands = Demands::<T>::get(id);
+	/// Every unanswered demand's fee is returned as the round ends
+	/// ([`Self::end_demands`]).
+	pub(crate) fn withheld(demands: &[DemandOf<T>]) -> Option<(u32, T::AccountId)> {
 		let first = demands.iter().find(|d| d.next.is_some())?;
-		let fees = demands
+		Some((first.checkpoint, first.by.clone()))
+	}
+
+	/// The fees `who`'s answered demands among a round's `demands` paid: a reporter of
+	/// the round's fault gets them back with its bounty.
+	pub(crate) fn answered_fees(demands: &[DemandOf<T>], who: &T::AccountId) -> BalanceOf<T> {
+		demands
 			.iter()
-			.filter(|d| d.by == first.by && d.next.is_none())
-			.fold(Zero::zero(), |sum: BalanceOf<T>, d| sum.saturating_add(d.fee));
-		Some((first.checkpoint, first.by.clone(), fees))
+			.filter(|d| d.by == *who && d.next.is_none())
+			.fold(Zero::zero(), |sum: BalanceOf<T>, d| sum.saturating_add(d.fee))
 	}
 }

@@ -728,10 +728,7 @@ pub type V19ToV20<T> =
 pub struct HeldDemands<T>(core::marker::PhantomData<T>);
 
 /// A round's demands as stored.
-type RoundDemands<T> = BoundedVec<
-	Demand<<T as frame_system::Config>::AccountId, BalanceOf<T>, BlockNumberFor<T>>,
-	DemandsBound<T>,
->;
+type RoundDemands<T> = BoundedVec<DemandOf<T>, DemandsBound<T>>;
 
 impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for HeldDemands<T> {
 	fn on_runtime_upgrade() -> Weight {

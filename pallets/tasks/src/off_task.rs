@@ -9,7 +9,10 @@ use crate::*;
 
 impl<T: Config> Pallet<T> {
 	/// `prove_off_task`: checks `proof` against the task's committed result and records
-	/// `who` as its prover (the first one).
+	/// its prover (the first one): `who`, unless the checkpoint it opens was published on
+	/// a demand, whose demander paid to put it on chain and reports it (a proof copied
+	/// from the pool, or made by the solver's own account from the pages, takes nothing
+	/// from it).
 	pub(crate) fn do_prove_off_task(
 		who: T::AccountId,
 		id: TaskId,
@@ -23,8 +26,13 @@ impl<T: Config> Pallet<T> {
 			T::Arbiter::off_task(&spec, &result.checkpoint_root, result.checkpoints, &proof),
 			Error::<T>::NotOffTask
 		);
-		OffTask::<T>::insert(id, &who);
-		Self::deposit_event(Event::RunOffTask { id, by: who });
+		let demanded = Demands::<T>::get(id)
+			.into_iter()
+			.find(|d| d.checkpoint == proof.index && d.next.is_none())
+			.map(|d| d.by);
+		let by = demanded.unwrap_or(who);
+		OffTask::<T>::insert(id, &by);
+		Self::deposit_event(Event::RunOffTask { id, by });
 		Ok(())
 	}
 }

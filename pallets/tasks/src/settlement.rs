@@ -8,13 +8,13 @@ use crate::*;
 pub(crate) enum Reporter<AccountId, Balance> {
 	/// The verifier whose failing verdict caught the fault: its share of the slash.
 	Verifier(AccountId),
-	/// The first demander of a checkpoint nobody published: as a prover, and the fees
-	/// its demands of the round paid on top of the bounty.
-	Demander(AccountId, Balance),
-	/// Whoever proved the run off its task: at most [`Config::OffTaskBounty`] a bond unit
-	/// of its share. Anyone may prove, the solver's own second account as soon as it sees
-	/// the run will be caught: a share of the slash would hand half of it back.
-	Prover(AccountId),
+	/// Whoever proved the run off its task, or first demanded a checkpoint nobody
+	/// published: at most [`Config::OffTaskBounty`] a bond unit of its share, and the
+	/// fees its answered demands of the round paid (it may have needed several
+	/// checkpoints to find the one that shows the fault). Anyone may prove, the solver's
+	/// own second account as soon as it sees the run will be caught: a share of the
+	/// slash would hand half of it back.
+	Prover(AccountId, Balance),
 }
 
 /// How a settled round ends.
@@ -87,7 +87,9 @@ impl<T: Config> Pallet<T> {
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
-		if let Some(due) = Self::pages_due(id, now) {
+		// Read once for the pages due, a withheld checkpoint and its reporter's fees.
+		let demands = Demands::<T>::get(id);
+		if let Some(due) = Self::pages_due(&demands, now) {
 			// A demanded checkpoint may still come: whether it does decides the round.
 			// (After a dispute's timeout, its games are dropped: the task is back in
 			// its window's phase.)
@@ -103,10 +105,14 @@ impl<T: Config> Pallet<T> {
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
 		Self::judge_forced(id, task, &mut audits, &forced_of, &mut slashed);
 		let exact = !Self::is_threshold(id);
-		let prover = OffTask::<T>::take(id).map(Reporter::Prover).or_else(|| {
-			let (checkpoint, by, fees) = Self::withheld(id)?;
+		let prover = OffTask::<T>::take(id).or_else(|| {
+			let (checkpoint, by) = Self::withheld(&demands)?;
 			Self::deposit_event(Event::CheckpointWithheld { id, checkpoint, by: by.clone() });
-			Some(Reporter::Demander(by, fees))
+			Some(by)
+		});
+		let prover = prover.map(|p| {
+			let fees = Self::answered_fees(&demands, &p);
+			Reporter::Prover(p, fees)
 		});
 		if let Some(prover) = prover {
 			// The run is not the task's, or a checkpoint it replays from was withheld,
@@ -376,10 +382,7 @@ impl<T: Config> Pallet<T> {
 	) -> Result<bool, DispatchError> {
 		let (reporter, cap) = match reporter {
 			Some(Reporter::Verifier(v)) => (Some(v), None),
-			Some(Reporter::Prover(p)) => {
-				(Some(p), Some(Self::per_unit(id, T::OffTaskBounty::get())))
-			}
-			Some(Reporter::Demander(p, fees)) => {
+			Some(Reporter::Prover(p, fees)) => {
 				(Some(p), Some(Self::per_unit(id, T::OffTaskBounty::get()).saturating_add(fees)))
 			}
 			None => (None, None),

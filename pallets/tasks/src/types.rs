@@ -630,7 +630,7 @@ impl<BlockNumber> WatchDraw<BlockNumber> {
 /// ([`Demands`]).
 #[derive(Encode, Decode, Clone, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct Demand<AccountId, Balance, BlockNumber> {
-	/// The checkpoint (never 0: the initial state is the task's, seeded).
+	/// The checkpoint.
 	pub checkpoint: u32,
 	/// Who demanded it: the reporter of the proof if nobody publishes it in time.
 	pub by: AccountId,
@@ -645,10 +645,18 @@ pub struct Demand<AccountId, Balance, BlockNumber> {
 	pub next: Option<(u32, u32)>,
 }
 
-/// Most demands of one round: the start and end checkpoints of every audited segment.
+/// A demand as the pallet stores it.
+pub type DemandOf<T> = Demand<
+	<T as frame_system::Config>::AccountId,
+	BalanceOf<T>,
+	frame_system::pallet_prelude::BlockNumberFor<T>,
+>;
+
+/// Most demands of one round: the start and end checkpoints of every audited segment,
+/// and the run's first checkpoint.
 pub struct DemandsBound<T>(core::marker::PhantomData<T>);
 impl<T: Config> Get<u32> for DemandsBound<T> {
 	fn get() -> u32 {
-		T::MaxAuditSegments::get().saturating_mul(2)
+		T::MaxAuditSegments::get().saturating_mul(2).saturating_add(1)
 	}
 }

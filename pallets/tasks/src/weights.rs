@@ -76,11 +76,12 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// verdict's `Survived` entry), and one write per leg the copy of a slashed verifier's
 /// bond on the active list, and one more the verifier's reveal deadline (`RevealBy`)
 /// dropped as the round ends; and a read and a write of the round's demanded
-/// checkpoints (`Demands`, two a leg). A settlement that returns unanswered demands'
-/// fees (each its demander's hold and account read and written: four reads and four
-/// writes a leg) pays no verdict, so the return takes the place of each leg's pay out
-/// of escrow and earnings note (as many), and a settlement that pays verdicts has every
-/// demand answered. A verify deadline that opens the window fixes those
+/// checkpoints (`Demands`, two a leg and the run's first). A settlement that returns
+/// unanswered demands' fees (each its demander's hold and account read and written:
+/// four reads and four writes a leg, two more for the first checkpoint) pays no
+/// verdict and neither re-checks nor audits one again, so the return takes the place of
+/// each leg's pay out of escrow and earnings note (as many) and of a re-check's reads;
+/// a settlement that pays verdicts has every demand answered. A verify deadline that opens the window fixes those
 /// deadlines (a read and a write per leg), but only where no re-audit was drawn, so its
 /// legs stay within a settlement's.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
@@ -185,13 +186,16 @@ impl Est {
 		Weight::from_parts(2_000_000 * DEADLINE_LEGS, 150 * DEADLINE_LEGS)
 			.saturating_add(self.0.reads_writes(1 + DEADLINE_LEGS, DEADLINE_LEGS))
 	}
-	// prove_off_task: r Tasks, OffTask, Specs (a spec of up to 32 layers); w OffTask;
+	// prove_off_task: r Tasks, OffTask, Specs (a spec of up to 32 layers), Demands (two
+	// entries a leg, about 70 bytes each, whose demander of the opened checkpoint
+	// reports); w OffTask;
 	// the arbiter's check: a 32-level checkpoint proof, a state root over up to 193
 	// leaves, a 32-level chunk proof and a 64-value leaf (about 300 blake2 hashes in
 	// all, counted at 4 us each in wasm) and 64 initial values.
 	fn prove_off_task(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(1_500_000_000, 24_000).saturating_add(db.reads_writes(3, 1))
+		Weight::from_parts(1_500_000_000, 24_000 + 150 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(4, 1))
 	}
 	// challenge: r Tasks, Audits, Active, Deadlines, WorkerTasks, Engagements, BondUnits,
 	// the verifier's binding, RevealsFrom, Watches, the challenger's bond and open games,
@@ -240,13 +244,14 @@ impl Est {
 		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_150 + 300 * DEADLINE_LEGS)
 			.saturating_add(db.reads_writes(7 + 2 * DEADLINE_LEGS, 3 + DEADLINE_LEGS))
 	}
-	// demand_checkpoint: r Tasks, Specs, Audits, Demands (two entries a leg, about 100
-	// bytes each), the verdicts' RevealBy (two a checkpoint in Threshold mode, with
-	// re-checks four), the payer's account and holds; w Demands, the account and holds.
+	// demand_checkpoint: r Tasks, Specs, Audits (about 180 bytes a leg), Demands (two
+	// entries a leg, about 70 bytes each), the verdicts' RevealBy (the run's first
+	// checkpoint goes with any verdict: one a leg, about 100 bytes each), the payer's
+	// account and holds; w Demands, the account and holds.
 	fn demand_checkpoint(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(60_000_000, 8_000 + 250 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(10, 3))
+		Weight::from_parts(60_000_000, 10_000 + 450 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(6 + DEADLINE_LEGS, 3))
 	}
 	// publish_page: r Demands, Tasks, Specs; w Demands; the last page w Tasks, files
 	// the settlement (r/w Deadlines, MovedDraw) and pays the fee (r/w the demander's

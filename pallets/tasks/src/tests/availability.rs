@@ -277,7 +277,9 @@ fn only_a_verdicts_checkpoint_is_demanded_once_in_its_first_window() {
 	new_test_ext().execute_with(|| {
 		let (id, _) = passed(tiny());
 		let audited: Vec<u32> = Audits::<T>::get(id).iter().map(|a| a.segment).collect();
-		let spare = (0..task(id).checkpoints).find(|k| !audited.contains(k)).unwrap();
+		// The run's first checkpoint goes with any verdict; another no verdict replayed
+		// from is refused.
+		let spare = (1..task(id).checkpoints).find(|k| !audited.contains(k)).unwrap();
 		assert_noop!(demand(13, id, spare), Error::<T>::NotDemandable);
 		// In Exact mode a verdict's end is its own hash, never replayed from.
 		let end = audited.iter().map(|s| s + 1).find(|k| !audited.contains(k)).unwrap();
@@ -293,16 +295,17 @@ fn only_a_verdicts_checkpoint_is_demanded_once_in_its_first_window() {
 		assert_noop!(demand(13, id, audited[1]), Error::<T>::NotDemandable);
 	});
 	new_test_ext().execute_with(|| {
-		// Two segments, both audited: the initial state is the task's, seeded, and
-		// anyone computes it.
+		// Two segments, both audited: no replay starts from the run's first checkpoint,
+		// but a proof of a run off its task opens it; it goes with any verdict.
 		let two = fixtures::with(tiny(), |s| {
 			s.training.checkpoint_interval = 30;
 			s.verification.audit_fraction = gensyn_primitives::Permill(1_000_000);
 		});
 		let (id, _) = passed(two);
 		assert!(Audits::<T>::get(id).iter().any(|a| a.segment == 0));
-		assert_noop!(demand(13, id, 0), Error::<T>::NotDemandable);
+		assert_ok!(demand(13, id, 0));
 		assert_ok!(demand(13, id, 1));
+		assert_noop!(demand(14, id, 0), Error::<T>::AlreadyDemanded);
 	});
 	new_test_ext().execute_with(|| {
 		let threshold = fixtures::tiny_mlp();
@@ -355,6 +358,42 @@ fn pages_after_the_windows_end_reopen_it_for_a_period() {
 		settle(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert!(worth(10) > solver, "the solver is paid");
+		check();
+	});
+}
+
+/// A whistleblower without the run's journal demands the run's first checkpoint, reads
+/// it from its pages and proves the run off its task: the solver is slashed, and the
+/// demander gets its fee back with its bounty, even when another account (one that
+/// copied the proof from the pool, say) sends the proof first.
+#[test]
+fn a_prover_gets_back_the_fees_of_the_checkpoints_it_demanded() {
+	new_test_ext().execute_with(|| {
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		let (solver, prover, copier) = (worth(10), worth(13), worth(14));
+		assert_ok!(demand(13, id, 0));
+		for p in &pages(&spec, &leaves, 0) {
+			assert_ok!(publish(10, id, 0, p));
+		}
+		assert_eq!(worth(13), prover - fee_paid(id), "the answered demand's fee is paid");
+		OFF_TASK_INDEX.with(|i| *i.borrow_mut() = Some(0));
+		let proof = OffTaskProof {
+			index: 0,
+			siblings: BoundedVec::new(),
+			step: 0,
+			tensor_roots: BoundedVec::new(),
+			chunk: None,
+		};
+		assert_ok!(TaskPallet::prove_off_task(RuntimeOrigin::signed(14), id, proof));
+		assert!(events().contains(&Event::RunOffTask { id, by: 13 }), "the demander reports");
+		settle(id);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::ProofRejected { id: i, solver: 10, .. } if *i == id)));
+		assert!(worth(10) + 100 <= solver, "the solver is slashed its whole bond");
+		assert_eq!(worth(13), prover + 10, "the bounty, with its fee back");
+		assert_eq!(worth(14), copier, "the copy earns nothing");
 		check();
 	});
 }
