@@ -63,6 +63,7 @@ fn main() -> ExitCode {
 		a_solver_withholding_its_proof_is_reported_twice_and_rejected,
 		a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected,
 		a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published,
+		a_hidden_run_from_another_start_is_proven_off_the_task_from_its_pages,
 	];
 	libtest_mimic::run(&args, trials).exit_code()
 }
@@ -300,6 +301,31 @@ fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
 	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed his bond: {ledger}");
 	let (d_dave, fee_dave) = account(&ledger, 2);
 	assert!(d_dave > 0 && fee_dave > 0, "Dave paid as the reporter: {ledger}");
+}
+
+/// The run of the test above, from weights of Bob's own and passed by Charlie, with its
+/// journal and checkpoints served to Charlie alone: Dave, who cannot fetch them, demands
+/// the run's first checkpoint on chain, reads it from its pages, and proves from it
+/// that the run is not the task's, with no journal. Bob is slashed his bond.
+fn a_hidden_run_from_another_start_is_proven_off_the_task_from_its_pages() {
+	let (s, stdout, log) = every_segment_run("hidden-run-from-elsewhere");
+	assert!(log.contains("no journal of its run"), "{}", worker_lines(&log));
+	assert!(log.contains("read checkpoint 0 from its pages"), "{}", worker_lines(&log));
+	assert!(log.contains("read from its pages, is not the task's"), "{}", worker_lines(&log));
+	assert!(log.contains("proving its committed run off the task"), "{}", worker_lines(&log));
+	let demanded = stdout.lines().filter(|l| l.contains("tasks.CheckpointDemanded"));
+	assert!(demanded.clone().any(|l| l.contains("\"checkpoint\":\"0\"")), "{stdout}");
+	assert!(stdout.contains("tasks.RunOffTask"), "{stdout}");
+	assert!(stdout.contains("tasks.ProofRejected"), "{stdout}");
+	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{}", worker_lines(&log));
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob,//Dave");
+	const GSN: i128 = 1_000_000_000_000;
+	let (d_bob, fee_bob) = account(&ledger, 0);
+	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed his bond: {ledger}");
+	let (d_dave, _) = account(&ledger, 1);
+	assert!(d_dave > 0, "Dave paid as the prover, more than his demands cost: {ledger}");
 }
 
 /// Bob trains a Threshold task on the wrong data order, and Charlie, his partner,

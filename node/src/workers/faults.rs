@@ -35,6 +35,9 @@ pub enum WorkerFault {
 	/// served the solver's partners alone: it demands the checkpoints on chain and
 	/// replays from the published pages, with no journal.
 	BlindWhistleblower,
+	/// `PartnerFromElsewhere` and `BlindWhistleblower` at once: a run from another start
+	/// whose journal and checkpoints the solver's store serves its partner alone.
+	HiddenRunFromElsewhere,
 }
 
 /// The fault-injection flags (present with the `test-faults` feature only).
@@ -59,10 +62,16 @@ pub struct Faults {
 }
 
 impl Faults {
-	/// Whether this node's workers show `fault`.
+	/// Whether this node's workers show `fault` (alone, or as part of one that combines
+	/// it with another).
 	pub fn is(&self, fault: WorkerFault) -> bool {
 		#[cfg(feature = "test-faults")]
-		return self.worker_fault == Some(fault);
+		return self.worker_fault == Some(fault)
+			|| (self.worker_fault == Some(WorkerFault::HiddenRunFromElsewhere)
+				&& matches!(
+					fault,
+					WorkerFault::PartnerFromElsewhere | WorkerFault::BlindWhistleblower
+				));
 		#[cfg(not(feature = "test-faults"))]
 		{
 			let _ = fault;

@@ -1,11 +1,12 @@
 //! Proofs that a committed run is not one of its task, built from the solver's journal
-//! and one checkpoint: a checkpoint stamped off the task's schedule, or a first
+//! and one checkpoint (or, without the journal, from the first checkpoint's pages): a checkpoint stamped off the task's schedule, or a first
 //! checkpoint that is not the task's seeded initial state. Partner verifiers could pass
 //! such a run segment by segment (each replays to the run's own checkpoints); the chain
 //! checks this proof itself and rejects the run at settlement (`prove_off_task`).
 
 use gensyn_primitives::{merkle, TaskSpec};
 use gensyn_workers::{
+	checkpoint::{self, TrainState},
 	hash,
 	proof_store::remote,
 	reference,
@@ -15,18 +16,39 @@ use pallet_gensyn_tasks::{OffTaskProof, StateChunk};
 use sp_runtime::BoundedVec;
 
 use super::{
+	published,
 	segment::{Committed, Journaled},
 	WorkerContext,
 };
 
 /// The proof that `run` is not a run of `spec`, or `None` when it is one (or when it
-/// is off the task in a way no proof shows, logged).
+/// is off the task in a way no proof shows, logged). Without the run's journal only
+/// the run's first checkpoint is checked, as this node read it from its pages.
 pub fn proof(
 	ctx: &WorkerContext,
 	spec: &TaskSpec,
 	run: &Committed,
 ) -> Result<Option<OffTaskProof>, String> {
-	let Journaled { journal, leaves } = run.journaled()?;
+	let opened = match run.journaled() {
+		Ok(journaled) => from_journal(ctx, spec, run, journaled)?,
+		Err(no_journal) => from_pages(ctx, spec, run).map_err(|e| format!("{no_journal}; {e}"))?,
+	};
+	let Some((index, state, siblings)) = opened else { return Ok(None) };
+	prove(spec, index, &state, siblings)
+}
+
+/// A checkpoint opened to prove a run off its task: its index, its state and its
+/// siblings under the checkpoint root.
+type Opened = (usize, TrainState, Vec<[u8; 32]>);
+
+/// The checkpoint that shows the run in `journaled` off its task (the first stamped off
+/// the schedule, else the first), fetched; `None` when the journal is the task's.
+fn from_journal(
+	ctx: &WorkerContext,
+	spec: &TaskSpec,
+	run: &Committed,
+	Journaled { journal, leaves }: &Journaled,
+) -> Result<Option<Opened>, String> {
 	match replay::check_schedule(spec, journal) {
 		Ok(()) => return Ok(None),
 		Err(ReplayError::NotThisTask(why)) => {
@@ -34,7 +56,6 @@ pub fn proof(
 		}
 		Err(e) => return Err(e.to_string()),
 	}
-	// The first checkpoint stamped off the schedule, else the first one.
 	let checkpoints = journal.checkpoints.iter().enumerate();
 	let off = checkpoints.map(|(i, e)| e.step != spec.checkpoint_step(i as u64)).position(|o| o);
 	let index = off.unwrap_or(0);
@@ -43,9 +64,51 @@ pub fn proof(
 	remote::fetch_blob(&run.base, &blob, &ctx.store, ctx.data.private_hosts)
 		.map_err(|e| e.to_string())?;
 	let state = replay::load_checkpoint(&ctx.store, journal, index).map_err(|e| e.to_string())?;
+	let siblings = merkle::proof(leaves, index).ok_or("no proof of the checkpoint")?.siblings;
+	Ok(Some((index, state, siblings)))
+}
+
+/// The run's first checkpoint as this node read it from its pages (see
+/// [`published::ensure_checkpoints`]), when it is not the task's seeded initial state at
+/// step 0; `None` when it is.
+fn from_pages(
+	ctx: &WorkerContext,
+	spec: &TaskSpec,
+	run: &Committed,
+) -> Result<Option<Opened>, String> {
+	let unread = "its first checkpoint is not read from its pages";
+	let state = published::kept((&ctx.store, &ctx.data.cache), (&run.root, 0)).ok_or(unread)?;
+	let siblings = published::kept_siblings(&ctx.data.cache, (&run.root, 0)).ok_or(unread)?;
+	// The record is this node's own; the chain checks the proof anyway, but a wrong one
+	// would only be refused.
+	let place = merkle::MerkleProof { leaf_index: 0, leaf_count: run.checkpoints, siblings };
+	if !merkle::verify_proof(&run.root, &checkpoint::state_hash(&state), &place) {
+		return Err("its first checkpoint's record is not under the committed root".into());
+	}
+	let siblings = place.siblings;
+	let initial = reference::initial_state(spec).map_err(|e| e.to_string())?;
+	if state.step == 0 && checkpoint::state_hash(&state) == checkpoint::state_hash(&initial) {
+		return Ok(None);
+	}
+	log::warn!(
+		target: "gensyn-worker",
+		"the committed run is not the task's: its first checkpoint, read from its pages, is \
+		 not the task's seeded initial state"
+	);
+	Ok(Some((0, state, siblings)))
+}
+
+/// The proof that checkpoint `index` (`state`, under the root by `siblings`) shows its
+/// run off the task: stamped off the schedule, or a first checkpoint whose values are
+/// not the task's seeded ones; `None` when no proof the chain takes shows it (logged).
+fn prove(
+	spec: &TaskSpec,
+	index: usize,
+	state: &TrainState,
+	siblings: Vec<[u8; 32]>,
+) -> Result<Option<OffTaskProof>, String> {
 	let tensors: Vec<&Vec<f32>> = state.params.iter().chain(&state.opt).collect();
 	let tensor_roots: Vec<[u8; 32]> = tensors.iter().map(|t| merkle::tensor_root(t)).collect();
-	let siblings = merkle::proof(leaves, index).ok_or("no proof of the checkpoint")?;
 	let initial = reference::initial_state(spec).map_err(|e| e.to_string())?;
 	let expected: Vec<&Vec<f32>> = initial.params.iter().chain(&initial.opt).collect();
 	if expected.len() != tensors.len() {
@@ -74,7 +137,7 @@ pub fn proof(
 	};
 	Ok(Some(OffTaskProof {
 		index: index as u32,
-		siblings: bounded(siblings.siblings)?,
+		siblings: bounded(siblings)?,
 		step: state.step,
 		tensor_roots: bounded(tensor_roots)?,
 		chunk,

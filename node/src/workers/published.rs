@@ -40,9 +40,6 @@ pub fn ensure_checkpoints(
 	if spec.verification.mode == VerificationMode::Threshold {
 		indices.push(segment.saturating_add(1));
 	}
-	if indices.is_empty() {
-		return Ok(None);
-	}
 	let run = segment::committed_run(ctx, "whistleblower", id, view)?;
 	// Every checkpoint missing is demanded (one a call), not only the first: pages
 	// awaited for one must not let the other's first window pass.
@@ -59,8 +56,11 @@ pub fn ensure_checkpoints(
 	waiting.map_or(Ok(None), Err)
 }
 
-/// [`ensure_checkpoints`] for checkpoint `index`.
-fn ensure(
+/// Makes sure checkpoint `index` of task `id`'s run is in this node's store, as
+/// [`ensure_checkpoints`] does for a check's: the call that demands it, or an error
+/// while it is awaited or cannot be demanded. A whistleblower without the run's journal
+/// reads the run's first checkpoint so to prove the run off its task.
+pub fn ensure(
 	ctx: &WorkerContext,
 	id: TaskId,
 	spec: &TaskSpec,
@@ -92,8 +92,8 @@ fn ensure(
 		Some(d) => {
 			// Every page is proved against the committed root, so the state they hold
 			// is the committed checkpoint: no journal is needed to trust it.
-			let state = read(ctx, at, id, spec, view, index, (d.at, d.due))?;
-			keep((&ctx.store, &ctx.data.cache), spec, (&run.root, index), &state)?;
+			let (state, siblings) = read(ctx, at, id, spec, view, index, (d.at, d.due))?;
+			keep((&ctx.store, &ctx.data.cache), spec, (&run.root, index), (&state, &siblings))?;
 			log::info!(
 				target: "gensyn-worker",
 				"whistleblower: task {id}: read checkpoint {index} from its pages on chain"
@@ -104,28 +104,31 @@ fn ensure(
 }
 
 /// Where a node records checkpoint `index` of the run committed to `root` as read from
-/// its pages (the file it keeps in its store and the state root the pages proved):
-/// beside the fetched journals in its data cache.
+/// its pages (the file it keeps in its store, the state root the pages proved, and its
+/// siblings under the root): beside the fetched journals in its data cache.
 fn record(cache: &Path, root: &[u8; 32], index: u32) -> PathBuf {
 	cache.join(format!("published-{}-{index}", hash::to_hex(root)))
 }
 
 /// Keeps `state`, checkpoint `index` of the run committed to `root` as read from its
 /// pages, in `store` (in canonical form, which may not be the file the solver named)
-/// and records it in `cache`.
+/// and records it in `cache` with its `siblings` under the root.
 fn keep(
 	(store, cache): (&ProofStore, &Path),
 	spec: &TaskSpec,
 	(root, index): (&[u8; 32], u32),
-	state: &checkpoint::TrainState,
+	(state, siblings): (&checkpoint::TrainState, &[[u8; 32]]),
 ) -> Result<(), String> {
 	let bytes = checkpoint::to_safetensors(spec, state).map_err(|e| e.to_string())?;
 	let blob = store.put(&bytes).map_err(|e| e.to_string())?;
 	let leaf = checkpoint::state_hash(state);
 	let path = record(cache, root, index);
+	// Written whole, then named: a record is never read torn.
+	let part = path.with_extension("part");
 	let written = path.parent().map_or(Ok(()), std::fs::create_dir_all);
 	written
-		.and_then(|()| std::fs::write(&path, [blob, leaf].concat()))
+		.and_then(|()| std::fs::write(&part, [&[blob, leaf][..], siblings].concat().concat()))
+		.and_then(|()| std::fs::rename(&part, &path))
 		.map_err(|e| format!("recording checkpoint {index} at {}: {e}", path.display()))
 }
 
@@ -137,13 +140,29 @@ pub fn kept(
 	(root, index): (&[u8; 32], u32),
 ) -> Option<checkpoint::TrainState> {
 	let record = std::fs::read(record(cache, root, index)).ok()?;
-	let (blob, leaf) = record.split_at_checked(32)?;
+	let (blob, rest) = record.split_at_checked(32)?;
+	let (leaf, _) = rest.split_at_checked(32)?;
 	let state = checkpoint::from_safetensors(&store.get(blob.try_into().ok()?).ok()?).ok()?;
 	(checkpoint::state_hash(&state).as_slice() == leaf).then_some(state)
 }
 
+/// The siblings under the root of checkpoint `index` of the run committed to `root`, as
+/// its pages proved them, if this node read it (see [`keep`]).
+pub fn kept_siblings(cache: &Path, (root, index): (&[u8; 32], u32)) -> Option<Vec<[u8; 32]>> {
+	let record = std::fs::read(record(cache, root, index)).ok()?;
+	let siblings = record.get(64..)?.chunks_exact(32);
+	siblings.map(|s| s.try_into().ok()).collect()
+}
+
+/// Whether this node recorded checkpoint `index` of the run committed to `root` (a file
+/// check only: [`kept`] reads it).
+pub fn recorded(cache: &Path, (root, index): (&[u8; 32], u32)) -> bool {
+	record(cache, root, index).exists()
+}
+
 /// Whether the chain takes a demand for checkpoint `index` at `at`: a verdict replayed
-/// from it (or, in Threshold mode, ended at it) and its first window is open.
+/// from it (or, in Threshold mode, ended at it; the run's first checkpoint goes with any
+/// verdict) and its first window is open.
 fn demandable(
 	ctx: &WorkerContext,
 	at: H256,
@@ -154,7 +173,9 @@ fn demandable(
 	let threshold = chain::spec(view)?.verification.mode == VerificationMode::Threshold;
 	let now = chain::number(&ctx.client, at)?;
 	for a in view.audits.iter().filter(|a| a.verdict.is_some()) {
-		let own = a.segment == index || (threshold && a.segment.checked_add(1) == Some(index));
+		let own = index == 0
+			|| a.segment == index
+			|| (threshold && a.segment.checked_add(1) == Some(index));
 		if own && chain::reveal_by(&ctx.client, at, id, &a.verifier)?.is_some_and(|by| now < by) {
 			return Ok(true);
 		}
@@ -164,7 +185,7 @@ fn demandable(
 
 /// Checkpoint `index` of task `id`'s run as its pages were published in the blocks
 /// `from..due` (the demand's and those until its pages were due), each checked against
-/// the committed root.
+/// the committed root, with its siblings under the root (every page proves them).
 fn read(
 	ctx: &WorkerContext,
 	at: H256,
@@ -173,11 +194,12 @@ fn read(
 	view: &chain::Task,
 	index: u32,
 	(from, due): (BlockNumber, BlockNumber),
-) -> Result<checkpoint::TrainState, String> {
+) -> Result<(checkpoint::TrainState, Vec<[u8; 32]>), String> {
 	let result = view.result.as_ref().ok_or("no result")?;
 	let lengths = publish::tensor_lengths(spec);
 	let last = chain::number(&ctx.client, at)?.min(due);
 	let mut pages: BTreeMap<(u32, u32), Vec<u8>> = BTreeMap::new();
+	let mut siblings = None;
 	for n in from..=last {
 		let missing = || format!("block {n}'s body is not kept (pruned?): no pages read");
 		let hash = ctx.client.hash(n).map_err(|e| e.to_string())?.ok_or_else(missing)?;
@@ -201,11 +223,12 @@ fn read(
 				&& checkpoint == index
 				&& publish::verify_page(&result.checkpoint_root, &lengths, place, &bytes, &proof)
 			{
+				siblings.get_or_insert(proof.checkpoint.siblings);
 				pages.insert((item, page), bytes.into_inner());
 			}
 		}
 	}
-	assemble(spec, &lengths, &pages)
+	Ok((assemble(spec, &lengths, &pages)?, siblings.unwrap_or_default()))
 }
 
 /// The training state the pages hold: the step, then each tensor's pages in order.
@@ -235,7 +258,7 @@ fn assemble(
 
 #[cfg(test)]
 mod tests {
-	use super::{keep, kept, record};
+	use super::{keep, kept, kept_siblings, record, recorded};
 	use gensyn_primitives::TaskSpec;
 	use gensyn_workers::{checkpoint, proof_store::ProofStore, reference};
 
@@ -252,7 +275,10 @@ mod tests {
 		state.step = 7;
 		let (root, other) = ([3; 32], [4; 32]);
 		assert!(kept((&store, &cache), (&root, 1)).is_none());
-		keep((&store, &cache), &spec, (&root, 1), &state).unwrap();
+		let siblings = [[5; 32], [6; 32]];
+		keep((&store, &cache), &spec, (&root, 1), (&state, &siblings)).unwrap();
+		assert!(recorded(&cache, (&root, 1)));
+		assert_eq!(kept_siblings(&cache, (&root, 1)), Some(siblings.to_vec()));
 		let read = kept((&store, &cache), (&root, 1)).expect("kept");
 		assert_eq!(checkpoint::state_hash(&read), checkpoint::state_hash(&state));
 		assert_eq!(read.step, 7);

@@ -23,7 +23,7 @@ use super::{
 	challenges::Challenged,
 	dispute::{self, Player},
 	duties::{DutyKey, Plan, Role},
-	off_task,
+	off_task, published,
 	segment::{self, Replays},
 	WorkerContext,
 };
@@ -83,14 +83,19 @@ impl Whistleblower {
 	}
 
 	/// The committed run of `task` at block `at` when this node has not yet checked it
-	/// against its task: never, or only without its journal, which this node has now.
+	/// against its task: never, or only without its journal and its first checkpoint,
+	/// one of which this node has now (its checks fetch the journal, or read the
+	/// checkpoint from its pages).
 	fn unexamined(&self, at: H256, task: TaskId) -> Option<RunKey> {
 		let view = chain::task(&self.ctx.client, at, task).ok()?;
 		let key = (task, view.result.as_ref()?.checkpoint_root);
 		match self.examined.get(&key) {
 			None => Some(key),
 			Some(true) => None,
-			Some(false) => segment::journal_kept(&self.ctx, ROLE, &view).then_some(key),
+			Some(false) => (segment::journal_kept(&self.ctx, ROLE, &view)
+				|| published::recorded(&self.ctx.data.cache, (&key.1, 0))
+				|| start_published(&self.ctx, at, task))
+			.then_some(key),
 		}
 	}
 
@@ -107,9 +112,34 @@ impl Whistleblower {
 			}
 			let spec = chain::spec(&view)?;
 			let committed = segment::committed_run(&ctx, ROLE, task, &view)?;
+			let journal = committed.journaled().is_ok();
+			if !journal {
+				// Without the journal the run's first checkpoint comes from its pages:
+				// demanded while the chain takes it (with any verdict in its first
+				// window), read once published.
+				let start = published::ensure(&ctx, task, &spec, &view, &committed, 0);
+				match start {
+					Ok(Some(demand)) => {
+						examined.insert(key, false);
+						return Ok(Some(demand));
+					}
+					Ok(None) => {}
+					Err(e) => log::info!(
+						target: "gensyn-worker",
+						"whistleblower: task {task}: its run's first checkpoint: {e}"
+					),
+				}
+			}
+			// Checked whole with the journal, or with the first checkpoint read before
+			// the proof is tried (which reads it), or published but unreadable here
+			// (never tried again).
+			let whole = journal
+				|| published::recorded(&ctx.data.cache, (&key.1, 0))
+				|| start_published(&ctx, at, task);
 			// A proof that cannot be made (a checkpoint or the journal not served) never
-			// holds up the checks of the task's verdicts. Without the journal the run is
-			// examined again once a check of this node has fetched it.
+			// holds up the checks of the task's verdicts. Without the journal or the
+			// run's first checkpoint from its pages, the run is examined again once this
+			// node has one, or once the checkpoint is published.
 			let proof = off_task::proof(&ctx, &spec, &committed).unwrap_or_else(|e| {
 				log::warn!(
 					target: "gensyn-worker",
@@ -117,7 +147,7 @@ impl Whistleblower {
 				);
 				None
 			});
-			examined.insert(key, committed.journaled().is_ok());
+			examined.insert(key, whole);
 			Ok(proof.map(|proof| {
 				log::warn!(
 					target: "gensyn-worker",
@@ -136,6 +166,13 @@ impl Whistleblower {
 			&& !chain::reveals_open(client, at, task).unwrap_or(false)
 			&& chain::verdict_fails(client, at, task, segment).unwrap_or(true)
 	}
+}
+
+/// Whether every page of task `id`'s run's first checkpoint was published on a demand,
+/// as of block `at`.
+fn start_published(ctx: &WorkerContext, at: H256, id: TaskId) -> bool {
+	let demands = chain::demands(&ctx.client, at, id).unwrap_or_default();
+	demands.iter().any(|d| d.checkpoint == 0 && d.next.is_none())
 }
 
 /// Most lottery outcomes [`Tickets`] remembers (one per round; forgotten all at once).
