@@ -132,4 +132,39 @@ mod tests {
 		let block = crate::configs::BlockWeights::get().max_block;
 		assert!(worst.all_lt(block / 2), "{worst:?} of {block:?}");
 	}
+
+	/// The runtime's own migrations take a chain at the tasks pallet's storage version
+	/// 19 to 20: a demand unanswered at the upgrade (whose fee version 19 paid to the
+	/// treasury) has the fee moved back and held under the runtime's balances; an
+	/// answered one keeps its fee; a second run changes nothing.
+	#[test]
+	fn a_demand_unanswered_at_the_upgrade_is_held_by_the_runtimes_migrations() {
+		use frame_support::traits::{
+			fungible::{InspectHold, Mutate},
+			GetStorageVersion, StorageVersion,
+		};
+		use pallet_gensyn_tasks::{Demand, Demands, HoldReason};
+		let mut ext = sp_io::TestExternalities::new(Default::default());
+		ext.execute_with(|| {
+			let (who, fee) = (crate::AccountId::from([7; 32]), 2 * crate::UNIT);
+			let treasury = crate::configs::TreasuryAccount::get();
+			let ed = crate::EXISTENTIAL_DEPOSIT;
+			frame_support::assert_ok!(crate::Balances::mint_into(&who, ed));
+			frame_support::assert_ok!(crate::Balances::mint_into(&treasury, ed + 2 * fee));
+			let demand =
+				|checkpoint, next| Demand { checkpoint, by: who.clone(), fee, at: 1, due: 9, next };
+			let stored = vec![demand(1, None), demand(2, Some((1, 0)))];
+			Demands::<Runtime>::insert(0, sp_runtime::BoundedVec::truncate_from(stored));
+			StorageVersion::new(19).put::<crate::Tasks>();
+			<crate::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
+			assert_eq!(crate::Tasks::on_chain_storage_version(), 20);
+			let reason = crate::RuntimeHoldReason::Tasks(HoldReason::Demand);
+			assert_eq!(crate::Balances::balance_on_hold(&reason, &who), fee);
+			assert_eq!(crate::Balances::free_balance(&treasury), ed + fee);
+			let fees: Vec<_> = Demands::<Runtime>::get(0).iter().map(|d| d.fee).collect();
+			assert_eq!(fees, vec![fee, fee]);
+			<crate::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
+			assert_eq!(crate::Balances::balance_on_hold(&reason, &who), fee);
+		});
+	}
 }
