@@ -1,8 +1,9 @@
 //! Proofs that a committed run is not one of its task, built from the solver's journal
-//! and one checkpoint (or, without the journal, from the first checkpoint's pages): a checkpoint stamped off the task's schedule, or a first
-//! checkpoint that is not the task's seeded initial state. Partner verifiers could pass
-//! such a run segment by segment (each replays to the run's own checkpoints); the chain
-//! checks this proof itself and rejects the run at settlement (`prove_off_task`).
+//! and one checkpoint (or, without the journal, from the first checkpoint's pages): a
+//! checkpoint stamped off the task's schedule, or a first checkpoint that is not the
+//! task's seeded initial state. Partner verifiers could pass such a run segment by
+//! segment (each replays to the run's own checkpoints); the chain checks this proof
+//! itself and rejects the run at settlement (`prove_off_task`).
 
 use gensyn_primitives::{merkle, TaskSpec};
 use gensyn_workers::{

@@ -45,7 +45,8 @@ pub struct Whistleblower {
 
 /// Committed runs (task and checkpoint root) this node has checked against their task
 /// (a proof sent for those that are not its), shared with the jobs that check them, and
-/// whether the check had the run's journal (without it, no proof can be made).
+/// whether the check was whole: with the run's journal or its first checkpoint, without
+/// which no proof can be made.
 #[derive(Clone, Default)]
 struct Examined(Arc<Mutex<HashMap<RunKey, bool>>>);
 
@@ -56,17 +57,17 @@ type RunKey = (TaskId, [u8; 32]);
 const EXAMINED_KEPT: usize = 4096;
 
 impl Examined {
-	/// Whether `key` was examined, and if so with its journal.
+	/// Whether `key` was examined, and if so whether whole.
 	fn get(&self, key: &RunKey) -> Option<bool> {
 		self.0.lock().unwrap_or_else(|e| e.into_inner()).get(key).copied()
 	}
 
-	fn insert(&self, key: RunKey, with_journal: bool) {
+	fn insert(&self, key: RunKey, whole: bool) {
 		let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
 		if all.len() >= EXAMINED_KEPT {
 			all.clear();
 		}
-		all.insert(key, with_journal);
+		all.insert(key, whole);
 	}
 }
 
