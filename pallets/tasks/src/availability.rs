@@ -2,9 +2,9 @@
 //! checkpoint, fetched from the solver's store; a solver could serve it to its partner
 //! verifiers only, and whistleblowers could then never check their verdicts. Anyone who
 //! cannot fetch such a checkpoint demands it on chain; the solver publishes it in pages
-//! proved against the run's checkpoint root, for free; a checkpoint not published in
-//! time rejects the proof, with its demander as reporter. No one's word decides: the
-//! data answers a demand.
+//! proved against the run's checkpoint root, for free, or, past its turn, a verifier
+//! that read it does; a checkpoint not published in time rejects the proof, with its demander
+//! as reporter. No one's word decides: the data answers a demand.
 
 use crate::*;
 use gensyn_primitives::publish::{self, PageAt, PageProof};
@@ -36,7 +36,10 @@ impl<T: Config> Pallet<T> {
 		let bytes = publish::state_bytes(&lengths);
 		ensure!(bytes <= T::MaxPublishBytes::get(), Error::<T>::SpecStateTooLarge);
 		let fee = Self::demand_fee(bytes);
-		let due = now.saturating_add(T::PublishPeriod::get());
+		// Two blocks a page for each turn, whatever governance set: pages go one a call
+		// and in order, so a shorter period could not be answered.
+		let floor = BlockNumberFor::<T>::from(pages.saturating_mul(4));
+		let due = now.saturating_add(T::PublishPeriod::get().max(floor));
 		let demand = Demand { checkpoint, by: who.clone(), fee, at: now, due, next: Some((0, 0)) };
 		// Bounded by the round's audits: each of their checkpoints once.
 		demands.try_push(demand).map_err(|_| Error::<T>::NotDemandable)?;
@@ -73,6 +76,39 @@ impl<T: Config> Pallet<T> {
 		})
 	}
 
+	/// Who may publish the next page of demand `d` of task `id` at `now`: the solver in
+	/// its turn ([`Self::solvers_turn_end`]); then the verifier that replayed from the
+	/// checkpoint (else the one whose segment ended there, which fetched it too; for the
+	/// run's first, the task's seeded start, the first verifier with a verdict), or the
+	/// solver where no verifier has one. One account at a time: nobody can put a copy of
+	/// another's page in a block ahead of it, so no honest publisher's call fails and
+	/// pays for a page that lost a race, and a solver whose node is down is answered
+	/// for by a verifier that holds the checkpoint.
+	pub fn publisher(
+		id: TaskId,
+		task: &Task<T>,
+		d: &DemandOf<T>,
+		now: BlockNumberFor<T>,
+	) -> Option<T::AccountId> {
+		if now < Self::solvers_turn_end(d) {
+			return task.solver.clone();
+		}
+		let audits = Audits::<T>::get(id);
+		let judged = || audits.iter().filter(|a| a.verdict.is_some());
+		let c = d.checkpoint;
+		let from = judged().find(|a| a.segment == c || c == 0);
+		let to = || judged().find(|a| a.segment.checked_add(1) == Some(c));
+		from.or_else(to).map(|a| a.verifier.clone()).or_else(|| task.solver.clone())
+	}
+
+	/// The first block at which the solver's turn to publish demand `d`'s pages is over:
+	/// half its publish period after the demand. An online solver's node publishes
+	/// within minutes.
+	pub fn solvers_turn_end(d: &DemandOf<T>) -> BlockNumberFor<T> {
+		let period = d.due.saturating_sub(d.at);
+		d.at.saturating_add(period / 2u32.into())
+	}
+
 	/// `publish_page`: checks the page against the run's checkpoint root and moves the
 	/// demand on; the last page answers it and keeps the window open a whole period.
 	pub(crate) fn do_publish_page(
@@ -93,9 +129,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(now < d.due, Error::<T>::DemandLapsed);
 		ensure!(next == (item, page), Error::<T>::NotNextPage);
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
-		// The solver answers for its checkpoints. Anyone else could copy its page from
-		// the pool into a block first, and the solver's own would fail and pay its fee.
-		ensure!(task.solver.as_ref() == Some(&who), Error::<T>::NotSolver);
+		ensure!(Self::publisher(id, &task, d, now) == Some(who.clone()), Error::<T>::NotPublisher);
 		let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
 		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		let lengths = publish::tensor_lengths(&spec);
@@ -119,7 +153,7 @@ impl<T: Config> Pallet<T> {
 		}
 		let fee = d.fee;
 		Demands::<T>::insert(id, demands);
-		Self::deposit_event(Event::PagePublished { id, checkpoint, item, page });
+		Self::deposit_event(Event::PagePublished { id, checkpoint, item, page, by: who });
 		if answered {
 			// Replaying from it takes a while: the window gives anyone a whole period.
 			Self::keep_window_open(id, &mut task);

@@ -410,7 +410,7 @@ mod benchmarks {
 	}
 
 	/// A full page (hashing dominates: 256 leaves and their tree), after the pages
-	/// before it.
+	/// before it, by the verifier whose turn follows the solver's.
 	#[benchmark]
 	fn publish_page() -> Result<(), BenchmarkError> {
 		workers::<T>();
@@ -419,9 +419,15 @@ mod benchmarks {
 		let demander = funded::<T>("demander", 0);
 		TasksPallet::<T>::demand_checkpoint(RawOrigin::Signed(demander).into(), id, segment)
 			.map_err(|_| BenchmarkError::Stop("the demand was refused"))?;
-		let solver =
-			Tasks::<T>::get(id).and_then(|t| t.solver).ok_or(BenchmarkError::Stop("no solver"))?;
-		let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
+		// In the verifier's turn, which reads the round's audits to find it.
+		let task = Tasks::<T>::get(id).ok_or(BenchmarkError::Stop("no task"))?;
+		let d = Demands::<T>::get(id).first().cloned().ok_or(BenchmarkError::Stop("no demand"))?;
+		let turn = TasksPallet::<T>::solvers_turn_end(&d);
+		frame_system::Pallet::<T>::set_block_number(turn);
+		let publisher = TasksPallet::<T>::publisher(id, &task, &d, turn)
+			.filter(|p| task.solver.as_ref() != Some(p))
+			.ok_or(BenchmarkError::Stop("no verifier's turn"))?;
+		let n = task.checkpoints;
 		let tensors = bench_tensors();
 		let refs: Vec<&[f32]> = tensors.iter().map(|t| t.as_slice()).collect();
 		let pages = gensyn_primitives::publish::pages(segment.into(), &refs, &leaves(n), segment)
@@ -432,7 +438,7 @@ mod benchmarks {
 			.ok_or(BenchmarkError::Stop("no full page"))?;
 		let send = |p: &gensyn_primitives::publish::Page| {
 			let bytes = BoundedVec::truncate_from(p.bytes.clone());
-			let origin = RawOrigin::Signed(solver.clone()).into();
+			let origin = RawOrigin::Signed(publisher.clone()).into();
 			TasksPallet::<T>::publish_page(
 				origin,
 				id,
@@ -449,7 +455,7 @@ mod benchmarks {
 		let p = pages.get(full).cloned().ok_or(BenchmarkError::Stop("no full page"))?;
 		let bytes = BoundedVec::truncate_from(p.bytes);
 		#[extrinsic_call]
-		_(RawOrigin::Signed(solver), id, segment, p.item, p.page, bytes, p.proof);
+		_(RawOrigin::Signed(publisher), id, segment, p.item, p.page, bytes, p.proof);
 		let next = Demands::<T>::get(id).first().and_then(|d| d.next);
 		assert_ne!(next, Some((p.item, p.page)), "the page was taken");
 		Ok(())

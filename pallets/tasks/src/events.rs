@@ -306,6 +306,9 @@ mod events {
 			item: u32,
 			/// The page within the item.
 			page: u32,
+			/// Who published it: the solver, or anyone else once the solver's turn is
+			/// over.
+			by: T::AccountId,
 		},
 		/// Every page of a demanded checkpoint is published: anyone may replay from it,
 		/// and its demander's fee goes to the treasury.

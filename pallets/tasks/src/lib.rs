@@ -260,8 +260,10 @@ pub mod pallet {
 		/// The bounds every threshold is judged within.
 		type ThresholdBounds: ThresholdBounds;
 		/// Blocks in which a demanded checkpoint must be published in full
-		/// ([`Pallet::demand_checkpoint`]).
-		#[pallet::constant]
+		/// ([`Pallet::demand_checkpoint`]), at least four blocks a page; the first half
+		/// is the solver's, the rest a verifier's ([`Pallet::publisher`]).
+		/// Not a metadata constant: a runtime may let governance change it (the gensyn
+		/// runtime does, through its parameters pallet).
 		type PublishPeriod: Get<BlockNumberFor<Self>>;
 		/// What a demand costs per started MiB of the checkpoint, paid to the treasury:
 		/// block space is what a spammer would take. A demand of the largest state
@@ -668,11 +670,14 @@ pub mod pallet {
 			Self::do_demand_checkpoint(who, id, checkpoint)
 		}
 
-		/// The task's solver publishes the next page of a demanded checkpoint of its run:
-		/// `bytes` are page `page` of item `item` ([`gensyn_primitives::publish`]), proved
-		/// by `proof` against the run's checkpoint root. Pages go in order; the last one
-		/// answers the demand and keeps the window open a whole period, for anyone to
-		/// replay from it. A page the chain accepts is free.
+		/// Publishes the next page of a demanded checkpoint of the task's run: `bytes` are
+		/// page `page` of item `item` ([`gensyn_primitives::publish`]), proved by `proof`
+		/// against the run's checkpoint root. The solver publishes in the first half of
+		/// the publish period, one verifier that read the checkpoint in the rest
+		/// ([`Pallet::publisher`]), so that a solver whose node is down is not rejected
+		/// for it. Pages go in
+		/// order; the last one answers the demand and keeps the window open a whole
+		/// period, for anyone to replay from it. A page the chain accepts is free.
 		#[pallet::call_index(15)]
 		#[pallet::weight(T::WeightInfo::publish_page())]
 		pub fn publish_page(

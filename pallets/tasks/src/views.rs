@@ -37,9 +37,7 @@ impl<T: Config> Pallet<T> {
 		for (id, _) in WorkerTasks::<T>::iter_prefix(who) {
 			let Some(t) = Tasks::<T>::get(id) else { continue };
 			let is_solver = t.solver.as_ref() == Some(who);
-			if is_solver {
-				Self::publish_duties(id, &mut out);
-			}
+			Self::publish_duties(id, &t, who, &mut out);
 			match t.phase {
 				Phase::Profiling
 					if t.profilers.iter().any(|p| p.who == *who && p.threshold.is_none())
@@ -105,12 +103,18 @@ impl<T: Config> Pallet<T> {
 		out
 	}
 
-	/// The next page of each checkpoint of task `id` demanded and still in time: its
-	/// solver publishes it.
-	fn publish_duties(id: TaskId, out: &mut Vec<Duty<BlockNumberFor<T>>>) {
+	/// The next page of each checkpoint of task `id` demanded and still in time, for
+	/// `who` when it is the one to publish it ([`Pallet::publisher`]).
+	fn publish_duties(
+		id: TaskId,
+		t: &Task<T>,
+		who: &T::AccountId,
+		out: &mut Vec<Duty<BlockNumberFor<T>>>,
+	) {
 		let now = frame_system::Pallet::<T>::block_number();
 		for d in Demands::<T>::get(id).into_iter().filter(|d| now < d.due) {
-			if let Some((item, page)) = d.next {
+			let Some((item, page)) = d.next else { continue };
+			if Self::publisher(id, t, &d, now).as_ref() == Some(who) {
 				let checkpoint = d.checkpoint;
 				out.push(Duty::Publish { task: id, checkpoint, item, page, by: d.due });
 			}

@@ -253,15 +253,15 @@ impl Est {
 		Weight::from_parts(60_000_000, 10_000 + 450 * DEADLINE_LEGS)
 			.saturating_add(db.reads_writes(6 + DEADLINE_LEGS, 3))
 	}
-	// publish_page: r Demands, Tasks, Specs; w Demands; the last page w Tasks, files
+	// publish_page: r Demands, Tasks, Specs, Audits (whose turn it is); w Demands; the last page w Tasks, files
 	// the settlement (r/w Deadlines, MovedDraw) and pays the fee (r/w the demander's
 	// holds and account, the treasury's account). The check hashes a full page (256
 	// leaves of 256 bytes and 255 nodes) and three proofs of up to 32 levels: about 610
 	// blake2 hashes, counted at 4 us each in wasm.
 	fn publish_page(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(2_500_000_000, 4_000 + 200 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(8, 8))
+		Weight::from_parts(2_500_000_000, 4_000 + 400 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(9, 8))
 	}
 }
 

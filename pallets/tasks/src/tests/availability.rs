@@ -229,9 +229,9 @@ fn a_page_out_of_order_untrue_or_late_is_refused() {
 		assert_ok!(demand(13, id, segment));
 		let pages = pages(&spec, &leaves, segment);
 		assert_noop!(publish(10, id, segment, &pages[1]), Error::<T>::NotNextPage);
-		// Only the solver publishes: a copy of its page from the pool, put in a block
-		// first, would make its own fail and pay.
-		assert_noop!(publish(13, id, segment, &pages[0]), Error::<T>::NotSolver);
+		// Only the solver publishes in its turn: a copy of its page from the pool, put
+		// in a block first, would make its own fail and pay.
+		assert_noop!(publish(13, id, segment, &pages[0]), Error::<T>::NotPublisher);
 		let mut wrong = pages[1].clone();
 		wrong.bytes[0] ^= 1;
 		wrong.page = 0;
@@ -241,10 +241,12 @@ fn a_page_out_of_order_untrue_or_late_is_refused() {
 		let other = self::pages(&spec, &leaves, segment + 1);
 		assert_noop!(publish(10, id, segment, &other[0]), Error::<T>::PageNotProved);
 		assert_ok!(publish(10, id, segment, &pages[0]));
-		// A game open at the window's end holds the settlement past the pages' due.
+		// A game open at the window's end holds the settlement past the pages' due
+		// (brought nearer than the pages' floor of four blocks each, to fall in the game).
 		let other = Audits::<T>::get(id)[1].segment;
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, other));
-		let due = Demands::<T>::get(id)[0].due;
+		let due = System::block_number() + 3;
+		Demands::<T>::mutate(id, |d| d[0].due = due);
 		run_to(due);
 		assert_eq!(task(id).phase, Phase::Disputed);
 		assert_noop!(publish(10, id, segment, &pages[1]), Error::<T>::DemandLapsed);
@@ -395,5 +397,78 @@ fn a_prover_gets_back_the_fees_of_the_checkpoints_it_demanded() {
 		assert_eq!(worth(13), prover + 10, "the bounty, with its fee back");
 		assert_eq!(worth(14), copier, "the copy earns nothing");
 		check();
+	});
+}
+
+/// An honest solver whose node is down when a checkpoint is demanded: the verifier that
+/// replayed from the checkpoint publishes it once the solver's turn is over (not a block
+/// before), for free, and it alone: the solver, another verifier and the demander are
+/// refused then, so nobody can put a copy of its page in a block ahead of it. The solver
+/// is paid as if it had answered; the demander pays its fee. The period is at least
+/// four blocks a page, whatever is set.
+#[test]
+fn an_offline_solvers_checkpoint_is_published_by_its_verifier_and_it_is_paid() {
+	new_test_ext().execute_with(|| {
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		let audits = Audits::<T>::get(id);
+		let (segment, verifier) = (audits[0].segment, audits[0].verifier);
+		let other = audits.iter().find(|a| a.verifier != verifier).expect("two").verifier;
+		let (solver, demander) = (worth(10), worth(13));
+		assert_ok!(demand(13, id, segment));
+		let fee = fee_paid(id);
+		let pages = pages(&spec, &leaves, segment);
+		let d = Demands::<T>::get(id)[0].clone();
+		assert!(d.due - d.at >= 4 * pages.len() as u64, "{} pages in {:?}", pages.len(), d);
+		let asked =
+			|who: u64| TaskPallet::duties(&who).iter().any(|d| matches!(d, Duty::Publish { .. }));
+		let turn = TaskPallet::solvers_turn_end(&d);
+		run_to(turn - 1);
+		assert!(asked(10) && !asked(verifier), "the solver's turn");
+		assert_noop!(publish(verifier, id, segment, &pages[0]), Error::<T>::NotPublisher);
+		run_to(turn);
+		assert!(asked(verifier) && !asked(10) && !asked(other), "then its verifier's alone");
+		for who in [10, other, 13] {
+			assert_noop!(publish(who, id, segment, &pages[0]), Error::<T>::NotPublisher);
+		}
+		for p in &pages {
+			let posted = publish(verifier, id, segment, p).expect("a true page");
+			assert_eq!(posted.pays_fee, Pays::No, "a page the chain accepts is free");
+		}
+		assert!(events().contains(&Event::CheckpointPublished { id, checkpoint: segment, fee }));
+		settle(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(!events().iter().any(|e| matches!(e, Event::CheckpointWithheld { .. })));
+		assert!(worth(10) > solver, "the solver is paid");
+		assert_eq!(worth(13), demander - fee, "the demander pays its fee");
+		check();
+	});
+}
+
+/// Past the solver's turn the run's first checkpoint (the task's seeded start, which a
+/// verifier computes) falls to the first verifier with a verdict; a checkpoint no
+/// verdict replayed from to the one whose segment ended there; and where no verifier
+/// posted, the solver keeps the turn.
+#[test]
+fn past_the_solvers_turn_one_verifier_publishes_each_checkpoint() {
+	new_test_ext().execute_with(|| {
+		let (id, _) = passed(tiny());
+		let t = task(id);
+		let audits = Audits::<T>::get(id);
+		let at = System::block_number();
+		let demand =
+			|checkpoint| Demand { checkpoint, by: 13, fee: 0, at, due: at + 40, next: None };
+		let late = at + 20;
+		let publisher = |c| TaskPallet::publisher(id, &t, &demand(c), late);
+		assert_eq!(TaskPallet::publisher(id, &t, &demand(0), late - 1), Some(10));
+		assert_eq!(publisher(0), Some(audits[0].verifier));
+		let a = &audits[1];
+		assert_eq!(publisher(a.segment), Some(a.verifier), "it replayed from it");
+		let ended = a.segment + 1;
+		if !audits.iter().any(|b| b.segment == ended) {
+			assert_eq!(publisher(ended), Some(a.verifier), "its replay ended there");
+		}
+		Audits::<T>::mutate(id, |audits| audits.iter_mut().for_each(|a| a.verdict = None));
+		assert_eq!(publisher(0), Some(10), "no verifier holds it");
 	});
 }
