@@ -6,13 +6,16 @@
 // blocks every training deadline starts with (half an hour by default), so that a dead
 // solver's task is re-drawn in minutes, and optionally the blocks a draw waits after a
 // commitment (a minute by default; fewer blocks make a draw easier for one block author
-// to know early, which a development chain can afford). Each is a protocol parameter
-// that root sets with `parameters.setParameter` (one sudo call each, sent together),
-// which emits `parameters.Updated`.
+// to know early, which a development chain can afford), and optionally the blocks a
+// demanded checkpoint's pages are due in (two hours by default, the first half the
+// solver's turn, the second a verifier's), so that a verifier answering for a silent
+// solver can be watched.
+// Each is a protocol parameter that root sets with `parameters.setParameter` (one sudo
+// call each, sent together), which emits `parameters.Updated`.
 //
 //   node dev-timing.js [--ws ws://127.0.0.1:9944] [--seed //Alice] [--challenge-period 10]
 //                      [--forced-error-rate PERCENT] [--min-training-period BLOCKS]
-//                      [--randomness-delay BLOCKS]
+//                      [--randomness-delay BLOCKS] [--publish-period BLOCKS]
 //
 // Periods are in blocks (3 s each). The last line is `RESULT <json>`.
 import { connect, parseArgs, sendAndFinalize, signerFrom } from './lib.js';
@@ -20,6 +23,7 @@ import { connect, parseArgs, sendAndFinalize, signerFrom } from './lib.js';
 const OPTIONS = {
   ws: 'ws://127.0.0.1:9944', seed: '//Alice', 'challenge-period': '10', timeout: '120000',
   'forced-error-rate': '', 'min-training-period': '', 'randomness-delay': '',
+  'publish-period': '',
 };
 
 async function main() {
@@ -47,6 +51,14 @@ async function main() {
       throw new Error(`--randomness-delay must be a whole number of blocks from 2 to 1200, got '${delay}'`);
     }
     items.push({ Tasks: { RandomnessDelay: [null, Number(delay)] } });
+  }
+  const publish = args['publish-period'];
+  if (publish !== '') {
+    // The chain reads it within 20 blocks and a day.
+    if (!/^\d+$/.test(publish) || Number(publish) < 20 || Number(publish) > 28800) {
+      throw new Error(`--publish-period must be a whole number of blocks from 20 to 28800, got '${publish}'`);
+    }
+    items.push({ Tasks: { PublishPeriod: [null, Number(publish)] } });
   }
   const rate = args['forced-error-rate'];
   if (rate !== '') {

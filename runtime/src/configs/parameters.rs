@@ -60,6 +60,16 @@ pub mod dynamic_params {
 		/// wins.
 		#[codec(index = 8)]
 		pub static MaxThreshold: u32 = 0x3DCC_CCCD;
+
+		/// Blocks in which a demanded checkpoint must be published in full (the chain
+		/// gives at least four a page); the first half is the solver's turn, the second
+		/// a verifier's that read the checkpoint, which answers for a solver whose node
+		/// is down. Default: two hours (2,400 blocks),
+		/// which cover a restart and a full state (4 MiB, 65 pages or more) in blocks
+		/// others fill too. A development chain shortens it so that a verifier's answer
+		/// can be watched in minutes.
+		#[codec(index = 9)]
+		pub static PublishPeriod: BlockNumber = 2 * HOURS;
 	}
 
 	/// The jackpot's forced errors.
@@ -96,6 +106,9 @@ pub type ChallengePeriod = Clamped<dynamic_params::tasks::ChallengePeriod, 9, { 
 pub type MinTrainingPeriod = Clamped<dynamic_params::tasks::MinTrainingPeriod, 10, DAYS>;
 /// The randomness delay the tasks pallet reads: from 2 blocks to an hour.
 pub type RandomnessDelay = Clamped<dynamic_params::tasks::RandomnessDelay, 2, HOURS>;
+/// The publish period the tasks pallet reads: from 20 blocks to a day (the pallet
+/// stretches a demand's to four blocks a page of its checkpoint).
+pub type PublishPeriod = Clamped<dynamic_params::tasks::PublishPeriod, 20, DAYS>;
 /// How long a forced-error commitment stands before it is drawn: the randomness delay,
 /// at most [`MAX_COMMITMENT_AGE`]. A verifier bound to a task commits afresh and waits
 /// this long before its next first-round draw, and a verifier draw that finds only such
@@ -142,13 +155,16 @@ mod tests {
 					<Runtime as pallet_gensyn_tasks::Config>::ChallengePeriod::get(),
 					<Runtime as pallet_gensyn_tasks::Config>::MinTrainingPeriod::get(),
 					<Runtime as pallet_gensyn_tasks::Config>::RandomnessDelay::get(),
+					<Runtime as pallet_gensyn_tasks::Config>::PublishPeriod::get(),
 				)
 			};
-			assert_eq!(read(), (2 * HOURS, 30 * MINUTES, MINUTES), "the defaults");
-			for (stored, expected) in [(0, (9, 10, 2)), (u32::MAX, (7 * DAYS, DAYS, HOURS))] {
+			assert_eq!(read(), (2 * HOURS, 30 * MINUTES, MINUTES, 2 * HOURS), "the defaults");
+			let bounds = [(0, (9, 10, 2, 20)), (u32::MAX, (7 * DAYS, DAYS, HOURS, DAYS))];
+			for (stored, expected) in bounds {
 				set(tasks::Parameters::ChallengePeriod(tasks::ChallengePeriod, Some(stored)));
 				set(tasks::Parameters::MinTrainingPeriod(tasks::MinTrainingPeriod, Some(stored)));
 				set(tasks::Parameters::RandomnessDelay(tasks::RandomnessDelay, Some(stored)));
+				set(tasks::Parameters::PublishPeriod(tasks::PublishPeriod, Some(stored)));
 				assert_eq!(read(), expected, "stored {stored}");
 			}
 		});

@@ -102,9 +102,7 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	// the bounds.
 	type DefaultThreshold = ConstU32<0x3D4C_CCCD>;
 	type ThresholdBounds = super::parameters::ThresholdBounds;
-	// A solver's node publishes a demanded checkpoint in minutes; two hours cover a
-	// restart, and a full state (4 MiB, 65 pages or more) in blocks others fill too.
-	type PublishPeriod = ConstU32<{ 2 * HOURS }>;
+	type PublishPeriod = super::parameters::PublishPeriod;
 	// 2 GSN a started MiB of block space: the MNIST MLP's checkpoint (795 KiB) costs
 	// 2 GSN to demand, and the largest state 8 GSN, below the 10 GSN a withheld one pays
 	// its demander.
