@@ -15,14 +15,16 @@
 //! whose proof store fails verifiers (reported twice, rejected); a solver that contests
 //! the fails on its fake and stops serving its journal (the verifier still wins); a
 //! whistleblower that cannot fetch the checkpoints (it demands them, the solver
-//! publishes them on chain).
+//! publishes them on chain, or a verifier does when the solver's node is silent).
 
+mod availability;
 #[path = "../common/mod.rs"]
 mod common;
 mod setup;
 
 use std::{process::ExitCode, time::Duration};
 
+use availability::*;
 use common::{free_port, py_ok, repo_root, run_js, run_ok, tagged_json, Node};
 use serde_json::Value;
 use setup::*;
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
 		workers_train_verify_and_settle_a_task,
 		a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed,
 		a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task,
+		a_silent_solvers_demanded_checkpoints_are_published_by_its_verifier,
 		a_pass_at_a_distance_the_replay_does_not_give_is_challenged_and_slashed,
 		a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver,
 		a_solver_that_stops_serving_once_it_contests_cannot_make_the_verifier_lose,
@@ -225,56 +228,6 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
 }
 
-/// A run of the example in Exact mode auditing every segment, by a node whose workers
-/// show `fault`, with 40-block windows and nothing forced: the node, the task's
-/// follower's output (asserted to have ended) and the node's log.
-fn every_segment_run(fault: &str) -> (Setup, String, String) {
-	let s = setup_with(Options {
-		fault: Some(fault),
-		forced_percent: Some("0"),
-		challenge_period: Some("40"),
-		..Options::default()
-	});
-	let every_segment = |spec: &mut Value| {
-		spec["verification"]["mode"] = Value::String("exact".into());
-		spec["verification"]["audit_fraction"] = Value::from(1_000_000);
-	};
-	let (_, stdout, stderr) = submit_spec(&s.ws, every_segment, &[]);
-	let log = s.node.log();
-	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
-	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\n{}", worker_lines(&log));
-	(s, stdout, log)
-}
-
-/// Dave can fetch neither Bob's journal nor his checkpoints (as if Bob's store served
-/// Charlie alone): he demands each checkpoint his checks replay from on chain, Bob's
-/// node publishes them page by page, and Dave reads them back from the blocks and
-/// replays from them, with no journal. The run is honest: it checks out, the task
-/// completes, and Bob is paid; Dave pays the fees.
-fn a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published() {
-	let (s, stdout, log) = every_segment_run("blind-whistleblower");
-	assert!(log.contains("no journal of its run"), "{}", worker_lines(&log));
-	assert!(log.contains("demanding it on chain"), "{}", worker_lines(&log));
-	assert!(log.contains("publishing page"), "{}", worker_lines(&log));
-	assert!(log.contains("from its pages on chain"), "{}", worker_lines(&log));
-	// A check of a segment past the first replays from a published checkpoint.
-	let replayed =
-		|l: &&str| l.contains("whistleblower: task 0 segment") && !l.contains("segment 0:");
-	let published = log.lines().filter(replayed).any(|l| l.contains("replay checks out"));
-	assert!(published, "Dave replayed from the pages: {}", worker_lines(&log));
-	assert!(stdout.contains("tasks.CheckpointDemanded"), "{stdout}");
-	assert!(stdout.contains("tasks.CheckpointPublished"), "{stdout}");
-	assert!(!stdout.contains("tasks.CheckpointWithheld"), "{stdout}");
-	let outcome = tagged_json(&stdout, "OUTCOME ");
-	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", worker_lines(&log));
-	let to = outcome["blockNumber"].as_u64().expect("block");
-	let ledger = ledger(&s, to, "//Bob,//Dave");
-	let (d_bob, _) = account(&ledger, 0);
-	assert!(d_bob > 0, "Bob is paid: {ledger}");
-	let (d_dave, _) = account(&ledger, 1);
-	assert!(d_dave < 0, "Dave pays for his demands: {ledger}");
-}
-
 /// Bob trains an Exact task on the task's schedule but from weights of his own, and
 /// Charlie, his partner, passes every segment unchecked: each replays to Bob's own
 /// checkpoints. Dave checks the committed run against the task before its verdicts and
@@ -284,7 +237,7 @@ fn a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published() {
 /// from the task's own start), and no other: the other segments replay to Bob's
 /// checkpoints.
 fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
-	let (s, stdout, log) = every_segment_run("partner-from-elsewhere");
+	let (s, stdout, log) = every_segment_run("partner-from-elsewhere", None);
 	assert!(log.contains("training from weights of its own"), "{}", tail(&log));
 	assert!(log.contains("proving its committed run off the task"), "{}", worker_lines(&log));
 	assert!(stdout.contains("tasks.RunOffTask"), "{stdout}");
@@ -301,31 +254,6 @@ fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
 	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed his bond: {ledger}");
 	let (d_dave, fee_dave) = account(&ledger, 2);
 	assert!(d_dave > 0 && fee_dave > 0, "Dave paid as the reporter: {ledger}");
-}
-
-/// The run of the test above, from weights of Bob's own and passed by Charlie, with its
-/// journal and checkpoints served to Charlie alone: Dave, who cannot fetch them, demands
-/// the run's first checkpoint on chain, reads it from its pages, and proves from it
-/// that the run is not the task's, with no journal. Bob is slashed his bond.
-fn a_hidden_run_from_another_start_is_proven_off_the_task_from_its_pages() {
-	let (s, stdout, log) = every_segment_run("hidden-run-from-elsewhere");
-	assert!(log.contains("no journal of its run"), "{}", worker_lines(&log));
-	assert!(log.contains("read checkpoint 0 from its pages"), "{}", worker_lines(&log));
-	assert!(log.contains("read from its pages, is not the task's"), "{}", worker_lines(&log));
-	assert!(log.contains("proving its committed run off the task"), "{}", worker_lines(&log));
-	let demanded = stdout.lines().filter(|l| l.contains("tasks.CheckpointDemanded"));
-	assert!(demanded.clone().any(|l| l.contains("\"checkpoint\":\"0\"")), "{stdout}");
-	assert!(stdout.contains("tasks.RunOffTask"), "{stdout}");
-	assert!(stdout.contains("tasks.ProofRejected"), "{stdout}");
-	let outcome = tagged_json(&stdout, "OUTCOME ");
-	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{}", worker_lines(&log));
-	let to = outcome["blockNumber"].as_u64().expect("block");
-	let ledger = ledger(&s, to, "//Bob,//Dave");
-	const GSN: i128 = 1_000_000_000_000;
-	let (d_bob, fee_bob) = account(&ledger, 0);
-	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed his bond: {ledger}");
-	let (d_dave, _) = account(&ledger, 1);
-	assert!(d_dave > 0, "Dave paid as the prover, more than his demands cost: {ledger}");
 }
 
 /// Bob trains a Threshold task on the wrong data order, and Charlie, his partner,

@@ -42,6 +42,9 @@ pub struct Options<'a> {
 	pub min_training: Option<&'a str>,
 	/// Blocks of the challenge window (12 when not given).
 	pub challenge_period: Option<&'a str>,
+	/// Blocks a demanded checkpoint's pages are due in (the chain's default when not
+	/// given).
+	pub publish_period: Option<&'a str>,
 }
 
 /// `setup` with `o`'s differences.
@@ -72,6 +75,9 @@ pub fn setup_with(o: Options) -> Setup {
 	}
 	if let Some(b) = o.min_training {
 		timing.extend(["--min-training-period", b]);
+	}
+	if let Some(b) = o.publish_period {
+		timing.extend(["--publish-period", b]);
 	}
 	run_ok("dev-timing.js", &timing);
 	for (seed, role) in
@@ -288,6 +294,28 @@ pub fn worker_lines(log: &str) -> String {
 		.filter(|l| l.contains("gensyn-worker") || l.contains("verifier:") || l.contains("solver:"))
 		.collect::<Vec<_>>()
 		.join("\n")
+}
+
+/// A run of the example in Exact mode auditing every segment, by a node whose workers
+/// show `fault`, with 40-block windows, `publish_period` (if given) and nothing forced:
+/// the node, the task's follower's output (asserted to have ended) and the node's log.
+pub fn every_segment_run(fault: &str, publish_period: Option<&str>) -> (Setup, String, String) {
+	let s = setup_with(Options {
+		fault: Some(fault),
+		forced_percent: Some("0"),
+		challenge_period: Some("40"),
+		publish_period,
+		..Options::default()
+	});
+	let every_segment = |spec: &mut Value| {
+		spec["verification"]["mode"] = Value::String("exact".into());
+		spec["verification"]["audit_fraction"] = Value::from(1_000_000);
+	};
+	let (_, stdout, stderr) = submit_spec(&s.ws, every_segment, &[]);
+	let log = s.node.log();
+	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
+	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\n{}", worker_lines(&log));
+	(s, stdout, log)
 }
 
 /// The last lines of a log.

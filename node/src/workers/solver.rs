@@ -24,7 +24,8 @@ use super::{
 	challenges::Challenged,
 	dispute::{self, Player},
 	duties::{DutyKey, Plan, Role},
-	segment::{self, Replays},
+	publish,
+	segment::Replays,
 	WorkerContext, WorkerFault,
 };
 
@@ -99,18 +100,11 @@ impl Role for Solver {
 				// or decline this one before its accept deadline (missing it is slashed).
 				Plan::Quick(Box::new(move || accept(&ctx, task, &view, time).map(Some)))
 			}
-			Duty::Publish { task, checkpoint, item, page, .. } => {
-				let view = match chain::task(&self.ctx.client, at, task) {
-					Ok(v) => v,
-					Err(e) => return Plan::failed(e),
-				};
-				let ctx = self.ctx.clone();
-				// Beside any heavy job: the pages are due within the publish period,
-				// whatever else the solver trains.
-				Plan::Quick(Box::new(move || {
-					publish(&ctx, task, &view, checkpoint, (item, page)).map(Some)
-				}))
+			// Test fault: the solver's node is down as its checkpoints are demanded.
+			Duty::Publish { .. } if self.ctx.faults.is(WorkerFault::UnansweredDemands) => {
+				Plan::Ignore
 			}
+			Duty::Publish { .. } => publish::plan(&self.ctx, at, duty, publish::Source::Own),
 			Duty::Train { task, order_randomness, .. } => {
 				let view = match chain::task(&self.ctx.client, at, task) {
 					Ok(v) => v,
@@ -125,50 +119,6 @@ impl Role for Solver {
 			_ => Plan::Ignore,
 		}
 	}
-}
-
-/// The `publish_page` call of page `(item, page)` of checkpoint `checkpoint` of this
-/// solver's run of task `id`. Someone could not fetch the checkpoint and demanded it on
-/// chain: published in time, it costs nothing; withheld, the proof is rejected.
-fn publish(
-	ctx: &WorkerContext,
-	id: TaskId,
-	view: &chain::Task,
-	checkpoint: u32,
-	(item, page): (u32, u32),
-) -> Result<RuntimeCall, String> {
-	// From this node's own store, not over its public address, which it may not reach.
-	let result = view.result.as_ref().ok_or_else(|| format!("task {id} has no result"))?;
-	let url = String::from_utf8_lossy(&result.url).into_owned();
-	let (_, run_id) = segment::split_run_url(&url)
-		.ok_or_else(|| format!("task {id}: cannot read the result's location {url:?}"))?;
-	let ours = |j: &gensyn_workers::proof_store::Journal| {
-		gensyn_workers::train::checkpoint_root(&j.checkpoints) == result.checkpoint_root
-	};
-	let journal = ctx.store.journal(run_id).map_err(|e| e.to_string())?.filter(ours);
-	let journal = journal.ok_or_else(|| format!("task {id}: this node's store lacks its run"))?;
-	let state = gensyn_workers::replay::load_checkpoint(&ctx.store, &journal, checkpoint as usize)
-		.map_err(|e| e.to_string())?;
-	let tensors: Vec<&[f32]> =
-		state.params.iter().chain(&state.opt).map(|t| t.as_slice()).collect();
-	let leaves = gensyn_workers::train::checkpoint_leaves(&journal.checkpoints);
-	let pages = gensyn_primitives::publish::pages(state.step, &tensors, &leaves, checkpoint)
-		.ok_or_else(|| format!("task {id}: the run has no checkpoint {checkpoint}"))?;
-	let found = pages.into_iter().find(|p| (p.item, p.page) == (item, page));
-	let p = found
-		.ok_or_else(|| format!("task {id}: checkpoint {checkpoint} has no page {item}.{page}"))?;
-	log::info!(
-		target: "gensyn-worker",
-		"task {id}: publishing page {item}.{page} of demanded checkpoint {checkpoint}"
-	);
-	Ok(RuntimeCall::Tasks(TasksCall::publish_page {
-		id,
-		checkpoint,
-		item,
-		page,
-		bytes: BoundedVec::truncate_from(p.bytes),
-		proof: p.proof,
-	}))
 }
 
 /// Blocks before an offer's accept deadline by which a solver whose check of the data

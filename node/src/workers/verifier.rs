@@ -28,6 +28,7 @@ use super::{
 	chain,
 	dispute::Player,
 	duties::{DutyKey, Plan, Role},
+	publish,
 	secrets::Secrets,
 	segment::{self, Replays},
 	WorkerContext, WorkerFault,
@@ -139,6 +140,9 @@ impl Role for Verifier {
 				}
 			}
 			Duty::RevealProfile { task, .. } => self.reveal_profile(at, task),
+			// The chain names it to one verifier that read the checkpoint, once the
+			// solver's turn is over.
+			Duty::Publish { .. } => publish::plan(&self.ctx, at, duty, publish::Source::Kept),
 			Duty::Verify { task, segment, by, forcible } => {
 				let now = match chain::number(&self.ctx.client, at) {
 					Ok(n) => n,
