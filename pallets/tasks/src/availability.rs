@@ -3,7 +3,7 @@
 //! verifiers only, and whistleblowers could then never check their verdicts. Anyone who
 //! cannot fetch such a checkpoint demands it on chain; the solver publishes it in pages
 //! proved against the run's checkpoint root, for free, or, past its turn, a verifier
-//! that read it does; a checkpoint not published in time rejects the proof, with its demander
+//! that read it may; a checkpoint not published in time rejects the proof, with its demander
 //! as reporter. No one's word decides: the data answers a demand.
 
 use crate::*;
@@ -76,34 +76,41 @@ impl<T: Config> Pallet<T> {
 		})
 	}
 
-	/// Who may publish the next page of demand `d` of task `id` at `now`: the solver in
-	/// its turn ([`Self::solvers_turn_end`]); then the verifier that replayed from the
-	/// checkpoint (else the one whose segment ended there, which fetched it too; for the
-	/// run's first, the task's seeded start, the first verifier with a verdict), or the
-	/// solver where no verifier has one. One account at a time: nobody can put a copy of
-	/// another's page in a block ahead of it, so no honest publisher's call fails and
-	/// pays for a page that lost a race, and a solver whose node is down is answered
-	/// for by a verifier that holds the checkpoint.
-	pub fn publisher(
-		id: TaskId,
-		task: &Task<T>,
-		d: &DemandOf<T>,
-		now: BlockNumberFor<T>,
-	) -> Option<T::AccountId> {
-		if now < Self::solvers_turn_end(d) {
-			return task.solver.clone();
-		}
+	/// The verifier that answers demand `d` of task `id` for a silent solver once the
+	/// solver's turn is over ([`Self::solvers_turn_end`]): the one that replayed from the
+	/// checkpoint, else the one whose segment ended there (it fetched the checkpoint
+	/// too); for the run's first, the task's seeded start, the first verifier in the
+	/// round's audits with a verdict. A verdict a game refuted names nobody. One verifier
+	/// only: several would race each other, and every page that lost a race would fail
+	/// and pay its fee.
+	pub fn standby(id: TaskId, d: &DemandOf<T>) -> Option<T::AccountId> {
 		let audits = Audits::<T>::get(id);
-		let judged = || audits.iter().filter(|a| a.verdict.is_some());
+		let judged = || audits.iter().filter(|a| a.verdict.is_some() && a.refuted_by.is_none());
 		let c = d.checkpoint;
 		let from = judged().find(|a| a.segment == c || c == 0);
 		let to = || judged().find(|a| a.segment.checked_add(1) == Some(c));
-		from.or_else(to).map(|a| a.verifier.clone()).or_else(|| task.solver.clone())
+		from.or_else(to).map(|a| a.verifier.clone())
 	}
 
-	/// The first block at which the solver's turn to publish demand `d`'s pages is over:
-	/// half its publish period after the demand. An online solver's node publishes
-	/// within minutes.
+	/// Whether `who` may publish the next page of demand `d` of task `id` (`task`) at
+	/// `now`: the solver throughout the period, and its [`Self::standby`] verifier once
+	/// the solver's turn is over. Nobody else: no third party can put a copy of a
+	/// publisher's page in a block ahead of it and make the publisher's own fail and
+	/// pay its fee.
+	pub fn may_publish(
+		id: TaskId,
+		task: &Task<T>,
+		d: &DemandOf<T>,
+		who: &T::AccountId,
+		now: BlockNumberFor<T>,
+	) -> bool {
+		task.solver.as_ref() == Some(who)
+			|| (now >= Self::solvers_turn_end(d) && Self::standby(id, d).as_ref() == Some(who))
+	}
+
+	/// The first block at which demand `d`'s pages may come from the solver's standby
+	/// verifier too: half its publish period after the demand. An online solver's node
+	/// publishes within minutes.
 	pub fn solvers_turn_end(d: &DemandOf<T>) -> BlockNumberFor<T> {
 		let period = d.due.saturating_sub(d.at);
 		d.at.saturating_add(period / 2u32.into())
@@ -129,7 +136,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(now < d.due, Error::<T>::DemandLapsed);
 		ensure!(next == (item, page), Error::<T>::NotNextPage);
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
-		ensure!(Self::publisher(id, &task, d, now) == Some(who.clone()), Error::<T>::NotPublisher);
+		ensure!(Self::may_publish(id, &task, d, &who, now), Error::<T>::NotPublisher);
 		let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
 		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		let lengths = publish::tensor_lengths(&spec);

@@ -192,9 +192,9 @@ mod errors {
 		/// The model's training state is larger than a checkpoint the chain can publish
 		/// ([`Config::MaxPublishBytes`]).
 		SpecStateTooLarge,
-		/// Not this account's turn to publish the demanded checkpoint: the solver's in
-		/// the first half of the period, then one verifier's that read it
-		/// ([`Pallet::publisher`]).
+		/// This account may not publish the demanded checkpoint: only the solver, and
+		/// past the first half of the period one verifier that read it
+		/// ([`Pallet::may_publish`]).
 		NotPublisher,
 	}
 }

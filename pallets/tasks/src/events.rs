@@ -306,8 +306,8 @@ mod events {
 			item: u32,
 			/// The page within the item.
 			page: u32,
-			/// Who published it: the solver, or anyone else once the solver's turn is
-			/// over.
+			/// Who published it: the solver, or past the solver's turn its standby
+			/// verifier ([`Pallet::standby`]).
 			by: T::AccountId,
 		},
 		/// Every page of a demanded checkpoint is published: anyone may replay from it,

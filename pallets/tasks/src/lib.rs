@@ -260,8 +260,8 @@ pub mod pallet {
 		/// The bounds every threshold is judged within.
 		type ThresholdBounds: ThresholdBounds;
 		/// Blocks in which a demanded checkpoint must be published in full
-		/// ([`Pallet::demand_checkpoint`]), at least four blocks a page; the first half
-		/// is the solver's, the rest a verifier's ([`Pallet::publisher`]).
+		/// ([`Pallet::demand_checkpoint`]), at least four blocks a page; past the first
+		/// half a verifier may answer for the solver ([`Pallet::may_publish`]).
 		/// Not a metadata constant: a runtime may let governance change it (the gensyn
 		/// runtime does, through its parameters pallet).
 		type PublishPeriod: Get<BlockNumberFor<Self>>;
@@ -672,10 +672,10 @@ pub mod pallet {
 
 		/// Publishes the next page of a demanded checkpoint of the task's run: `bytes` are
 		/// page `page` of item `item` ([`gensyn_primitives::publish`]), proved by `proof`
-		/// against the run's checkpoint root. The solver publishes in the first half of
-		/// the publish period, one verifier that read the checkpoint in the rest
-		/// ([`Pallet::publisher`]), so that a solver whose node is down is not rejected
-		/// for it. Pages go in
+		/// against the run's checkpoint root. The solver publishes, and past the first
+		/// half of the publish period so may one verifier that read the checkpoint
+		/// ([`Pallet::may_publish`]), so that a solver whose node is down is not
+		/// rejected for it. Pages go in
 		/// order; the last one answers the demand and keeps the window open a whole
 		/// period, for anyone to replay from it. A page the chain accepts is free.
 		#[pallet::call_index(15)]

@@ -103,8 +103,9 @@ impl<T: Config> Pallet<T> {
 		out
 	}
 
-	/// The next page of each checkpoint of task `id` demanded and still in time, for
-	/// `who` when it is the one to publish it ([`Pallet::publisher`]).
+	/// The next page of each checkpoint of task `id` demanded and still in time (a call
+	/// sent now lands before its due), for `who` when it may publish it
+	/// ([`Pallet::may_publish`]).
 	fn publish_duties(
 		id: TaskId,
 		t: &Task<T>,
@@ -112,9 +113,11 @@ impl<T: Config> Pallet<T> {
 		out: &mut Vec<Duty<BlockNumberFor<T>>>,
 	) {
 		let now = frame_system::Pallet::<T>::block_number();
-		for d in Demands::<T>::get(id).into_iter().filter(|d| now < d.due) {
+		// A page sent in the last block before its due lands too late, and would pay.
+		let in_time = |d: &DemandOf<T>| now.saturating_add(1u32.into()) < d.due;
+		for d in Demands::<T>::get(id).into_iter().filter(in_time) {
 			let Some((item, page)) = d.next else { continue };
-			if Self::publisher(id, t, &d, now).as_ref() == Some(who) {
+			if Self::may_publish(id, t, &d, who, now) {
 				let checkpoint = d.checkpoint;
 				out.push(Duty::Publish { task: id, checkpoint, item, page, by: d.due });
 			}

@@ -247,6 +247,10 @@ fn a_page_out_of_order_untrue_or_late_is_refused() {
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, other));
 		let due = System::block_number() + 3;
 		Demands::<T>::mutate(id, |d| d[0].due = due);
+		let asked = || TaskPallet::duties(&10).iter().any(|d| matches!(d, Duty::Publish { .. }));
+		assert!(asked());
+		run_to(due - 1);
+		assert!(!asked(), "a page sent in the last block would land too late");
 		run_to(due);
 		assert_eq!(task(id).phase, Phase::Disputed);
 		assert_noop!(publish(10, id, segment, &pages[1]), Error::<T>::DemandLapsed);
@@ -400,12 +404,12 @@ fn a_prover_gets_back_the_fees_of_the_checkpoints_it_demanded() {
 	});
 }
 
-/// An honest solver whose node is down when a checkpoint is demanded: the verifier that
-/// replayed from the checkpoint publishes it once the solver's turn is over (not a block
-/// before), for free, and it alone: the solver, another verifier and the demander are
-/// refused then, so nobody can put a copy of its page in a block ahead of it. The solver
-/// is paid as if it had answered; the demander pays its fee. The period is at least
-/// four blocks a page, whatever is set.
+/// An honest solver whose node is down when a checkpoint is demanded: its standby
+/// verifier, which replayed from the checkpoint, publishes it once the solver's turn is
+/// over (not a block before), for free; the solver, back, may go on where the verifier
+/// left off, and nobody else may publish (so nobody can put a copy of a publisher's page
+/// in a block ahead of it). The solver is paid as if it had answered alone; the demander
+/// pays its fee. The period is at least four blocks a page, whatever is set.
 #[test]
 fn an_offline_solvers_checkpoint_is_published_by_its_verifier_and_it_is_paid() {
 	new_test_ext().execute_with(|| {
@@ -427,14 +431,16 @@ fn an_offline_solvers_checkpoint_is_published_by_its_verifier_and_it_is_paid() {
 		assert!(asked(10) && !asked(verifier), "the solver's turn");
 		assert_noop!(publish(verifier, id, segment, &pages[0]), Error::<T>::NotPublisher);
 		run_to(turn);
-		assert!(asked(verifier) && !asked(10) && !asked(other), "then its verifier's alone");
-		for who in [10, other, 13] {
+		assert!(asked(verifier) && asked(10) && !asked(other), "its standby verifier joins");
+		for who in [other, 13] {
 			assert_noop!(publish(who, id, segment, &pages[0]), Error::<T>::NotPublisher);
 		}
-		for p in &pages {
+		let (last, first) = pages.split_last().expect("pages");
+		for p in first {
 			let posted = publish(verifier, id, segment, p).expect("a true page");
 			assert_eq!(posted.pays_fee, Pays::No, "a page the chain accepts is free");
 		}
+		assert_ok!(publish(10, id, segment, last));
 		assert!(events().contains(&Event::CheckpointPublished { id, checkpoint: segment, fee }));
 		settle(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
@@ -445,30 +451,30 @@ fn an_offline_solvers_checkpoint_is_published_by_its_verifier_and_it_is_paid() {
 	});
 }
 
-/// Past the solver's turn the run's first checkpoint (the task's seeded start, which a
-/// verifier computes) falls to the first verifier with a verdict; a checkpoint no
-/// verdict replayed from to the one whose segment ended there; and where no verifier
-/// posted, the solver keeps the turn.
+/// The standby verifier: for the run's first checkpoint (the task's seeded start, which
+/// a verifier computes) the first in the audits with a verdict; for a checkpoint no
+/// verdict replayed from, the one whose segment ended there; none where no verdict
+/// stands or a game refuted it.
 #[test]
-fn past_the_solvers_turn_one_verifier_publishes_each_checkpoint() {
+fn each_checkpoint_has_one_standby_verifier() {
 	new_test_ext().execute_with(|| {
 		let (id, _) = passed(tiny());
-		let t = task(id);
 		let audits = Audits::<T>::get(id);
 		let at = System::block_number();
 		let demand =
 			|checkpoint| Demand { checkpoint, by: 13, fee: 0, at, due: at + 40, next: None };
-		let late = at + 20;
-		let publisher = |c| TaskPallet::publisher(id, &t, &demand(c), late);
-		assert_eq!(TaskPallet::publisher(id, &t, &demand(0), late - 1), Some(10));
-		assert_eq!(publisher(0), Some(audits[0].verifier));
+		let standby = |c| TaskPallet::standby(id, &demand(c));
+		assert_eq!(standby(0), Some(audits[0].verifier));
 		let a = &audits[1];
-		assert_eq!(publisher(a.segment), Some(a.verifier), "it replayed from it");
-		let ended = a.segment + 1;
-		if !audits.iter().any(|b| b.segment == ended) {
-			assert_eq!(publisher(ended), Some(a.verifier), "its replay ended there");
-		}
+		assert_eq!(standby(a.segment), Some(a.verifier), "it replayed from it");
+		let ended = audits
+			.iter()
+			.find(|a| !audits.iter().any(|b| b.segment == a.segment + 1))
+			.expect("an audit whose next segment is not audited");
+		assert_eq!(standby(ended.segment + 1), Some(ended.verifier), "its replay ended there");
+		Audits::<T>::mutate(id, |audits| audits[1].refuted_by = Some(13));
+		assert_ne!(standby(a.segment), Some(a.verifier), "a refuted verdict names nobody");
 		Audits::<T>::mutate(id, |audits| audits.iter_mut().for_each(|a| a.verdict = None));
-		assert_eq!(publisher(0), Some(10), "no verifier holds it");
+		assert_eq!(standby(0), None, "no verdict stands");
 	});
 }
