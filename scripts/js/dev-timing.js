@@ -7,9 +7,9 @@
 // solver's task is re-drawn in minutes, and optionally the blocks a draw waits after a
 // commitment (a minute by default; fewer blocks make a draw easier for one block author
 // to know early, which a development chain can afford), and optionally the blocks a
-// demanded checkpoint's pages are due in (two hours by default, the first half the
-// solver's turn, the second a verifier's), so that a verifier answering for a silent
-// solver can be watched.
+// demanded checkpoint's pages are due in (two hours by default; in the second half a
+// verifier may answer for the solver), so that a verifier answering for a solver whose
+// node is down can be watched.
 // Each is a protocol parameter that root sets with `parameters.setParameter` (one sudo
 // call each, sent together), which emits `parameters.Updated`.
 //

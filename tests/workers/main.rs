@@ -15,7 +15,7 @@
 //! whose proof store fails verifiers (reported twice, rejected); a solver that contests
 //! the fails on its fake and stops serving its journal (the verifier still wins); a
 //! whistleblower that cannot fetch the checkpoints (it demands them, the solver
-//! publishes them on chain, or a verifier does when the solver's node is silent).
+//! publishes them on chain, or a verifier does when the solver's node is down).
 
 mod availability;
 #[path = "../common/mod.rs"]
@@ -52,7 +52,7 @@ fn main() -> ExitCode {
 		workers_train_verify_and_settle_a_task,
 		a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed,
 		a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task,
-		a_silent_solvers_demanded_checkpoints_are_published_by_its_verifier,
+		a_down_solvers_demanded_checkpoints_are_published_by_its_verifier,
 		a_pass_at_a_distance_the_replay_does_not_give_is_challenged_and_slashed,
 		a_lazy_solver_is_slashed_and_the_task_redrawn_to_an_honest_solver,
 		a_solver_that_stops_serving_once_it_contests_cannot_make_the_verifier_lose,
@@ -237,7 +237,7 @@ fn a_lazy_verifier_is_challenged_loses_the_game_and_is_slashed() {
 /// from the task's own start), and no other: the other segments replay to Bob's
 /// checkpoints.
 fn a_run_from_another_start_passed_by_a_partner_is_proven_off_the_task() {
-	let (s, stdout, log) = every_segment_run("partner-from-elsewhere", None);
+	let (s, stdout, log) = every_segment_run("partner-from-elsewhere");
 	assert!(log.contains("training from weights of its own"), "{}", tail(&log));
 	assert!(log.contains("proving its committed run off the task"), "{}", worker_lines(&log));
 	assert!(stdout.contains("tasks.RunOffTask"), "{stdout}");

@@ -296,21 +296,22 @@ pub fn worker_lines(log: &str) -> String {
 		.join("\n")
 }
 
+/// The example in Exact mode with every segment audited.
+pub fn every_segment(spec: &mut Value) {
+	spec["verification"]["mode"] = Value::String("exact".into());
+	spec["verification"]["audit_fraction"] = Value::from(1_000_000);
+}
+
 /// A run of the example in Exact mode auditing every segment, by a node whose workers
-/// show `fault`, with 40-block windows, `publish_period` (if given) and nothing forced:
-/// the node, the task's follower's output (asserted to have ended) and the node's log.
-pub fn every_segment_run(fault: &str, publish_period: Option<&str>) -> (Setup, String, String) {
+/// show `fault`, with 40-block windows and nothing forced: the node, the task's
+/// follower's output (asserted to have ended) and the node's log.
+pub fn every_segment_run(fault: &str) -> (Setup, String, String) {
 	let s = setup_with(Options {
 		fault: Some(fault),
 		forced_percent: Some("0"),
 		challenge_period: Some("40"),
-		publish_period,
 		..Options::default()
 	});
-	let every_segment = |spec: &mut Value| {
-		spec["verification"]["mode"] = Value::String("exact".into());
-		spec["verification"]["audit_fraction"] = Value::from(1_000_000);
-	};
 	let (_, stdout, stderr) = submit_spec(&s.ws, every_segment, &[]);
 	let log = s.node.log();
 	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));

@@ -38,10 +38,6 @@ pub enum WorkerFault {
 	/// `PartnerFromElsewhere` and `BlindWhistleblower` at once: a run from another start
 	/// whose journal and checkpoints the solver's store serves its partner alone.
 	HiddenRunFromElsewhere,
-	/// `BlindWhistleblower`, and the solver's node does not answer the demands that
-	/// follow, as if it were down: a verifier of the task publishes the checkpoints it
-	/// kept once the solver's turn is over.
-	UnansweredDemands,
 }
 
 /// The fault-injection flags (present with the `test-faults` feature only).
@@ -75,8 +71,7 @@ impl Faults {
 				&& matches!(
 					fault,
 					WorkerFault::PartnerFromElsewhere | WorkerFault::BlindWhistleblower
-				)) || (self.worker_fault == Some(WorkerFault::UnansweredDemands)
-			&& fault == WorkerFault::BlindWhistleblower);
+				));
 		#[cfg(not(feature = "test-faults"))]
 		{
 			let _ = fault;

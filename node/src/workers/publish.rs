@@ -1,9 +1,10 @@
 //! Answering a demand for a checkpoint on chain: the `publish_page` call of its next
-//! page, built by the solver from its own run or, once the solver's turn is over, by the
-//! one verifier whose turn follows, from the copy it kept of the checkpoint its verdict
-//! read (the run's first checkpoint is the task's seeded start, which every verifier
-//! computes). The pages prove themselves against the committed root, so a solver whose
-//! node is down is not rejected while a verifier of its task still holds the checkpoint.
+//! page, built by the solver from its own run or, once the solver's turn is over and
+//! while its node sends nothing, by its one standby verifier, from the copy it kept of
+//! the checkpoint its verdict read (the run's first checkpoint is the task's seeded
+//! start, which every verifier computes). The pages prove themselves against the
+//! committed root, so a solver whose node is down is not rejected while a verifier of
+//! its task still holds the checkpoint.
 
 use std::sync::Arc;
 
@@ -13,7 +14,11 @@ use pallet_gensyn_tasks::{Call as TasksCall, Duty, TaskId};
 use sp_core::H256;
 use sp_runtime::BoundedVec;
 
-use super::{chain, duties::Plan, segment, WorkerContext};
+use super::{chain, duties::Plan, published, segment, WorkerContext};
+
+/// Blocks a verifier standing by for a solver waits after the solver's last page before
+/// it publishes: the solver's node is back and answering.
+const HOLD_BACK: BlockNumber = 10;
 
 /// Where a role's pages come from.
 #[derive(Clone, Copy)]
@@ -33,12 +38,12 @@ pub fn plan(ctx: &Arc<WorkerContext>, at: H256, duty: &Duty<BlockNumber>, source
 		Ok(v) => v,
 		Err(e) => return Plan::failed(e),
 	};
-	let ctx = ctx.clone();
+	let (ctx, block) = (ctx.clone(), at);
 	Plan::Quick(Box::new(move || {
 		let at = (item, page);
 		match source {
 			Source::Own => own_page(&ctx, task, &view, checkpoint, at),
-			Source::Kept => kept_page(&ctx, task, &view, checkpoint, at),
+			Source::Kept => kept_page(&ctx, block, task, &view, checkpoint, at),
 		}
 		.map(Some)
 	}))
@@ -74,17 +79,25 @@ fn own_page(
 }
 
 /// A verifier's page `(item, page)` of checkpoint `checkpoint` of task `id`'s run, for a
-/// solver that did not answer in its turn: from the run's journal and the checkpoint this
-/// node kept when its verdict read it, or the task's seeded start for the first. Nothing
-/// is sent unless the state is the committed one (a page that fails its proof would only
-/// cost the fee).
+/// solver that did not answer in its turn and sent no page in the last [`HOLD_BACK`]
+/// blocks up to `block`: from the run's journal and the checkpoint this node kept when
+/// its verdict read it, or the task's seeded start for the first. Nothing is sent unless
+/// the state is the committed one (a page that fails its proof would only cost the fee).
 fn kept_page(
 	ctx: &WorkerContext,
+	block: H256,
 	id: TaskId,
 	view: &chain::Task,
 	checkpoint: u32,
 	at: (u32, u32),
 ) -> Result<RuntimeCall, String> {
+	if let Some(solver) = &view.solver {
+		if published::sent_pages(ctx, block, (id, checkpoint), solver, HOLD_BACK)? {
+			return Err(format!(
+				"task {id}: the solver is publishing checkpoint {checkpoint}: standing by"
+			));
+		}
+	}
 	let run = segment::committed(ctx, id, view)?;
 	let leaves = &run.journaled()?.leaves;
 	let state = if checkpoint == 0 {

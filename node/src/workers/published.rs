@@ -13,11 +13,12 @@ use std::{
 
 use codec::{Decode, Encode};
 use gensyn_primitives::{publish, TaskSpec, VerificationMode};
-use gensyn_runtime::{BlockNumber, RuntimeCall, UncheckedExtrinsic};
+use gensyn_runtime::{AccountId, BlockNumber, RuntimeCall, UncheckedExtrinsic};
 use gensyn_workers::{checkpoint, hash, proof_store::ProofStore};
 use pallet_gensyn_tasks::{Call as TasksCall, TaskId};
 use sc_client_api::{BlockBackend, HeaderBackend};
 use sp_core::H256;
+use sp_runtime::{generic::Preamble, MultiAddress};
 
 use super::{chain, segment, WorkerContext};
 
@@ -229,6 +230,39 @@ fn read(
 		}
 	}
 	Ok((assemble(spec, &lengths, &pages)?, siblings.unwrap_or_default()))
+}
+
+/// Whether `who` sent a page of checkpoint `index` of task `id` in one of the last
+/// `blocks` blocks up to `at` (taken or not): a solver whose node sends pages is
+/// answering its demand, and the verifier standing by for it holds back rather than
+/// race it (the page that lands second fails and pays its fee).
+pub fn sent_pages(
+	ctx: &WorkerContext,
+	at: H256,
+	(id, index): (TaskId, u32),
+	who: &AccountId,
+	blocks: BlockNumber,
+) -> Result<bool, String> {
+	let last = chain::number(&ctx.client, at)?;
+	for n in last.saturating_sub(blocks.saturating_sub(1))..=last {
+		let Some(hash) = ctx.client.hash(n).map_err(|e| e.to_string())? else { continue };
+		let Some(body) = ctx.client.block_body(hash).map_err(|e| e.to_string())? else {
+			continue;
+		};
+		for xt in body {
+			let Ok(xt) = UncheckedExtrinsic::decode(&mut &xt.encode()[..]) else { continue };
+			let by = matches!(&xt.preamble, Preamble::Signed(MultiAddress::Id(a), ..) if a == who);
+			let page = matches!(
+				xt.function,
+				RuntimeCall::Tasks(TasksCall::publish_page { id: task, checkpoint, .. })
+					if task == id && checkpoint == index
+			);
+			if by && page {
+				return Ok(true);
+			}
+		}
+	}
+	Ok(false)
 }
 
 /// The training state the pages hold: the step, then each tensor's pages in order.

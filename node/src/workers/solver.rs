@@ -100,10 +100,6 @@ impl Role for Solver {
 				// or decline this one before its accept deadline (missing it is slashed).
 				Plan::Quick(Box::new(move || accept(&ctx, task, &view, time).map(Some)))
 			}
-			// Test fault: the solver's node is down as its checkpoints are demanded.
-			Duty::Publish { .. } if self.ctx.faults.is(WorkerFault::UnansweredDemands) => {
-				Plan::Ignore
-			}
 			Duty::Publish { .. } => publish::plan(&self.ctx, at, duty, publish::Source::Own),
 			Duty::Train { task, order_randomness, .. } => {
 				let view = match chain::task(&self.ctx.client, at, task) {

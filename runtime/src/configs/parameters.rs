@@ -62,12 +62,11 @@ pub mod dynamic_params {
 		pub static MaxThreshold: u32 = 0x3DCC_CCCD;
 
 		/// Blocks in which a demanded checkpoint must be published in full (the chain
-		/// gives at least four a page); the first half is the solver's turn, the second
-		/// a verifier's that read the checkpoint, which answers for a solver whose node
-		/// is down. Default: two hours (2,400 blocks),
-		/// which cover a restart and a full state (4 MiB, 65 pages or more) in blocks
-		/// others fill too. A development chain shortens it so that a verifier's answer
-		/// can be watched in minutes.
+		/// gives at least four a page); in the second half a verifier that read the
+		/// checkpoint may answer for a solver whose node is down. Default: two hours
+		/// (2,400 blocks), which cover a restart and a full state (4 MiB, 65 pages or
+		/// more) in blocks others fill too. A development chain shortens it so that a
+		/// verifier's answer can be watched in minutes.
 		#[codec(index = 9)]
 		pub static PublishPeriod: BlockNumber = 2 * HOURS;
 	}
