@@ -2,9 +2,10 @@
 //! checkpoint, fetched from the solver's store; a solver could serve it to its partner
 //! verifiers only, and whistleblowers could then never check their verdicts. Anyone who
 //! cannot fetch such a checkpoint demands it on chain; the solver publishes it in pages
-//! proved against the run's checkpoint root, for free, or, past its turn, a verifier
-//! that read it may; a checkpoint not published in time rejects the proof, with its demander
-//! as reporter. No one's word decides: the data answers a demand.
+//! proved against the run's checkpoint root, for free (past the period's first half, a
+//! verifier that read it may too); a checkpoint not published in time rejects the
+//! proof, with its demander as reporter. No one's word decides: the data answers a
+//! demand.
 
 use crate::*;
 use gensyn_primitives::publish::{self, PageAt, PageProof};
@@ -36,7 +37,7 @@ impl<T: Config> Pallet<T> {
 		let bytes = publish::state_bytes(&lengths);
 		ensure!(bytes <= T::MaxPublishBytes::get(), Error::<T>::SpecStateTooLarge);
 		let fee = Self::demand_fee(bytes);
-		// Two blocks a page for each turn, whatever governance set: pages go one a call
+		// Two blocks a page for each half, whatever governance set: pages go one a call
 		// and in order, so a shorter period could not be answered.
 		let floor = BlockNumberFor::<T>::from(pages.saturating_mul(4));
 		let due = now.saturating_add(T::PublishPeriod::get().max(floor));
