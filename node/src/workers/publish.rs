@@ -38,12 +38,11 @@ pub fn plan(ctx: &Arc<WorkerContext>, at: H256, duty: &Duty<BlockNumber>, source
 		Ok(v) => v,
 		Err(e) => return Plan::failed(e),
 	};
-	let (ctx, block) = (ctx.clone(), at);
+	let (ctx, block, place) = (ctx.clone(), at, (item, page));
 	Plan::Quick(Box::new(move || {
-		let at = (item, page);
 		match source {
-			Source::Own => own_page(&ctx, task, &view, checkpoint, at),
-			Source::Kept => kept_page(&ctx, block, task, &view, checkpoint, at),
+			Source::Own => own_page(&ctx, task, &view, checkpoint, place),
+			Source::Kept => kept_page(&ctx, block, task, &view, checkpoint, place),
 		}
 		.map(Some)
 	}))

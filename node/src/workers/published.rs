@@ -201,32 +201,18 @@ fn read(
 	let last = chain::number(&ctx.client, at)?.min(due);
 	let mut pages: BTreeMap<(u32, u32), Vec<u8>> = BTreeMap::new();
 	let mut siblings = None;
-	for n in from..=last {
-		let missing = || format!("block {n}'s body is not kept (pruned?): no pages read");
-		let hash = ctx.client.hash(n).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-		let body = ctx.client.block_body(hash).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-		for xt in body {
-			let Ok(xt) = UncheckedExtrinsic::decode(&mut &xt.encode()[..]) else { continue };
-			let RuntimeCall::Tasks(TasksCall::publish_page {
-				id: task,
-				checkpoint,
-				item,
-				page,
-				bytes,
-				proof,
-			}) = xt.function
-			else {
-				continue;
-			};
-			let place = publish::PageAt { checkpoint, checkpoints: result.checkpoints, item, page };
-			// A call that failed in its block, or someone else's junk, proves nothing.
-			if task == id
-				&& checkpoint == index
-				&& publish::verify_page(&result.checkpoint_root, &lengths, place, &bytes, &proof)
-			{
-				siblings.get_or_insert(proof.checkpoint.siblings);
-				pages.insert((item, page), bytes.into_inner());
-			}
+	for sent in page_calls(ctx, (id, index), (from, last))? {
+		let place = publish::PageAt {
+			checkpoint: index,
+			checkpoints: result.checkpoints,
+			item: sent.item,
+			page: sent.page,
+		};
+		// A call that failed in its block, or someone else's junk, proves nothing.
+		if publish::verify_page(&result.checkpoint_root, &lengths, place, &sent.bytes, &sent.proof)
+		{
+			siblings.get_or_insert(sent.proof.checkpoint.siblings);
+			pages.insert((sent.item, sent.page), sent.bytes);
 		}
 	}
 	Ok((assemble(spec, &lengths, &pages)?, siblings.unwrap_or_default()))
@@ -244,25 +230,55 @@ pub fn sent_pages(
 	blocks: BlockNumber,
 ) -> Result<bool, String> {
 	let last = chain::number(&ctx.client, at)?;
-	for n in last.saturating_sub(blocks.saturating_sub(1))..=last {
-		let Some(hash) = ctx.client.hash(n).map_err(|e| e.to_string())? else { continue };
-		let Some(body) = ctx.client.block_body(hash).map_err(|e| e.to_string())? else {
-			continue;
-		};
+	let first = last.saturating_sub(blocks.saturating_sub(1));
+	Ok(page_calls(ctx, (id, index), (first, last))?.iter().any(|p| p.by.as_ref() == Some(who)))
+}
+
+/// A `publish_page` call as a block carries it (taken or not).
+struct SentPage {
+	/// Its signer.
+	by: Option<AccountId>,
+	item: u32,
+	page: u32,
+	bytes: Vec<u8>,
+	proof: publish::PageProof,
+}
+
+/// The `publish_page` calls of checkpoint `index` of task `id` that blocks `from..=to`
+/// carry, in order; an error where a block's body is not kept.
+fn page_calls(
+	ctx: &WorkerContext,
+	(id, index): (TaskId, u32),
+	(from, to): (BlockNumber, BlockNumber),
+) -> Result<Vec<SentPage>, String> {
+	let mut sent = Vec::new();
+	for n in from..=to {
+		let missing = || format!("block {n}'s body is not kept (pruned?): no pages read");
+		let hash = ctx.client.hash(n).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+		let body = ctx.client.block_body(hash).map_err(|e| e.to_string())?.ok_or_else(missing)?;
 		for xt in body {
 			let Ok(xt) = UncheckedExtrinsic::decode(&mut &xt.encode()[..]) else { continue };
-			let by = matches!(&xt.preamble, Preamble::Signed(MultiAddress::Id(a), ..) if a == who);
-			let page = matches!(
-				xt.function,
-				RuntimeCall::Tasks(TasksCall::publish_page { id: task, checkpoint, .. })
-					if task == id && checkpoint == index
-			);
-			if by && page {
-				return Ok(true);
+			let RuntimeCall::Tasks(TasksCall::publish_page {
+				id: task,
+				checkpoint,
+				item,
+				page,
+				bytes,
+				proof,
+			}) = xt.function
+			else {
+				continue;
+			};
+			if task == id && checkpoint == index {
+				let by = match xt.preamble {
+					Preamble::Signed(MultiAddress::Id(a), ..) => Some(a),
+					_ => None,
+				};
+				sent.push(SentPage { by, item, page, bytes: bytes.into_inner(), proof });
 			}
 		}
 	}
-	Ok(false)
+	Ok(sent)
 }
 
 /// The training state the pages hold: the step, then each tensor's pages in order.
