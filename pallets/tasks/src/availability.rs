@@ -2,10 +2,10 @@
 //! checkpoint, fetched from the solver's store; a solver could serve it to its partner
 //! verifiers only, and whistleblowers could then never check their verdicts. Anyone who
 //! cannot fetch such a checkpoint demands it on chain; the solver publishes it in pages
-//! proved against the run's checkpoint root, for free (past the period's first half, a
-//! verifier that read it may too); a checkpoint not published in time rejects the
-//! proof, with its demander as reporter. No one's word decides: the data answers a
-//! demand.
+//! proved against the run's checkpoint root, for free (past the period's first half, the
+//! verifier named as its standby, which read it, may too); a checkpoint not published in
+//! time rejects the proof, with its demander as reporter, and slashes its silent standby.
+//! No one's word decides: the data answers a demand.
 
 use crate::*;
 use gensyn_primitives::publish::{self, PageAt, PageProof};
@@ -40,13 +40,23 @@ impl<T: Config> Pallet<T> {
 		// Two blocks a page for each half, whatever governance set: pages go one a call
 		// and in order, so a shorter period could not be answered.
 		let floor = BlockNumberFor::<T>::from(pages.saturating_mul(4));
-		let due = now.saturating_add(T::PublishPeriod::get().max(floor));
-		let demand = Demand { checkpoint, by: who.clone(), fee, at: now, due, next: Some((0, 0)) };
+		let period = T::PublishPeriod::get().max(floor);
+		// Within a period of a runtime upgrade the nodes may still be stopped for it: the
+		// period starts when that grace ends.
+		let start = now.max(LastUpgrade::<T>::get().saturating_add(period));
+		let due = start.saturating_add(period);
+		// Named now: a later game or verdict does not hand the duty to a verifier that
+		// learns of it too late to answer.
+		let standby = Self::standby(id, checkpoint);
+		let next = Some((0, 0));
+		let by = who.clone();
+		let demand = Demand { checkpoint, by, fee, at: now, due, next, standby: standby.clone() };
 		// Bounded by the round's audits: each of their checkpoints once.
 		demands.try_push(demand).map_err(|_| Error::<T>::NotDemandable)?;
 		T::Currency::hold(&HoldReason::Demand.into(), &who, fee)?;
 		Demands::<T>::insert(id, demands);
-		Self::deposit_event(Event::CheckpointDemanded { id, checkpoint, by: who, fee, pages, due });
+		let event = Event::CheckpointDemanded { id, checkpoint, by: who, fee, pages, due, standby };
+		Self::deposit_event(event);
 		Ok(())
 	}
 
@@ -77,36 +87,42 @@ impl<T: Config> Pallet<T> {
 		})
 	}
 
-	/// The verifier that answers demand `d` of task `id` for a silent solver once the
-	/// solver's turn is over ([`Self::solvers_turn_end`]): the one that replayed from the
-	/// checkpoint, else the one whose segment ended there (it fetched the checkpoint
-	/// too); for the run's first, the task's seeded start, the first verifier in the
-	/// round's audits with a verdict. A verdict a game refuted names nobody. One verifier
-	/// only: several would race each other, and every page that lost a race would fail
-	/// and pay its fee.
-	pub fn standby(id: TaskId, d: &DemandOf<T>) -> Option<T::AccountId> {
+	/// The verifier to name as the standby of a demand of `checkpoint` of task `id`: it
+	/// answers for a silent solver once the solver's turn is over
+	/// ([`Self::solvers_turn_end`]), and is slashed if nobody does. Only a verifier whose
+	/// verdict read the checkpoint, so that it holds a checked copy: the one that replayed
+	/// from it, else (Threshold mode, which measures a segment's end against it) the one
+	/// whose segment ended there; for the run's first, the task's seeded start, the first
+	/// in the round's audits with a verdict. A verdict a game refuted names nobody. One
+	/// verifier only: several would race each other, and every page that lost a race would
+	/// fail and pay its fee.
+	pub fn standby(id: TaskId, checkpoint: u32) -> Option<T::AccountId> {
 		let audits = Audits::<T>::get(id);
 		let judged = || audits.iter().filter(|a| a.verdict.is_some() && a.refuted_by.is_none());
-		let c = d.checkpoint;
+		let c = checkpoint;
 		let from = judged().find(|a| a.segment == c || c == 0);
-		let to = || judged().find(|a| a.segment.checked_add(1) == Some(c));
+		// An Exact-mode verdict compares a replay's end with the checkpoint's hash only:
+		// nothing holds its verifier to keeping the state, so it is not slashed for it.
+		let to = || {
+			let threshold = Self::is_threshold(id);
+			judged().find(|a| threshold && a.segment.checked_add(1) == Some(c))
+		};
 		from.or_else(to).map(|a| a.verifier.clone())
 	}
 
-	/// Whether `who` may publish the next page of demand `d` of task `id` (`task`) at
-	/// `now`: the solver throughout the period, and its [`Self::standby`] verifier once
-	/// the solver's turn is over. Nobody else: no third party can put a copy of a
+	/// Whether `who` may publish the next page of demand `d` of task `task` at `now`: the
+	/// solver throughout the period, and the demand's standby verifier once the solver's
+	/// turn is over. Nobody else: no third party can put a copy of a
 	/// publisher's page in a block ahead of it and make the publisher's own fail and
 	/// pay its fee.
 	pub fn may_publish(
-		id: TaskId,
 		task: &Task<T>,
 		d: &DemandOf<T>,
 		who: &T::AccountId,
 		now: BlockNumberFor<T>,
 	) -> bool {
 		task.solver.as_ref() == Some(who)
-			|| (now >= Self::solvers_turn_end(d) && Self::standby(id, d).as_ref() == Some(who))
+			|| (now >= Self::solvers_turn_end(d) && d.standby.as_ref() == Some(who))
 	}
 
 	/// The first block at which demand `d`'s pages may come from the solver's standby
@@ -137,7 +153,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(now < d.due, Error::<T>::DemandLapsed);
 		ensure!(next == (item, page), Error::<T>::NotNextPage);
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
-		ensure!(Self::may_publish(id, &task, d, &who, now), Error::<T>::NotPublisher);
+		ensure!(Self::may_publish(&task, d, &who, now), Error::<T>::NotPublisher);
 		let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
 		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		let lengths = publish::tensor_lengths(&spec);
@@ -207,6 +223,66 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
+	/// The settlement's first step where demand `d` of task `id` (`task`), the first left
+	/// unanswered, still names its standby: the standby is slashed as for a missed
+	/// verdict, it is struck from the demand, and the settlement moves a block on. It
+	/// held the checkpoint and did not publish it for a silent solver, whose proof is
+	/// rejected for it: without the slash a demander in league with the standby would be
+	/// paid a bounty for an honest solver whose node was down. The first demand's standby
+	/// is enough: the demander is paid for that one, so a partner standby whose demand
+	/// came later gains the pair nothing the first one's silence did not already give. A
+	/// standby no longer auditing the task (a game voided its verdict and its segment
+	/// went to another) was shown no duty, and is not slashed.
+	pub(crate) fn silent_standby(
+		id: TaskId,
+		task: &mut Task<T>,
+		d: &DemandOf<T>,
+		now: BlockNumberFor<T>,
+	) {
+		if let Some(verifier) = d.standby.clone() {
+			if Audits::<T>::get(id).iter().any(|a| a.verifier == verifier) {
+				let amount = Self::per_unit(id, T::MissedVerdictSlash::get());
+				let amount = T::Stake::slash(&verifier, Role::Verifier, amount, None).total;
+				let checkpoint = d.checkpoint;
+				Self::deposit_event(Event::StandbySlashed { id, checkpoint, verifier, amount });
+			}
+		}
+		let checkpoint = d.checkpoint;
+		Demands::<T>::mutate(id, |demands| {
+			for x in demands.iter_mut().filter(|x| x.checkpoint == checkpoint) {
+				x.standby = None;
+			}
+		});
+		// Games timed out were dropped: the task is back in its window's phase.
+		task.phase = Phase::Challenge;
+		task.deadline = Self::schedule(id, now.saturating_add(One::one()));
+	}
+
+	/// Gives every demand awaiting pages that is still due a whole period from `now`: a
+	/// runtime upgrade stops every node's workers until its operator runs the new
+	/// version, so neither a solver nor its standby is held to a period an upgrade cut
+	/// short (a settlement waiting for the pages waits for the new due). The demand's
+	/// block stays (its pages are read from there on), so the solver's turn ends half-way
+	/// from it to the new due, at least half a period before it. Returns the weight:
+	/// every round's demands read, and those moved written.
+	pub(crate) fn restart_demands(now: BlockNumberFor<T>) -> Weight {
+		let (mut rounds, mut moved) = (0u64, 0u64);
+		for (id, mut demands) in Demands::<T>::iter() {
+			rounds = rounds.saturating_add(1);
+			let mut changed = false;
+			for d in demands.iter_mut().filter(|d| d.next.is_some() && now < d.due) {
+				let period = d.due.saturating_sub(d.at);
+				d.due = now.saturating_add(period);
+				changed = true;
+			}
+			if changed {
+				moved = moved.saturating_add(1);
+				Demands::<T>::insert(id, demands);
+			}
+		}
+		T::DbWeight::get().reads_writes(rounds, moved)
+	}
+
 	/// The last block a page of a round's `demands` is still due before, if one awaits
 	/// pages at `now`: the settlement waits until then. The window itself does not move
 	/// (challenges wait for the pages anyway); the last page reopens it a period.
@@ -218,13 +294,11 @@ impl<T: Config> Pallet<T> {
 		pending.map(|d| d.due).filter(|due| now < *due).max()
 	}
 
-	/// The first of a round's `demands` that nobody answered, with its demander: past
-	/// [`Self::pages_due`], the solver withheld a checkpoint its partners replayed from.
-	/// Every unanswered demand's fee is returned as the round ends
-	/// ([`Self::end_demands`]).
-	pub(crate) fn withheld(demands: &[DemandOf<T>]) -> Option<(u32, T::AccountId)> {
-		let first = demands.iter().find(|d| d.next.is_some())?;
-		Some((first.checkpoint, first.by.clone()))
+	/// The first of a round's `demands` that nobody answered: past [`Self::pages_due`],
+	/// the solver withheld a checkpoint its partners replayed from. Every unanswered
+	/// demand's fee is returned as the round ends ([`Self::end_demands`]).
+	pub(crate) fn withheld(demands: &[DemandOf<T>]) -> Option<&DemandOf<T>> {
+		demands.iter().find(|d| d.next.is_some())
 	}
 
 	/// The fees `who`'s answered demands among a round's `demands` paid: a reporter of

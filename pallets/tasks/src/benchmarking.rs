@@ -425,7 +425,9 @@ mod benchmarks {
 		let d = Demands::<T>::get(id).first().cloned().ok_or(BenchmarkError::Stop("no demand"))?;
 		let turn = TasksPallet::<T>::solvers_turn_end(&d);
 		frame_system::Pallet::<T>::set_block_number(turn);
-		let publisher = TasksPallet::<T>::standby(id, &d)
+		let publisher = d
+			.standby
+			.clone()
 			.filter(|p| task.solver.as_ref() != Some(p))
 			.ok_or(BenchmarkError::Stop("no standby verifier"))?;
 		let n = task.checkpoints;

@@ -295,6 +295,9 @@ mod events {
 			pages: u32,
 			/// The block by which (exclusive) the last page is due.
 			due: BlockNumberFor<T>,
+			/// The verifier that may publish it past the solver's turn, and is slashed if
+			/// nobody does ([`Pallet::standby`]).
+			standby: Option<T::AccountId>,
 		},
 		/// A page of a demanded checkpoint was published (its bytes are the call's).
 		PagePublished {
@@ -306,8 +309,8 @@ mod events {
 			item: u32,
 			/// The page within the item.
 			page: u32,
-			/// Who published it: the solver, or past the solver's turn its standby
-			/// verifier ([`Pallet::standby`]).
+			/// Who published it: the solver, or past the solver's turn the demand's
+			/// standby verifier.
 			by: T::AccountId,
 		},
 		/// Every page of a demanded checkpoint is published: anyone may replay from it,
@@ -340,6 +343,18 @@ mod events {
 			checkpoint: u32,
 			/// Who demanded it.
 			by: T::AccountId,
+		},
+		/// Nobody published demanded checkpoint `checkpoint` in time, and `verifier`, its
+		/// standby, held it: it is slashed `amount`, as for a missed verdict.
+		StandbySlashed {
+			/// The task.
+			id: TaskId,
+			/// The checkpoint.
+			checkpoint: u32,
+			/// The standby verifier.
+			verifier: T::AccountId,
+			/// Taken from its bond.
+			amount: BalanceOf<T>,
 		},
 	}
 }

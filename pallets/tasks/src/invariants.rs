@@ -18,6 +18,10 @@ impl<T: Config> Pallet<T> {
 			Self::demand_fee(T::MaxPublishBytes::get()) < T::OffTaskBounty::get(),
 			"a demand of the largest state must cost less than a withheld one pays"
 		);
+		assert!(
+			T::MissedVerdictSlash::get() > T::OffTaskBounty::get(),
+			"a silent standby must lose more than its demander's bounty pays"
+		);
 	}
 
 	/// The engagement units live tasks count on each worker engaged in one: the task's

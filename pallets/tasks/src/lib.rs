@@ -72,8 +72,9 @@ include!("types.rs");
 /// 14: each whistleblower's open games, which its bond must cover; 15: decided thresholds
 /// within the bounds; 16: the verdicts each solver contested; 17: the games each verdict
 /// survived; 18: each verifier's reveal deadline; 19: checkpoints demanded on chain; 20:
-/// a demand's fee held until its pages come).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(20);
+/// a demand's fee held until its pages come; 21: a demand names its standby verifier, and
+/// the last upgrade's block is kept).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(21);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -398,6 +399,12 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type DeadlineBacklog<T: Config> = StorageValue<_, BlockNumberFor<T>, OptionQuery>;
 
+	/// The first block of the last runtime upgrade (version 21; nothing before): a demand
+	/// made within a publish period of it gives the nodes, whose workers stop until their
+	/// operators run the new version, that long before its period starts.
+	#[pallet::storage]
+	pub type LastUpgrade<T: Config> = StorageValue<_, BlockNumberFor<T>, ValueQuery>;
+
 	/// Tasks whose committed run was proven not one of the task (`prove_off_task`), and
 	/// who proved it: at settlement the proof is rejected with the prover as reporter.
 	#[pallet::storage]
@@ -454,6 +461,14 @@ pub mod pallet {
 			let done =
 				Deadlines::<T>::drain(now, budget, |filed, id| Self::on_deadline(id, filed, now));
 			T::WeightInfo::on_initialize(done.live).saturating_add(done.weight::<T::DbWeight>())
+		}
+
+		fn on_runtime_upgrade() -> Weight {
+			// Every upgrade, after the storage migrations (which run first), before the
+			// system pallet moves the block number on to the upgrade's block.
+			let now = frame_system::Pallet::<T>::block_number().saturating_add(One::one());
+			LastUpgrade::<T>::put(now);
+			Self::restart_demands(now).saturating_add(T::DbWeight::get().writes(1))
 		}
 
 		fn integrity_test() {

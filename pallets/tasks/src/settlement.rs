@@ -98,6 +98,15 @@ impl<T: Config> Pallet<T> {
 			Self::file_moved_draw(id, task, due, now);
 			return Ok(true);
 		}
+		if !OffTask::<T>::contains_key(id) {
+			if let Some(d) = Self::withheld(&demands).filter(|d| d.standby.is_some()) {
+				// The withheld checkpoint's silent standby answers for it first, in a
+				// deadline of its own (a slash the settlement's weight leaves no room
+				// for); the settlement follows a block later.
+				Self::silent_standby(id, task, d, now);
+				return Ok(true);
+			}
+		}
 		let mut audits = Audits::<T>::get(id);
 		// Each verifier's revealed forced flag for its segment, read once.
 		let forced_of: Vec<Option<bool>> = audits.iter().map(|a| Self::forced(id, a)).collect();
@@ -106,7 +115,8 @@ impl<T: Config> Pallet<T> {
 		Self::judge_forced(id, task, &mut audits, &forced_of, &mut slashed);
 		let exact = !Self::is_threshold(id);
 		let prover = OffTask::<T>::take(id).or_else(|| {
-			let (checkpoint, by) = Self::withheld(&demands)?;
+			let d = Self::withheld(&demands)?;
+			let (checkpoint, by) = (d.checkpoint, d.by.clone());
 			Self::deposit_event(Event::CheckpointWithheld { id, checkpoint, by: by.clone() });
 			Some(by)
 		});

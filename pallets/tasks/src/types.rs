@@ -643,6 +643,11 @@ pub struct Demand<AccountId, Balance, BlockNumber> {
 	pub due: BlockNumber,
 	/// The next page expected, as (item, page); `None` once every page is published.
 	pub next: Option<(u32, u32)>,
+	/// The verifier that held the checkpoint when it was demanded and may publish it
+	/// past the solver's turn, slashed as for a missed verdict if the pages never come
+	/// and this is the round's first demand left unanswered (version 21; `None` where no
+	/// verdict that read it stood, and once it was slashed).
+	pub standby: Option<AccountId>,
 }
 
 /// A demand as the pallet stores it.

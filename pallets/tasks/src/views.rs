@@ -117,7 +117,7 @@ impl<T: Config> Pallet<T> {
 		let in_time = |d: &DemandOf<T>| now.saturating_add(1u32.into()) < d.due;
 		for d in Demands::<T>::get(id).into_iter().filter(in_time) {
 			let Some((item, page)) = d.next else { continue };
-			if Self::may_publish(id, t, &d, who, now) {
+			if Self::may_publish(t, &d, who, now) {
 				let checkpoint = d.checkpoint;
 				out.push(Duty::Publish { task: id, checkpoint, item, page, by: d.due });
 			}

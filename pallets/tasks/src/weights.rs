@@ -81,9 +81,11 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// four reads and four writes a leg, two more for the first checkpoint) pays no
 /// verdict and neither re-checks nor audits one again, so the return takes the place of
 /// each leg's pay out of escrow and earnings note (as many) and of a re-check's reads;
-/// a settlement that pays verdicts has every demand answered. A verify deadline that opens the window fixes those
-/// deadlines (a read and a write per leg), but only where no re-audit was drawn, so its
-/// legs stay within a settlement's.
+/// a settlement that pays verdicts has every demand answered. Where the first unanswered
+/// demand names a standby, the deadline slashes it and does nothing else, far less
+/// (the settlement follows a block later). A verify
+/// deadline that opens the window fixes those deadlines (a read and a write per leg),
+/// but only where no re-audit was drawn, so its legs stay within a settlement's.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
 const DEADLINE_READS: u64 = 17 + 6 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
@@ -95,8 +97,9 @@ const ROOM_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64 + 1;
 const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
 const DEADLINE_WRITES: u64 = 21 + 10 * DEADLINE_LEGS;
 /// A task, its spec and audits; per leg, about 1.1 KB, with a timed-out game's challenger
-/// count, the verifier's reveal deadline and two demands. The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
-const DEADLINE_PROOF: u64 = 6_100 + 1_350 * DEADLINE_LEGS + ROOM_PROOF;
+/// count, the verifier's reveal deadline and two demands (about 100 bytes each, with
+/// their standbys). The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
+const DEADLINE_PROOF: u64 = 6_100 + 1_420 * DEADLINE_LEGS + ROOM_PROOF;
 /// The three full active lists a block's deadlines read (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers', and a slash writes the copy of
 /// the slashed worker's bond on its role's), and the three `Joined` lists (a slash that
@@ -244,24 +247,26 @@ impl Est {
 		Weight::from_parts(20_000_000 + 3_000_000 * DEADLINE_LEGS, 12_150 + 300 * DEADLINE_LEGS)
 			.saturating_add(db.reads_writes(7 + 2 * DEADLINE_LEGS, 3 + DEADLINE_LEGS))
 	}
-	// demand_checkpoint: r Tasks, Specs, Audits (about 180 bytes a leg), Demands (two
-	// entries a leg, about 70 bytes each), the verdicts' RevealBy (the run's first
-	// checkpoint goes with any verdict: one a leg, about 100 bytes each), the payer's
-	// account and holds; w Demands, the account and holds.
+	// demand_checkpoint: r Tasks, Specs, Audits (about 180 bytes a leg; the standby is
+	// named from them), Demands (two entries a leg, about 105 bytes each), the verdicts'
+	// RevealBy (the run's first checkpoint goes with any verdict: one a leg, about 100
+	// bytes each), the last upgrade's block, the payer's account and holds; w Demands,
+	// the account and holds.
 	fn demand_checkpoint(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(60_000_000, 10_000 + 450 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(6 + DEADLINE_LEGS, 3))
+		Weight::from_parts(60_000_000, 10_000 + 520 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(7 + DEADLINE_LEGS, 3))
 	}
-	// publish_page: r Demands, Tasks, Specs, Audits (whose turn it is); w Demands; the last page w Tasks, files
+	// publish_page: r Demands (two entries a leg, with their standbys), Tasks, Specs; w
+	// Demands; the last page w Tasks, files
 	// the settlement (r/w Deadlines, MovedDraw) and pays the fee (r/w the demander's
 	// holds and account, the treasury's account). The check hashes a full page (256
 	// leaves of 256 bytes and 255 nodes) and three proofs of up to 32 levels: about 610
 	// blake2 hashes, counted at 4 us each in wasm.
 	fn publish_page(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(2_500_000_000, 4_000 + 400 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(9, 8))
+		Weight::from_parts(2_500_000_000, 4_000 + 250 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(8, 8))
 	}
 }
 

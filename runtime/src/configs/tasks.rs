@@ -132,7 +132,7 @@ mod tests {
 	}
 
 	/// The runtime's own migrations take a chain at the tasks pallet's storage version
-	/// 19 to 20: a demand unanswered at the upgrade (whose fee version 19 paid to the
+	/// 19 to 21: a demand unanswered at the upgrade (whose fee version 19 paid to the
 	/// treasury) has the fee moved back and held under the runtime's balances; an
 	/// answered one keeps its fee; a second run changes nothing.
 	#[test]
@@ -141,7 +141,7 @@ mod tests {
 			fungible::{InspectHold, Mutate},
 			GetStorageVersion, StorageVersion,
 		};
-		use pallet_gensyn_tasks::{Demand, Demands, HoldReason};
+		use pallet_gensyn_tasks::{migrations::v20::Demand, Demands, HoldReason};
 		let mut ext = sp_io::TestExternalities::new(Default::default());
 		ext.execute_with(|| {
 			let (who, fee) = (crate::AccountId::from([7; 32]), 2 * crate::UNIT);
@@ -152,14 +152,19 @@ mod tests {
 			let demand =
 				|checkpoint, next| Demand { checkpoint, by: who.clone(), fee, at: 1, due: 9, next };
 			let stored = vec![demand(1, None), demand(2, Some((1, 0)))];
-			Demands::<Runtime>::insert(0, sp_runtime::BoundedVec::truncate_from(stored));
+			// Stored in version 19's shape, which has no standby.
+			let key = Demands::<Runtime>::hashed_key_for(0);
+			frame_support::storage::unhashed::put(&key, &stored);
 			StorageVersion::new(19).put::<crate::Tasks>();
 			<crate::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
-			assert_eq!(crate::Tasks::on_chain_storage_version(), 20);
+			assert_eq!(crate::Tasks::on_chain_storage_version(), 21);
 			let reason = crate::RuntimeHoldReason::Tasks(HoldReason::Demand);
 			assert_eq!(crate::Balances::balance_on_hold(&reason, &who), fee);
 			assert_eq!(crate::Balances::free_balance(&treasury), ed + fee);
-			let fees: Vec<_> = Demands::<Runtime>::get(0).iter().map(|d| d.fee).collect();
+			// Version 21 names the standby: nobody here, where no audit read them.
+			let demands = Demands::<Runtime>::get(0);
+			assert!(demands.iter().all(|d| d.standby.is_none()));
+			let fees: Vec<_> = demands.iter().map(|d| d.fee).collect();
 			assert_eq!(fees, vec![fee, fee]);
 			<crate::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
 			assert_eq!(crate::Balances::balance_on_hold(&reason, &who), fee);

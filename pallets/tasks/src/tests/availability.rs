@@ -148,6 +148,8 @@ fn a_checkpoint_served_to_partners_alone_is_demanded_and_the_proof_rejected() {
 			assert_ok!(publish(10, id, segments[1], p));
 		}
 		assert_eq!(demand_held(13), fee, "the answered demand's fee is paid");
+		let first = Demands::<T>::get(id).into_iter().find(|d| d.next.is_some()).unwrap();
+		let silent = first.standby.expect("a partner replayed from it");
 		let due = Demands::<T>::get(id)[1].due;
 		run_to(task(id).window_end.min(due));
 		assert_eq!(task(id).phase, Phase::Challenge, "the settlement waits for the pages");
@@ -162,7 +164,17 @@ fn a_checkpoint_served_to_partners_alone_is_demanded_and_the_proof_rejected() {
 		assert_eq!(worth(14), other, "an unanswered demand costs nothing");
 		assert_eq!((demand_held(13), demand_held(14)), (0, 0));
 		assert_eq!(worth(TREASURY), treasury + fee, "the answered demand's fee");
-		assert_eq!(worth_of(&[11, 12]), partners, "the partners' passes are not paid");
+		// The partners' passes are not paid, and the standby of the first unanswered
+		// demand, the one its demander is paid for, silent too, is slashed as for a
+		// missed verdict.
+		assert_eq!(worth_of(&[11, 12]), partners - 20, "silent standby {silent}");
+		let slashed = Event::StandbySlashed {
+			id,
+			checkpoint: first.checkpoint,
+			verifier: silent,
+			amount: 20,
+		};
+		assert!(events().contains(&slashed));
 		assert_eq!(worth(1), owner, "the owner pays nothing");
 		assert!(Demands::<T>::get(id).is_empty(), "the demands end with the round");
 		check();
@@ -445,36 +457,168 @@ fn an_offline_solvers_checkpoint_is_published_by_its_verifier_and_it_is_paid() {
 		settle(id);
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert!(!events().iter().any(|e| matches!(e, Event::CheckpointWithheld { .. })));
+		assert!(!events().iter().any(|e| matches!(e, Event::StandbySlashed { .. })));
 		assert!(worth(10) > solver, "the solver is paid");
 		assert_eq!(worth(13), demander - fee, "the demander pays its fee");
 		check();
 	});
 }
 
-/// The standby verifier: for the run's first checkpoint (the task's seeded start, which
-/// a verifier computes) the first in the audits with a verdict; for a checkpoint no
-/// verdict replayed from, the one whose segment ended there; none where no verdict
-/// stands or a game refuted it.
+/// A demander in league with the standby verifier of the checkpoint it demands, while
+/// the solver's node is down: the standby stays silent, so the solver's proof is
+/// rejected and the demander collects the bounty. The standby is slashed as for a
+/// missed verdict, so the pair ends below where it started: the deal does not pay.
 #[test]
-fn each_checkpoint_has_one_standby_verifier() {
+fn a_demander_and_a_silent_standby_lose_by_an_offline_solvers_slash() {
 	new_test_ext().execute_with(|| {
 		let (id, _) = passed(tiny());
 		let audits = Audits::<T>::get(id);
-		let at = System::block_number();
-		let demand =
-			|checkpoint| Demand { checkpoint, by: 13, fee: 0, at, due: at + 40, next: None };
-		let standby = |c| TaskPallet::standby(id, &demand(c));
-		assert_eq!(standby(0), Some(audits[0].verifier));
-		let a = &audits[1];
-		assert_eq!(standby(a.segment), Some(a.verifier), "it replayed from it");
-		let ended = audits
-			.iter()
-			.find(|a| !audits.iter().any(|b| b.segment == a.segment + 1))
-			.expect("an audit whose next segment is not audited");
-		assert_eq!(standby(ended.segment + 1), Some(ended.verifier), "its replay ended there");
-		Audits::<T>::mutate(id, |audits| audits[1].refuted_by = Some(13));
-		assert_ne!(standby(a.segment), Some(a.verifier), "a refuted verdict names nobody");
-		Audits::<T>::mutate(id, |audits| audits.iter_mut().for_each(|a| a.verdict = None));
-		assert_eq!(standby(0), None, "no verdict stands");
+		let (segment, standby) = (audits[0].segment, audits[0].verifier);
+		let pair = worth_of(&[13, standby]);
+		assert_ok!(demand(13, id, segment));
+		let named = events().iter().any(
+			|e| matches!(e, Event::CheckpointDemanded { standby: Some(s), .. } if *s == standby),
+		);
+		assert!(named, "the demand names its standby");
+		let due = Demands::<T>::get(id)[0].due;
+		run_to(due);
+		settle(id);
+		assert!(events().contains(&Event::CheckpointWithheld { id, checkpoint: segment, by: 13 }));
+		assert!(worth_of(&[13, standby]) < pair, "the deal costs the pair");
+		let slashed =
+			Event::StandbySlashed { id, checkpoint: segment, verifier: standby, amount: 20 };
+		assert!(events().contains(&slashed));
+		check();
 	});
+}
+
+/// A standby whose verdict a game voided and whose segment went to another verifier
+/// audits nothing of the task any more and is shown no duty on it: its silence costs it
+/// nothing more than the game did.
+#[test]
+fn a_standby_no_longer_auditing_the_task_is_not_slashed() {
+	new_test_ext().execute_with(|| {
+		let (id, leaves) = passed(tiny());
+		reg(14, Role::Verifier);
+		let audits = Audits::<T>::get(id);
+		let once = |v| audits.iter().filter(|a| a.verifier == v).count() == 1;
+		let a = audits.iter().find(|a| once(a.verifier)).expect("a verifier of one audit").clone();
+		assert_ok!(demand(13, id, a.segment));
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		rule(id, a.segment, true);
+		let redrawn = Audits::<T>::get(id).iter().find(|b| b.segment == a.segment).unwrap().clone();
+		assert_ne!(redrawn.verifier, a.verifier, "audited again by another");
+		assert!(TaskPallet::duties(&a.verifier).is_empty(), "shown nothing");
+		let next = a.segment as usize + 1;
+		let p = merkle::proof(&leaves, next).unwrap();
+		let proof = CheckpointProof {
+			checkpoint_hash: leaves[next],
+			siblings: BoundedVec::truncate_from(p.siblings),
+		};
+		let who = RuntimeOrigin::signed(redrawn.verifier);
+		assert_ok!(TaskPallet::submit_verification(who, id, a.segment, 0, leaves[next], proof));
+		let before = worth(a.verifier);
+		run_to(Demands::<T>::get(id)[0].due);
+		settle(id);
+		assert!(events().iter().any(|e| matches!(e, Event::CheckpointWithheld { .. })));
+		assert!(!events().iter().any(|e| matches!(e, Event::StandbySlashed { .. })));
+		assert_eq!(worth(a.verifier), before);
+		check();
+	});
+}
+
+/// A runtime upgrade stops every node's workers until its operator runs the new
+/// version: a demand under way gets a whole period again from the upgrade, the solver's
+/// turn first, and one made within a period after it starts its period when that grace
+/// ends, so neither the solver nor its standby answers for time the upgrade took. A
+/// demand already lapsed, or answered, stays as it was.
+#[test]
+fn a_runtime_upgrade_restarts_a_demands_period() {
+	use frame_support::traits::Hooks;
+	new_test_ext().execute_with(|| {
+		let (id, _) = passed(tiny());
+		let audits = Audits::<T>::get(id);
+		assert_ok!(demand(13, id, audits[0].segment));
+		let d = Demands::<T>::get(id)[0].clone();
+		let period = d.due - d.at;
+		run_to(TaskPallet::solvers_turn_end(&d) + 1);
+		// The hook runs before the block number moves on to the upgrade's block.
+		let now = System::block_number() + 1;
+		TaskPallet::on_runtime_upgrade();
+		assert_eq!(LastUpgrade::<T>::get(), now);
+		let after = Demands::<T>::get(id)[0].clone();
+		assert_eq!((after.at, after.due), (d.at, now + period), "its pages read from its block");
+		let standby = after.standby.unwrap();
+		let asked = TaskPallet::duties(&standby).iter().any(|d| matches!(d, Duty::Publish { .. }));
+		assert!(!asked, "the solver's turn again");
+
+		// Lapsed (its settlement not yet run) or answered: nothing moves.
+		Demands::<T>::mutate(id, |d| d[0].due = now);
+		let lapsed = Demands::<T>::get(id);
+		TaskPallet::on_runtime_upgrade();
+		assert_eq!(Demands::<T>::get(id), lapsed);
+		Demands::<T>::mutate(id, |d| (d[0].due, d[0].next) = (now + period, None));
+		let answered = Demands::<T>::get(id);
+		run_to(now + 3);
+		TaskPallet::on_runtime_upgrade();
+		assert_eq!(Demands::<T>::get(id), answered);
+	});
+	new_test_ext().execute_with(|| {
+		// A demand made within a period of an upgrade starts its period after that grace.
+		let (id, _) = passed(tiny());
+		let now = System::block_number();
+		LastUpgrade::<T>::put(now - 1);
+		assert_ok!(demand(13, id, Audits::<T>::get(id)[0].segment));
+		let d = Demands::<T>::get(id)[0].clone();
+		let pages = publish::page_count(&publish::tensor_lengths(&tiny()));
+		let period = <<T as Config>::PublishPeriod as Get<u64>>::get().max(4 * pages);
+		assert_eq!((d.at, d.due), (now, now - 1 + 2 * period));
+	});
+}
+
+/// The standby is named when the checkpoint is demanded: a game that later refutes its
+/// verdict does not hand the duty to a verifier that would learn of it too late.
+#[test]
+fn the_standby_is_named_when_the_checkpoint_is_demanded() {
+	new_test_ext().execute_with(|| {
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		let a = Audits::<T>::get(id)[0].clone();
+		assert_ok!(demand(13, id, a.segment));
+		Audits::<T>::mutate(id, |audits| audits[0].refuted_by = Some(13));
+		assert_eq!(TaskPallet::standby(id, a.segment), None, "refuted: it names nobody now");
+		let d = Demands::<T>::get(id)[0].clone();
+		assert_eq!(d.standby, Some(a.verifier));
+		run_to(TaskPallet::solvers_turn_end(&d));
+		assert_ok!(publish(a.verifier, id, a.segment, &pages(&spec, &leaves, a.segment)[0]));
+	});
+}
+
+/// The standby verifier: for the run's first checkpoint (the task's seeded start, which
+/// a verifier computes) the first in the audits with a verdict; for a checkpoint no
+/// verdict replayed from, in Threshold mode the one whose segment ended there (it
+/// measured its distance to it), in Exact mode nobody (it compared a hash); none where
+/// no verdict stands or a game refuted it.
+#[test]
+fn each_checkpoint_has_one_standby_verifier() {
+	for (spec, measured) in [(tiny(), false), (fixtures::tiny_mlp(), true)] {
+		new_test_ext().execute_with(|| {
+			let (id, _) = passed(spec);
+			let audits = Audits::<T>::get(id);
+			let standby = |c| TaskPallet::standby(id, c);
+			assert_eq!(standby(0), Some(audits[0].verifier));
+			let a = &audits[1];
+			assert_eq!(standby(a.segment), Some(a.verifier), "it replayed from it");
+			let ended = audits
+				.iter()
+				.find(|a| !audits.iter().any(|b| b.segment == a.segment + 1))
+				.expect("an audit whose next segment is not audited");
+			let want = measured.then_some(ended.verifier);
+			assert_eq!(standby(ended.segment + 1), want, "its replay ended there");
+			Audits::<T>::mutate(id, |audits| audits[1].refuted_by = Some(13));
+			assert_ne!(standby(a.segment), Some(a.verifier), "a refuted verdict names nobody");
+			Audits::<T>::mutate(id, |audits| audits.iter_mut().for_each(|a| a.verdict = None));
+			assert_eq!(standby(0), None, "no verdict stands");
+		});
+	}
 }

@@ -542,6 +542,7 @@ fn a_reaudit_under_way_keeps_its_first_verifiers_deadlines_at_version_18() {
 /// withheld proof's reporter gets it back). Run again, the upgrade changes nothing.
 #[test]
 fn an_unanswered_demands_fee_is_held_when_storage_moves_to_version_20() {
+	use crate::migrations::v20::{Demand, Demands};
 	use frame_support::traits::OnRuntimeUpgrade;
 	new_test_ext().execute_with(|| {
 		let demand = |checkpoint, by, next| Demand { checkpoint, by, fee: 4, at: 1, due: 9, next };
@@ -564,5 +565,48 @@ fn an_unanswered_demands_fee_is_held_when_storage_moves_to_version_20() {
 		assert_eq!(worth_of(&[13, 14, TREASURY]), total, "nothing minted or burnt");
 		crate::migrations::V19ToV20::<T>::on_runtime_upgrade();
 		assert_eq!(held(13), 4);
+	});
+}
+
+/// Version 20 picked a demand's standby from the audits at every page; version 21 names
+/// it in the demand. Each demand awaiting pages at the upgrade names the verifier that
+/// replayed from its checkpoint (for the run's first, the first with a verdict), and
+/// nobody where no verdict read it or the demand is answered or lapsed; every other
+/// field reads back as it was. Run again, nothing changes.
+#[test]
+fn each_demand_names_its_standby_when_storage_moves_to_version_21() {
+	use crate::migrations::v20;
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let (id, a, _) = two_passes();
+		let spare = (1..task(id).checkpoints)
+			.find(|k| !Audits::<T>::get(id).iter().any(|a| a.segment == *k || a.segment + 1 == *k))
+			.expect("a checkpoint no audit touches");
+		let now = System::block_number();
+		let old =
+			|checkpoint, next, due| v20::Demand { checkpoint, by: 13, fee: 4, at: 1, due, next };
+		let stored = vec![
+			old(a.segment, Some((1, 0)), now + 9),
+			old(0, Some((0, 0)), now + 9),
+			old(spare, Some((0, 0)), now + 9),
+			old(a.segment + 1, None, now + 9),
+			old(0, Some((0, 0)), now + 1),
+		];
+		v20::Demands::<T>::insert(id, BoundedVec::truncate_from(stored.clone()));
+		StorageVersion::new(20).put::<TaskPallet>();
+		crate::migrations::V20ToV21::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 21);
+		let first = Audits::<T>::get(id).iter().find(|a| a.verdict.is_some()).unwrap().verifier;
+		let after = Demands::<T>::get(id);
+		let named: Vec<Option<u64>> = after.iter().map(|d| d.standby).collect();
+		// Nobody for a checkpoint no verdict read, nor for a demand answered or lapsed (at
+		// the upgrade's block, the one after the current).
+		assert_eq!(named, vec![Some(a.verifier), Some(first), None, None, None]);
+		for (new, old) in after.iter().zip(&stored) {
+			let kept = (new.checkpoint, new.by, new.fee, new.at, new.due, new.next);
+			assert_eq!(kept, (old.checkpoint, old.by, old.fee, old.at, old.due, old.next));
+		}
+		crate::migrations::V20ToV21::<T>::on_runtime_upgrade();
+		assert_eq!(Demands::<T>::get(id), after);
 	});
 }

@@ -3,6 +3,9 @@
 use crate::*;
 use frame_support::migrations::VersionedMigration;
 
+mod demands;
+pub use demands::*;
+
 /// Version 0's storage that later versions replaced.
 pub(crate) mod v0 {
 	use super::*;
@@ -711,45 +714,5 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for RevealDeadl
 		let before = u64::decode(&mut &state[..]).map_err(|_| "undecodable count")?;
 		ensure!(RevealBy::<T>::iter().count() as u64 == before, "a verifier was missed");
 		Ok(())
-	}
-}
-
-/// The tasks pallet's migration from storage version 19 to 20 (runs once): version 20
-/// holds a demand's fee until the checkpoint is published, where version 19 paid it to
-/// the treasury at once. A demand still unanswered at the upgrade has its fee moved back
-/// from the treasury and held, so that the new rule applies to it whole (paid on its
-/// last page, returned if its pages never come); should that fail, it records a fee of
-/// nothing, which is then neither paid nor returned.
-pub type V19ToV20<T> =
-	VersionedMigration<19, 20, HeldDemands<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
-
-/// Version 19 to 20's step, unversioned: rewrites every task's demands, and moves each
-/// unanswered one's fee (the treasury's and the demander's accounts and holds).
-pub struct HeldDemands<T>(core::marker::PhantomData<T>);
-
-/// A round's demands as stored.
-type RoundDemands<T> = BoundedVec<DemandOf<T>, DemandsBound<T>>;
-
-impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for HeldDemands<T> {
-	fn on_runtime_upgrade() -> Weight {
-		use frame_support::traits::tokens::Preservation;
-		let (mut rounds, mut moved) = (0u64, 0u64);
-		let treasury = T::TreasuryAccount::get();
-		Demands::<T>::translate_values(|mut demands: RoundDemands<T>| {
-			rounds = rounds.saturating_add(1);
-			for d in demands.iter_mut().filter(|d| d.next.is_some()) {
-				moved = moved.saturating_add(1);
-				let back = frame_support::storage::with_storage_layer(|| {
-					T::Currency::transfer(&treasury, &d.by, d.fee, Preservation::Preserve)?;
-					T::Currency::hold(&HoldReason::Demand.into(), &d.by, d.fee)
-				});
-				if back.is_err() {
-					d.fee = Zero::zero();
-				}
-			}
-			Some(demands)
-		});
-		let db = T::DbWeight::get();
-		db.reads_writes(rounds, rounds).saturating_add(db.reads_writes(3 * moved, 3 * moved))
 	}
 }
