@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use gensyn_primitives::publish;
 use gensyn_runtime::{BlockNumber, RuntimeCall};
 use gensyn_workers::checkpoint::{self, TrainState};
 use pallet_gensyn_tasks::{Call as TasksCall, Duty, TaskId};
@@ -19,6 +20,17 @@ use super::{chain, duties::Plan, published, segment, WorkerContext};
 /// Blocks a verifier standing by for a solver waits after the solver's last page before
 /// it publishes: the solver's node is back and answering.
 const HOLD_BACK: BlockNumber = 10;
+
+/// Whether a standby verifier may still leave the `left` pages of a demand due before
+/// block `due` to a solver that sent a page lately, at block `now`: only while another
+/// hold-back and two blocks a page still fit. Past that it publishes whatever the
+/// solver's node does: a solver that sends a page now and then and stops short must not
+/// leave the standby, which is slashed for an unanswered demand, without time (a page
+/// that loses a race to the solver's only costs its fee).
+fn stands_back(now: BlockNumber, due: BlockNumber, left: u64) -> bool {
+	let needed = u64::from(HOLD_BACK).saturating_add(left.saturating_mul(2));
+	u64::from(due.saturating_sub(now)) > needed
+}
 
 /// Where a role's pages come from.
 #[derive(Clone, Copy)]
@@ -33,7 +45,7 @@ pub enum Source {
 /// heavy job, since the pages are due within the publish period whatever else the role
 /// runs.
 pub fn plan(ctx: &Arc<WorkerContext>, at: H256, duty: &Duty<BlockNumber>, source: Source) -> Plan {
-	let Duty::Publish { task, checkpoint, item, page, .. } = *duty else { return Plan::Ignore };
+	let Duty::Publish { task, checkpoint, item, page, by } = *duty else { return Plan::Ignore };
 	let view = match chain::task(&ctx.client, at, task) {
 		Ok(v) => v,
 		Err(e) => return Plan::failed(e),
@@ -42,7 +54,7 @@ pub fn plan(ctx: &Arc<WorkerContext>, at: H256, duty: &Duty<BlockNumber>, source
 	Plan::Quick(Box::new(move || {
 		match source {
 			Source::Own => own_page(&ctx, task, &view, checkpoint, place),
-			Source::Kept => kept_page(&ctx, block, task, &view, checkpoint, place),
+			Source::Kept => kept_page(&ctx, (block, by), task, &view, checkpoint, place),
 		}
 		.map(Some)
 	}))
@@ -77,20 +89,24 @@ fn own_page(
 	page_call(id, checkpoint, at, &state, &leaves)
 }
 
-/// A verifier's page `(item, page)` of checkpoint `checkpoint` of task `id`'s run, for a
-/// solver that did not answer in its turn and sent no page in the last [`HOLD_BACK`]
-/// blocks up to `block`: from the run's journal and the checkpoint this node kept when
+/// A verifier's page `(item, page)` of checkpoint `checkpoint` of task `id`'s run, due
+/// before block `due`, for a solver that did not answer in its turn and sent no page in
+/// the last [`HOLD_BACK`] blocks up to `block` (or, once time is short, whatever it
+/// sent: [`stands_back`]): from the run's journal and the checkpoint this node kept when
 /// its verdict read it, or the task's seeded start for the first. Nothing is sent unless
 /// the state is the committed one (a page that fails its proof would only cost the fee).
 fn kept_page(
 	ctx: &WorkerContext,
-	block: H256,
+	(block, due): (H256, BlockNumber),
 	id: TaskId,
 	view: &chain::Task,
 	checkpoint: u32,
 	at: (u32, u32),
 ) -> Result<RuntimeCall, String> {
-	if let Some(solver) = &view.solver {
+	let spec = chain::spec(view)?;
+	let left = publish::pages_from(&publish::tensor_lengths(&spec), at.0, at.1);
+	let now = chain::number(&ctx.client, block)?;
+	if let Some(solver) = view.solver.as_ref().filter(|_| stands_back(now, due, left)) {
 		if published::sent_pages(ctx, block, (id, checkpoint), solver, HOLD_BACK)? {
 			return Err(format!(
 				"task {id}: the solver is publishing checkpoint {checkpoint}: standing by"
@@ -100,7 +116,6 @@ fn kept_page(
 	let run = segment::committed(ctx, id, view)?;
 	let leaves = &run.journaled()?.leaves;
 	let state = if checkpoint == 0 {
-		let spec = chain::spec(view)?;
 		gensyn_workers::reference::initial_state(&spec).map_err(|e| e.to_string())?
 	} else {
 		segment::checkpoint(ctx, &run, checkpoint)?
@@ -130,7 +145,7 @@ fn page_call(
 ) -> Result<RuntimeCall, String> {
 	let tensors: Vec<&[f32]> =
 		state.params.iter().chain(&state.opt).map(|t| t.as_slice()).collect();
-	let pages = gensyn_primitives::publish::pages(state.step, &tensors, leaves, checkpoint)
+	let pages = publish::pages(state.step, &tensors, leaves, checkpoint)
 		.ok_or_else(|| format!("task {id}: the run has no checkpoint {checkpoint}"))?;
 	let found = pages.into_iter().find(|p| (p.item, p.page) == (item, page));
 	let p = found
@@ -143,4 +158,21 @@ fn page_call(
 		bytes: BoundedVec::truncate_from(p.bytes),
 		proof: p.proof,
 	}))
+}
+
+#[cfg(test)]
+mod tests {
+	use super::{stands_back, HOLD_BACK};
+
+	/// A standby leaves the pages to a solver that sent one lately only while another
+	/// hold-back and two blocks a page left still fit before the due block.
+	#[test]
+	fn a_standby_holds_back_only_while_time_is_left() {
+		let due = 200;
+		let last = due - HOLD_BACK - 2 * 10;
+		assert!(stands_back(last - 1, due, 10));
+		assert!(!stands_back(last, due, 10), "no time left to wait");
+		assert!(!stands_back(due + 1, due, 1));
+		assert!(stands_back(0, due, 0));
+	}
 }

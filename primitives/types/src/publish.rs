@@ -77,6 +77,13 @@ pub fn page_count(lengths: &[u64]) -> u64 {
 	lengths.iter().fold(1u64, |n, l| n.saturating_add(pages_of(*l)))
 }
 
+/// Pages from page `page` of item `item` (itself included) to a checkpoint's last, in
+/// the order they are published.
+pub fn pages_from(lengths: &[u64], item: u32, page: u32) -> u64 {
+	let before = (0..item).filter_map(|i| item_pages(lengths, i)).sum::<u64>();
+	page_count(lengths).saturating_sub(before.saturating_add(page.into()))
+}
+
 /// Bytes of a whole checkpoint's pages.
 pub fn state_bytes(lengths: &[u64]) -> u64 {
 	lengths.iter().fold(STEP_BYTES as u64, |n, l| n.saturating_add(l.saturating_mul(4)))
@@ -289,6 +296,9 @@ mod tests {
 		let root = merkle::root(&leaves);
 		let pages = pages(42, &refs, &leaves, 3).unwrap();
 		assert_eq!(pages.len() as u64, page_count(&lengths));
+		for (k, p) in pages.iter().enumerate() {
+			assert_eq!(pages_from(&lengths, p.item, p.page), (pages.len() - k) as u64, "{p:?}");
+		}
 		let at = |p: &Page| PageAt { checkpoint: 3, checkpoints: 5, item: p.item, page: p.page };
 		for p in &pages {
 			assert!(verify_page(&root, &lengths, at(p), &p.bytes, &p.proof), "{p:?}");
