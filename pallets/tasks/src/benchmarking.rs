@@ -38,6 +38,9 @@ fn funded<T: Config>(name: &'static str, i: u32) -> T::AccountId {
 	who
 }
 
+/// Whistleblowers registered for the watch lottery's benchmark.
+const WATCHERS: u32 = 2;
+
 /// The forced-error secret of a benchmark verifier.
 fn secret<T: Config>(who: &T::AccountId) -> Hash32 {
 	sp_crypto_hashing::blake2_256(&who.encode())
@@ -205,6 +208,24 @@ fn verify_all<T: Config + pallet_gensyn_jackpot::Config>(id: TaskId) {
 			secret::<T>(&a.verifier),
 		);
 	}
+}
+
+/// Whether the runtime's arbiter opens a game over `segment` of task `id` against
+/// `challenger` (tried, then cancelled): where it has none, challenges are refused and
+/// there is nothing to measure.
+fn arbiter_plays<T: Config>(
+	id: TaskId,
+	segment: u32,
+	challenger: &T::AccountId,
+) -> Result<(), BenchmarkError> {
+	let verifier = Audits::<T>::get(id).into_iter().find(|a| a.segment == segment);
+	if let Some(a) = verifier {
+		if T::Arbiter::open(id, segment, challenger, &a.verifier).is_err() {
+			return Err(BenchmarkError::Weightless);
+		}
+		T::Arbiter::cancel(id, segment);
+	}
+	Ok(())
 }
 
 #[benchmarks(where T: pallet_gensyn_stake::Config + pallet_gensyn_jackpot::Config)]
@@ -384,17 +405,80 @@ mod benchmarks {
 		let whistleblower: T::AccountId = account("whistleblower", 0, 0);
 		register::<T>(&whistleblower, Role::Whistleblower);
 		let segment = Audits::<T>::get(id).first().map(|a| a.segment).unwrap_or(0);
-		let verifier = Audits::<T>::get(id).first().map(|a| a.verifier.clone());
-		if let Some(v) = verifier {
-			if T::Arbiter::open(id, segment, &whistleblower, &v).is_err() {
-				// No arbiter in this runtime: challenges are refused, nothing to measure.
-				return Err(BenchmarkError::Weightless);
-			}
-			T::Arbiter::cancel(id, segment);
-		}
+		arbiter_plays::<T>(id, segment, &whistleblower)?;
 		#[extrinsic_call]
 		_(RawOrigin::Signed(whistleblower), id, segment);
 		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::Disputed));
+		Ok(())
+	}
+
+	/// A challenge with a winning ticket of the round's watch lottery: the ticket's check
+	/// (a VRF proof's, in a runtime) on top of a challenge's.
+	#[benchmark]
+	fn watch_challenge() -> Result<(), BenchmarkError> {
+		workers::<T>();
+		// On the list before the round's lottery is drawn, so that they play in it.
+		let watchers: Vec<T::AccountId> = (0..WATCHERS).map(|i| account("watcher", i, 0)).collect();
+		for w in &watchers {
+			register::<T>(w, Role::Whistleblower);
+		}
+		let owner = funded::<T>("owner", 0);
+		let (id, segment) = passed::<T>(&owner);
+		let task = Tasks::<T>::get(id).ok_or(BenchmarkError::Stop("no task"))?;
+		// A runtime without a lottery has no watchers: nothing to measure.
+		let mut draw = Watches::<T>::get(id).ok_or(BenchmarkError::Weightless)?;
+		// Every watcher wins: what is measured is a winner's challenge, not the odds.
+		draw.odds = u64::MAX;
+		Watches::<T>::insert(id, draw);
+		let won = watchers.iter().find_map(|w| {
+			let ticket = T::BenchmarkHelper::ticket(w, &draw.seed)?;
+			TasksPallet::<T>::won_watch(id, &task, w, &ticket).then(|| (w.clone(), ticket))
+		});
+		let (watcher, ticket) = won.ok_or(BenchmarkError::Stop("no benchmark watcher won"))?;
+		arbiter_plays::<T>(id, segment, &watcher)?;
+		#[extrinsic_call]
+		_(RawOrigin::Signed(watcher), id, segment, ticket);
+		assert_eq!(Tasks::<T>::get(id).map(|t| t.phase), Some(Phase::Disputed));
+		Ok(())
+	}
+
+	/// A proof that the run's first checkpoint is not the task's seeded start, the
+	/// heavier kind: besides the state root under the checkpoint root, a chunk of a
+	/// tensor under the tensor's root and the seeded value of each of its elements. The
+	/// benchmark run's tensors are zeros, which the seeded weights are not.
+	#[benchmark]
+	fn prove_off_task() -> Result<(), BenchmarkError> {
+		workers::<T>();
+		let owner = funded::<T>("owner", 0);
+		let (id, _) = passed::<T>(&owner);
+		let n = Tasks::<T>::get(id).map(|t| t.checkpoints).unwrap_or(0);
+		let tensors = bench_tensors();
+		let first = tensors.first().ok_or(BenchmarkError::Stop("no tensor"))?;
+		let chunks: Vec<Hash32> =
+			first.chunks(merkle::TENSOR_CHUNK_ELEMENTS).map(merkle::tensor_leaf).collect();
+		let values = first.iter().take(merkle::TENSOR_CHUNK_ELEMENTS).map(|v| v.to_bits());
+		let siblings = |p: Option<merkle::MerkleProof>| {
+			BoundedVec::truncate_from(p.map(|p| p.siblings).unwrap_or_default())
+		};
+		let chunk = StateChunk {
+			tensor: 0,
+			chunk: 0,
+			values: BoundedVec::truncate_from(values.collect()),
+			siblings: siblings(merkle::proof(&chunks, 0)),
+		};
+		let roots: Vec<Hash32> = tensors.iter().map(|t| merkle::tensor_root(t)).collect();
+		let proof = OffTaskProof {
+			index: 0,
+			siblings: siblings(merkle::proof(&leaves(n), 0)),
+			step: 0,
+			tensor_roots: BoundedVec::truncate_from(roots),
+			chunk: Some(chunk),
+		};
+		T::BenchmarkHelper::accept_off_task(0);
+		let prover = funded::<T>("prover", 0);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(prover.clone()), id, proof);
+		assert_eq!(OffTask::<T>::get(id), Some(prover));
 		Ok(())
 	}
 

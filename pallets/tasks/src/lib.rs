@@ -278,6 +278,12 @@ pub mod pallet {
 		type MaxPublishBytes: Get<u64>;
 		/// Weights.
 		type WeightInfo: WeightInfo;
+		/// Watch tickets and off-task proofs for the benchmarks.
+		#[cfg(feature = "runtime-benchmarks")]
+		type BenchmarkHelper: BenchmarkHelper<
+			Self::AccountId,
+			<Self::Lottery as WatchLottery<Self::AccountId>>::Ticket,
+		>;
 	}
 
 	/// The next task id.

@@ -315,6 +315,20 @@ impl pallet_gensyn_tasks::Config for Test {
 	type DemandFeePerMiB = ConstU64<1>;
 	type MaxPublishBytes = ConstU64<{ 1 << 20 }>;
 	type WeightInfo = ();
+	#[cfg(feature = "runtime-benchmarks")]
+	type BenchmarkHelper = TestLottery;
+}
+
+/// The test lottery's tickets are scores anyone can compute, and the test arbiter takes
+/// the off-task proof it is told to.
+#[cfg(feature = "runtime-benchmarks")]
+impl crate::BenchmarkHelper<u64, u64> for TestLottery {
+	fn ticket(who: &u64, seed: &crate::Hash32) -> Option<u64> {
+		Some(score(*who, seed))
+	}
+	fn accept_off_task(index: u32) {
+		OFF_TASK_INDEX.with(|i| *i.borrow_mut() = Some(index));
+	}
 }
 
 /// The mock's switches, set together when the externalities are built: a test states

@@ -123,3 +123,15 @@ pub trait ThresholdBounds {
 	/// `(floor, ceiling)`.
 	fn bounds() -> (u32, u32);
 }
+
+/// What the benchmarks of calls that carry a proof need from a runtime: the proof, or
+/// its acceptance where a benchmark cannot make one.
+#[cfg(feature = "runtime-benchmarks")]
+pub trait BenchmarkHelper<AccountId, Ticket> {
+	/// `who`'s ticket for a watch lottery seeded with `seed`, where the runtime's lottery
+	/// lets a benchmark make one (a private key's VRF output: `None` where it cannot).
+	fn ticket(who: &AccountId, seed: &Hash32) -> Option<Ticket>;
+	/// Makes the arbiter accept a proof that checkpoint `index` of a run is off its task,
+	/// where the arbiter does not check the proof itself (a test arbiter).
+	fn accept_off_task(index: u32);
+}
