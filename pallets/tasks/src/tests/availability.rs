@@ -380,12 +380,44 @@ fn pages_after_the_windows_end_reopen_it_for_a_period() {
 	});
 }
 
+/// A proof that opens the run's first checkpoint (the test arbiter reads only the index).
+fn first_opened() -> OffTaskProof {
+	OffTaskProof {
+		index: 0,
+		siblings: BoundedVec::new(),
+		step: 0,
+		tensor_roots: BoundedVec::new(),
+		chunk: None,
+	}
+}
+
 /// A whistleblower without the run's journal demands the run's first checkpoint, reads
 /// it from its pages and proves the run off its task: the solver is slashed, and the
 /// demander gets its fee back with its bounty, even when another account (one that
-/// copied the proof from the pool, say) sends the proof first.
+/// copied the proof from the pool, say) sends the proof first. So too when the other
+/// account (the solver's own, say) proves it from the first pages, before the last one
+/// answers the demand and pays its fee: the demander reports it, and gets the fee back.
 #[test]
 fn a_prover_gets_back_the_fees_of_the_checkpoints_it_demanded() {
+	new_test_ext().execute_with(|| {
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		let (demander, sybil) = (worth(13), worth(14));
+		assert_ok!(demand(13, id, 0));
+		let pages = pages(&spec, &leaves, 0);
+		let (last, first) = pages.split_last().unwrap();
+		for p in first {
+			assert_ok!(publish(10, id, 0, p));
+		}
+		OFF_TASK_INDEX.with(|i| *i.borrow_mut() = Some(0));
+		assert_ok!(TaskPallet::prove_off_task(RuntimeOrigin::signed(14), id, first_opened()));
+		assert!(events().contains(&Event::RunOffTask { id, by: 13 }), "the demander reports");
+		assert_ok!(publish(10, id, 0, last));
+		settle(id);
+		assert_eq!(worth(13), demander + 10, "the bounty, with its fee back");
+		assert_eq!(worth(14), sybil, "the early proof earns nothing");
+		check();
+	});
 	new_test_ext().execute_with(|| {
 		let spec = tiny();
 		let (id, leaves) = passed(spec.clone());
@@ -396,14 +428,7 @@ fn a_prover_gets_back_the_fees_of_the_checkpoints_it_demanded() {
 		}
 		assert_eq!(worth(13), prover - fee_paid(id), "the answered demand's fee is paid");
 		OFF_TASK_INDEX.with(|i| *i.borrow_mut() = Some(0));
-		let proof = OffTaskProof {
-			index: 0,
-			siblings: BoundedVec::new(),
-			step: 0,
-			tensor_roots: BoundedVec::new(),
-			chunk: None,
-		};
-		assert_ok!(TaskPallet::prove_off_task(RuntimeOrigin::signed(14), id, proof));
+		assert_ok!(TaskPallet::prove_off_task(RuntimeOrigin::signed(14), id, first_opened()));
 		assert!(events().contains(&Event::RunOffTask { id, by: 13 }), "the demander reports");
 		settle(id);
 		assert!(events()
