@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use gensyn_primitives::publish;
-use gensyn_runtime::{BlockNumber, RuntimeCall};
+use gensyn_runtime::{AccountId, BlockNumber, RuntimeCall};
 use gensyn_workers::checkpoint::{self, TrainState};
 use pallet_gensyn_tasks::{Call as TasksCall, Duty, TaskId};
 use sp_core::H256;
@@ -34,11 +34,13 @@ fn stands_back(now: BlockNumber, due: BlockNumber, left: u64) -> bool {
 
 /// Where a role's pages come from.
 #[derive(Clone, Copy)]
-pub enum Source {
+pub enum Source<'a> {
 	/// The solver's own run in this node's store.
 	Own,
-	/// The copy a verifier kept of the checkpoint its verdict read.
-	Kept,
+	/// The copy a verifier kept of the checkpoint its verdict read, by the verifier's key:
+	/// none for a task that key solves, whose solver role sends its own pages (duties are
+	/// listed per key, and the two would race, each lost race paying).
+	Kept(Option<&'a AccountId>),
 }
 
 /// The plan for `duty`, a `Duty::Publish` seen at block `at`, from `source`: beside any
@@ -50,11 +52,17 @@ pub fn plan(ctx: &Arc<WorkerContext>, at: H256, duty: &Duty<BlockNumber>, source
 		Ok(v) => v,
 		Err(e) => return Plan::failed(e),
 	};
+	let kept = match source {
+		Source::Kept(me) if me.is_some() && view.solver.as_ref() == me => return Plan::Ignore,
+		Source::Kept(_) => true,
+		Source::Own => false,
+	};
 	let (ctx, block, place) = (ctx.clone(), at, (item, page));
 	Plan::Quick(Box::new(move || {
-		match source {
-			Source::Own => own_page(&ctx, task, &view, checkpoint, place),
-			Source::Kept => kept_page(&ctx, (block, by), task, &view, checkpoint, place),
+		if kept {
+			kept_page(&ctx, (block, by), task, &view, checkpoint, place)
+		} else {
+			own_page(&ctx, task, &view, checkpoint, place)
 		}
 		.map(Some)
 	}))

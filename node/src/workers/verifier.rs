@@ -141,13 +141,11 @@ impl Role for Verifier {
 			}
 			Duty::RevealProfile { task, .. } => self.reveal_profile(at, task),
 			// The chain names it to one verifier that read the checkpoint, once the
-			// solver's turn is over; not where this key is the task's solver, whose
-			// role sends its own pages (the two would race, and each lost race pays).
-			Duty::Publish { task, .. } => match chain::task(&self.ctx.client, at, task) {
-				Ok(view) if view.solver.is_some() && view.solver == self.account => Plan::Ignore,
-				Ok(_) => publish::plan(&self.ctx, at, duty, publish::Source::Kept),
-				Err(e) => Plan::failed(e),
-			},
+			// solver's turn is over.
+			Duty::Publish { .. } => {
+				let source = publish::Source::Kept(self.account.as_ref());
+				publish::plan(&self.ctx, at, duty, source)
+			}
 			Duty::Verify { task, segment, by, forcible } => {
 				let now = match chain::number(&self.ctx.client, at) {
 					Ok(n) => n,
