@@ -402,7 +402,7 @@ fn a_prover_gets_back_the_fees_of_the_checkpoints_it_demanded() {
 	new_test_ext().execute_with(|| {
 		let spec = tiny();
 		let (id, leaves) = passed(spec.clone());
-		let (demander, sybil) = (worth(13), worth(14));
+		let (demander, sybil, pair) = (worth(13), worth(14), worth_of(&[10, 14]));
 		assert_ok!(demand(13, id, 0));
 		let pages = pages(&spec, &leaves, 0);
 		let (last, first) = pages.split_last().unwrap();
@@ -416,6 +416,7 @@ fn a_prover_gets_back_the_fees_of_the_checkpoints_it_demanded() {
 		settle(id);
 		assert_eq!(worth(13), demander + 10, "the bounty, with its fee back");
 		assert_eq!(worth(14), sybil, "the early proof earns nothing");
+		assert!(worth_of(&[10, 14]) < pair, "the solver and its account lose by it");
 		check();
 	});
 	new_test_ext().execute_with(|| {
