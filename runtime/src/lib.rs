@@ -100,6 +100,9 @@ type Migrations = (
 	pallet_gensyn_arbitration::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_stake::migrations::V1ToV2<Runtime>,
+	// Before the tasks pallet's version 22, which counts audits in its entries.
+	pallet_gensyn_stake::migrations::V2ToV3<Runtime>,
+	pallet_gensyn_tasks::migrations::V21ToV22<Runtime>,
 	pallet_gensyn_jackpot::migrations::V0ToV1<Runtime>,
 );
 
@@ -142,7 +145,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 156,
+	spec_version: 157,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,

@@ -1,6 +1,8 @@
 //! The stake pallet as the other pallets see it: [`StakeInterface`] over its storage.
 
-use crate::{pallet::*, BalanceOf, BondStatus, Capability, Role, SlashOutcome, StakeInterface};
+use crate::{
+	pallet::*, BalanceOf, BondStatus, Capability, Engaged, Role, SlashOutcome, StakeInterface,
+};
 use alloc::vec::Vec;
 use frame_support::traits::{fungible::Mutate, tokens::Preservation};
 use sp_runtime::{traits::Zero, DispatchResult, SaturatedConversion, Saturating};
@@ -23,7 +25,7 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 
 	fn has_room(who: &T::AccountId, role: Role, units: u32) -> bool {
 		// Engagements in any role count: the tasks pallet counts them per account.
-		let counted = Engagements::<T>::get(who).saturating_add(units.max(1));
+		let counted = Engagements::<T>::get(who).units.saturating_add(units.max(1));
 		Self::covers(who, role, counted)
 	}
 
@@ -99,14 +101,39 @@ impl<T: Config> StakeInterface<T::AccountId, BalanceOf<T>> for Pallet<T> {
 	}
 
 	fn engaged_units(who: &T::AccountId) -> u32 {
-		Engagements::<T>::get(who)
+		Engagements::<T>::get(who).units
 	}
 
 	fn note_engaged(who: &T::AccountId, units: u32, engaged: bool) {
+		Pallet::<T>::count_engaged(who, |e| {
+			e.units =
+				if engaged { e.units.saturating_add(units) } else { e.units.saturating_sub(units) };
+		});
+	}
+
+	fn audit_units(who: &T::AccountId) -> u32 {
+		Engagements::<T>::get(who).audits
+	}
+
+	fn note_auditing(who: &T::AccountId, units: u32, auditing: bool) {
+		Pallet::<T>::count_engaged(who, |e| {
+			e.audits = if auditing {
+				e.audits.saturating_add(units)
+			} else {
+				e.audits.saturating_sub(units)
+			};
+		});
+	}
+}
+
+impl<T: Config> Pallet<T> {
+	/// Changes `who`'s [`Engagements`] entry by `change`; an entry that counts nothing is
+	/// removed.
+	fn count_engaged(who: &T::AccountId, change: impl FnOnce(&mut Engaged)) {
 		Engagements::<T>::mutate_exists(who, |n| {
-			let v = n.unwrap_or(0);
-			let v = if engaged { v.saturating_add(units) } else { v.saturating_sub(units) };
-			*n = if v == 0 { None } else { Some(v) };
+			let mut e = n.unwrap_or_default();
+			change(&mut e);
+			*n = (e != Engaged::default()).then_some(e);
 		});
 	}
 }

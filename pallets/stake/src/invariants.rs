@@ -6,13 +6,16 @@ use frame_support::{ensure, traits::fungible::InspectHold};
 impl<T: Config> Pallet<T> {
 	/// Checks the pallet's invariants: every bond equals its hold, every active
 	/// worker is bonded at least the minimum, with its bond copied on the list, and has a
-	/// profile, no account is listed twice, and a join block is kept once for each
-	/// listed worker only.
+	/// profile, no account is listed twice, a join block is kept once for each
+	/// listed worker only, and a worker's audits are among its engagements.
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
 		for (who, role, rb) in Bonds::<T>::iter() {
 			let held = T::Currency::balance_on_hold(&Self::hold_reason(role).into(), &who);
 			ensure!(held == rb.bond, "stake: bond differs from its hold");
 			ensure!(Profiles::<T>::contains_key(&who), "stake: bonded account has no profile");
+		}
+		for (_, e) in Engagements::<T>::iter() {
+			ensure!(e.audits <= e.units, "stake: more units audited than engaged");
 		}
 		for role in Role::ALL {
 			let list = Active::<T>::get(role);

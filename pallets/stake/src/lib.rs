@@ -23,9 +23,10 @@ pub use weights::WeightInfo;
 
 /// The storage layout's version: bumped, with a migration, by every change of it (1:
 /// the block each active worker joined its list; 2: each active worker's bond, kept on
-/// the list for draws weighted by bond).
+/// the list for draws weighted by bond; 3: of a worker's engagements, the units of its
+/// audits, which its verifier bond backs one by one).
 const STORAGE_VERSION: frame_support::traits::StorageVersion =
-	frame_support::traits::StorageVersion::new(2);
+	frame_support::traits::StorageVersion::new(3);
 
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
@@ -178,6 +179,29 @@ pub struct RoleBond<Balance, BlockNumber> {
 	pub earned: Balance,
 }
 
+/// The units of engagement open tasks count on a worker ([`Engagements`]).
+#[derive(
+	Clone,
+	Copy,
+	PartialEq,
+	Eq,
+	Debug,
+	Default,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	MaxEncodedLen,
+	TypeInfo,
+)]
+pub struct Engaged {
+	/// Every engagement's units, in any role: a bond is withdrawn only at zero, and a
+	/// solver's room is counted against them.
+	pub units: u32,
+	/// Of those, the units of the tasks it audits: what its verifier bond backs at once
+	/// (see `StakeInterface::audit_units`). Profiles and challenges are not counted.
+	pub audits: u32,
+}
+
 /// How a slash was split.
 #[derive(
 	Clone, Copy, PartialEq, Eq, Debug, Default, Encode, Decode, DecodeWithMemTracking, TypeInfo,
@@ -263,6 +287,15 @@ pub trait StakeInterface<AccountId, Balance> {
 	/// Notes that a task starts (`true`) or stops (`false`) counting `units` units on
 	/// `who`; a worker cannot withdraw a bond while any task counts on it.
 	fn note_engaged(who: &AccountId, units: u32, engaged: bool);
+	/// The units of the tasks `who` audits now (see [`Self::note_auditing`]), a part of
+	/// [`Self::engaged_units`]: a verifier bond that covers them and a task's units more
+	/// is free to back one more audit.
+	fn audit_units(who: &AccountId) -> u32;
+	/// Notes that `who`, already engaged in a task of `units` units, starts (`true`) or
+	/// stops (`false`) auditing it. A verifier bond backs each audit in full: one bond
+	/// drawn to audit many tasks at once would lose itself once however many of them it
+	/// passed wrongly.
+	fn note_auditing(who: &AccountId, units: u32, auditing: bool);
 }
 
 /// The balance type of the pallet's currency.
@@ -369,11 +402,11 @@ pub mod pallet {
 	>;
 
 	/// How many units of engagement open tasks count on each worker (one per engagement,
-	/// more in a task that pays more than a minimum bond backs); a worker withdraws
-	/// nothing while > 0.
+	/// more in a task that pays more than a minimum bond backs), and how many of them are
+	/// audits; a worker withdraws nothing while any is counted.
 	#[pallet::storage]
 	pub type Engagements<T: Config> =
-		StorageMap<_, Blake2_128Concat, T::AccountId, u32, ValueQuery>;
+		StorageMap<_, Blake2_128Concat, T::AccountId, Engaged, ValueQuery>;
 
 	/// Events.
 	#[pallet::event]
@@ -599,7 +632,7 @@ pub mod pallet {
 				frame_system::Pallet::<T>::block_number() >= until,
 				Error::<T>::UnbondingNotOver
 			);
-			ensure!(Engagements::<T>::get(&who) == 0, Error::<T>::Engaged);
+			ensure!(Engagements::<T>::get(&who).units == 0, Error::<T>::Engaged);
 			let amount = T::Currency::release(
 				&Self::hold_reason(role).into(),
 				&who,

@@ -65,3 +65,55 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for CopyBonds<T
 		T::DbWeight::get().reads_writes(reads, Role::ALL.len() as u64)
 	}
 }
+
+/// Version 2's engagement counts, which did not tell audits apart.
+pub(crate) mod v2 {
+	use super::*;
+
+	/// Units of engagement counted on each worker, as version 2 stored them.
+	#[frame_support::storage_alias]
+	pub type Engagements<T: Config> = StorageMap<
+		Pallet<T>,
+		Blake2_128Concat,
+		<T as frame_system::Config>::AccountId,
+		u32,
+		ValueQuery,
+	>;
+}
+
+/// The stake pallet's migration from storage version 2 to 3 (runs once): each
+/// engagement count takes a count of its audits, zero here; the tasks pallet's own
+/// migration then counts the audits of its live tasks.
+pub type V2ToV3<T> =
+	VersionedMigration<2, 3, CountAudits<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+
+/// Version 2 to 3's step, unversioned: each entry read and written once.
+pub struct CountAudits<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for CountAudits<T> {
+	fn on_runtime_upgrade() -> Weight {
+		let mut n = 0u64;
+		Engagements::<T>::translate::<u32, _>(|_, units| {
+			n = n.saturating_add(1);
+			Some(Engaged { units, audits: 0 })
+		});
+		T::DbWeight::get().reads_writes(n, n)
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+		let counts: Vec<(T::AccountId, u32)> = v2::Engagements::<T>::iter().collect();
+		Ok(counts.encode())
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		let before = Vec::<(T::AccountId, u32)>::decode(&mut &state[..])
+			.map_err(|_| "undecodable counts")?;
+		ensure!(Engagements::<T>::iter().count() == before.len(), "an entry was lost");
+		for (who, units) in before {
+			ensure!(Engagements::<T>::get(&who).units == units, "a count changed");
+		}
+		Ok(())
+	}
+}

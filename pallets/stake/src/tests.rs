@@ -356,11 +356,47 @@ fn engagements_count_up_and_down() {
 	run(|| {
 		StakeOf::note_engaged(&1, 1, true);
 		StakeOf::note_engaged(&1, 1, true);
-		assert_eq!(Engagements::<Test>::get(1), 2);
+		assert_eq!(Engagements::<Test>::get(1).units, 2);
 		StakeOf::note_engaged(&1, 1, false);
 		StakeOf::note_engaged(&1, 1, false);
 		StakeOf::note_engaged(&1, 1, false);
 		assert!(!Engagements::<Test>::contains_key(1));
+	});
+}
+
+/// Audits are counted apart, as a part of the engagements: the entry stays while either
+/// counts, and try_state catches more audited than engaged.
+#[test]
+fn audits_count_apart_among_the_engagements() {
+	run(|| {
+		StakeOf::note_engaged(&1, 3, true);
+		StakeOf::note_auditing(&1, 3, true);
+		StakeOf::note_engaged(&1, 1, true);
+		assert_eq!((StakeOf::engaged_units(&1), StakeOf::audit_units(&1)), (4, 3));
+		assert!(StakeOf::do_try_state().is_ok());
+		StakeOf::note_auditing(&1, 3, false);
+		assert_eq!((StakeOf::engaged_units(&1), StakeOf::audit_units(&1)), (4, 0));
+		StakeOf::note_engaged(&1, 4, false);
+		assert!(!Engagements::<Test>::contains_key(1));
+		StakeOf::note_auditing(&2, 1, true);
+		assert!(StakeOf::do_try_state().is_err(), "an audit outside the engagements");
+		StakeOf::note_auditing(&2, 1, false);
+		assert!(!Engagements::<Test>::contains_key(2));
+	});
+}
+
+#[test]
+fn storage_moves_to_version_3_with_no_audits_counted() {
+	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
+	run(|| {
+		crate::migrations::v2::Engagements::<Test>::insert(1, 3);
+		crate::migrations::v2::Engagements::<Test>::insert(2, 1);
+		StorageVersion::new(2).put::<Stake>();
+		crate::migrations::V2ToV3::<Test>::on_runtime_upgrade();
+		assert_eq!(Stake::on_chain_storage_version(), 3);
+		assert_eq!(Engagements::<Test>::get(1), Engaged { units: 3, audits: 0 });
+		assert_eq!(Engagements::<Test>::get(2), Engaged { units: 1, audits: 0 });
+		assert!(StakeOf::do_try_state().is_ok());
 	});
 }
 
@@ -375,7 +411,7 @@ fn an_engagement_of_several_units_takes_a_minimum_bond_for_each() {
 		assert!(StakeOf::has_room(&1, Role::Solver, 3));
 		// A task counting two units on the worker leaves room for one more.
 		StakeOf::note_engaged(&1, 2, true);
-		assert_eq!(Engagements::<Test>::get(1), 2);
+		assert_eq!(Engagements::<Test>::get(1).units, 2);
 		assert!(StakeOf::has_room(&1, Role::Solver, 1));
 		assert!(!StakeOf::has_room(&1, Role::Solver, 2), "350 does not cover 2 + 2 units");
 		assert!(!StakeOf::has_room(&1, Role::Verifier, 2), "150 does not cover 2 + 2 units");

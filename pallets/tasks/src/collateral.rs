@@ -8,9 +8,14 @@
 //!   engaged in (one bond cannot back several valuable fakes at once);
 //! - a verifier, re-auditor or profiler is drawn among those whose bond covers the
 //!   task's units where any does, else among all that fit, in proportion to its bond
-//!   ([`Pallet::pick_covering`]); its concurrent audits share its bond (a room rule
-//!   there would let a submitter that keeps honest verifiers busy steer draws to
-//!   accounts it keeps free);
+//!   ([`Pallet::pick_covering`]);
+//! - an auditor (a verifier or re-auditor) is, moreover, one whose bond is free to back
+//!   the audit where one tried is ([`Pallet::pick_auditor`]): its bond covers the units
+//!   of every task it audits at once, so that one bond bribed on many tasks at once
+//!   does not lose itself only once. Only audits lock a bond: profiles, which a
+//!   submitter can call for cheaply, do not, so that keeping honest verifiers busy
+//!   costs it trained tasks whose units tie their bonds up. A busy bond is passed
+//!   over, never waited for: with none free the first one tried audits;
 //! - a rejected proof, a wrong verdict and a missed verdict or profile are slashed per
 //!   unit, so a cheat on a task worth ten units risks ten slashes.
 //!
@@ -59,10 +64,20 @@ impl<T: Config> Pallet<T> {
 	/// trained tasks unchecked.
 	pub(crate) fn pick_covering(
 		pool: &mut Vec<(T::AccountId, BalanceOf<T>)>,
-		mut next: impl FnMut() -> u64,
+		next: impl FnMut() -> u64,
 		units: u32,
 		role: Role,
 	) -> Option<T::AccountId> {
+		Self::take_covering(pool, next, units, role).map(|(who, _)| who)
+	}
+
+	/// [`Self::pick_covering`]'s pick, with its bond.
+	fn take_covering(
+		pool: &mut Vec<(T::AccountId, BalanceOf<T>)>,
+		mut next: impl FnMut() -> u64,
+		units: u32,
+		role: Role,
+	) -> Option<(T::AccountId, BalanceOf<T>)> {
 		let min = T::Stake::min_bond(role);
 		let needed = min.saturating_mul(units.max(1).into());
 		let covering = pool.iter().any(|(_, b)| *b >= needed);
@@ -93,7 +108,58 @@ impl<T: Config> Pallet<T> {
 				.unwrap_or(eligible.len() - 1)
 		};
 		let (i, _) = *eligible.get(at)?;
-		Some(pool.swap_remove(i).0)
+		Some(pool.swap_remove(i))
+	}
+
+	/// Takes a verifier from `pool` for an audit of a task of `units` bond units as
+	/// [`Self::pick_covering`] does, but one whose bond is free to back it: it covers
+	/// the units of the tasks it audits already ([`StakeInterface::audit_units`]) and
+	/// these. Each covering candidate tried costs a read of its audit units, and a draw
+	/// has `tries` of them in all. When none of those tried is free, the first one tried
+	/// audits, as [`Self::pick_covering`] alone would have drawn it: a trained result
+	/// never waits on busy verifiers, and a busy covering bond is still preferred to
+	/// one that does not cover the units. With no try left, the pick is
+	/// [`Self::pick_covering`]'s. Those passed over go back to the pool.
+	pub(crate) fn pick_auditor(
+		pool: &mut Vec<(T::AccountId, BalanceOf<T>)>,
+		mut next: impl FnMut() -> u64,
+		units: u32,
+		tries: &mut u32,
+	) -> Option<T::AccountId> {
+		let min = T::Stake::min_bond(Role::Verifier);
+		let needed = min.saturating_mul(units.max(1).into());
+		let mut passed: Vec<(T::AccountId, BalanceOf<T>)> = Vec::new();
+		let mut picked = None;
+		while *tries > 0 {
+			let Some((who, bond)) = Self::take_covering(pool, &mut next, units, Role::Verifier)
+			else {
+				break;
+			};
+			if bond < needed {
+				// No covering bond is left untried (the pick prefers them): a smaller
+				// one cannot be free, and is taken only when none covers at all.
+				if passed.is_empty() {
+					picked = Some(who);
+				} else {
+					pool.push((who, bond));
+				}
+				break;
+			}
+			*tries = tries.saturating_sub(1);
+			let locked = T::Stake::audit_units(&who).saturating_add(units.max(1));
+			if bond >= min.saturating_mul(locked.into()) {
+				picked = Some(who);
+				break;
+			}
+			passed.push((who, bond));
+		}
+		let picked = match picked {
+			Some(who) => Some(who),
+			None if !passed.is_empty() => Some(passed.remove(0).0),
+			None => Self::pick_covering(pool, next, units, Role::Verifier),
+		};
+		pool.append(&mut passed);
+		picked
 	}
 
 	/// Whether the `role` bond of `who`, a worker on the role's active list, covers

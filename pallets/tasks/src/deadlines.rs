@@ -172,7 +172,7 @@ impl<T: Config> Pallet<T> {
 		let reserved = (task.audits as usize).saturating_mul(T::MaxReaudits::get() as usize);
 		let room = (ReplacedBound::<T>::get() as usize).saturating_sub(reserved);
 		for v in missing {
-			Self::disengage(id, task, v);
+			Self::disengage_auditor(id, task, v);
 			Self::release_binding(v, id);
 			// A verifier that went silent is not drawn to re-audit this task (it would
 			// likely stay silent and use up a re-audit).

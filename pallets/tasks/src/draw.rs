@@ -7,7 +7,7 @@ use sp_runtime::traits::UniqueSaturatedInto;
 
 /// Candidates a pick tries, each with a fresh random index, before it finds the role's
 /// workers busy (every bond it tried backs as many tasks as it covers): bounds a draw's
-/// reads of bonds and engagement counts.
+/// reads of bonds and engagement counts. A draw of auditors has as many tries in all.
 pub const ROOM_TRIES: u32 = 8;
 
 /// What a draw among workers found.
@@ -352,9 +352,10 @@ impl<T: Config> Pallet<T> {
 		let mut rng = gensyn_primitives::order::SplitMix64(seed);
 		let mut verifiers: Vec<T::AccountId> = Vec::new();
 		let units = Self::units(id);
+		let mut tries = ROOM_TRIES;
 		for _ in 0..T::VerifiersPerTask::get().max(1) {
 			let next = || rng.next_u64();
-			match Self::pick_covering(&mut pool, next, units, Role::Verifier) {
+			match Self::pick_auditor(&mut pool, next, units, &mut tries) {
 				Some(v) => verifiers.push(v),
 				None => break,
 			}
@@ -380,21 +381,7 @@ impl<T: Config> Pallet<T> {
 			let Some(v) = verifiers.get((j as usize) % verifiers.len().max(1)).cloned() else {
 				break;
 			};
-			if audits
-				.try_push(Audit {
-					segment: s,
-					verifier: v.clone(),
-					verdict: None,
-					challenger: None,
-					overturned: false,
-					refuted_by: None,
-					reaudits: 0,
-					unavailable: false,
-					reported_before: false,
-					rechecks: None,
-				})
-				.is_err()
-			{
+			if audits.try_push(Audit::new(s, v.clone())).is_err() {
 				break;
 			}
 			picked.push((s, v));
@@ -407,7 +394,7 @@ impl<T: Config> Pallet<T> {
 		// commitment: no secret was chosen for them.
 		let (forcing, _) = Self::random_hash(&(b"gensyn/forced", id, round).encode());
 		for v in &assigned {
-			Self::engage(id, task, v)?;
+			Self::engage_auditor(id, task, v)?;
 			T::ForcedErrors::bind(v, id, forcing);
 		}
 		Self::draw_watch(id, task, &assigned, &mut rng);
@@ -558,6 +545,8 @@ impl<T: Config> Pallet<T> {
 		let mut rng = gensyn_primitives::order::SplitMix64(seed);
 		let mut given = false;
 		let units = Self::units(id);
+		// One budget of bond reads for the whole re-audit, however many segments it gives.
+		let mut tries = ROOM_TRIES;
 		// The re-auditor drawn for each reporter's (or Threshold failer's) segments.
 		let mut drawn_for: Vec<(T::AccountId, T::AccountId)> = Vec::new();
 		for i in voided {
@@ -571,9 +560,9 @@ impl<T: Config> Pallet<T> {
 				Some((_, v)) => v.clone(),
 				None => {
 					let next = || rng.next_u64();
-					let picked = Self::pick_covering(&mut pool, next, units, Role::Verifier);
+					let picked = Self::pick_auditor(&mut pool, next, units, &mut tries);
 					let Some(v) = picked else { continue };
-					if Self::engage(id, task, &v).is_err() {
+					if Self::engage_auditor(id, task, &v).is_err() {
 						// The task counts on as many workers as it may: no re-audit.
 						break;
 					}
@@ -600,7 +589,7 @@ impl<T: Config> Pallet<T> {
 				let _ = replaced.try_push(old.clone());
 			}
 			if !audits.iter().any(|x| x.verifier == old) {
-				Self::disengage(id, task, &old);
+				Self::disengage_auditor(id, task, &old);
 				Self::release_binding(&old, id);
 			}
 			Self::deposit_event(Event::Reaudited { id, segment, verifier: v });

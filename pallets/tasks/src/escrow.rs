@@ -57,15 +57,35 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Stops counting `who` once (if it was counted).
-	pub(crate) fn disengage(id: TaskId, task: &mut Task<T>, who: &T::AccountId) {
-		let Some(pos) = task.engaged.iter().position(|a| a == who) else { return };
+	/// Stops counting `who` once (if it was counted); returns whether it was.
+	pub(crate) fn disengage(id: TaskId, task: &mut Task<T>, who: &T::AccountId) -> bool {
+		let Some(pos) = task.engaged.iter().position(|a| a == who) else { return false };
 		task.engaged.remove(pos);
 		WorkerTasks::<T>::mutate_exists(who, id, |n| {
 			let v = n.unwrap_or(0).saturating_sub(1);
 			*n = if v == 0 { None } else { Some(v) };
 		});
 		T::Stake::note_engaged(who, Self::units(id), false);
+		true
+	}
+
+	/// Counts `who` as auditing the task: engaged, and its verifier bond backing the
+	/// task's units on top of its other audits ([`StakeInterface::note_auditing`]).
+	pub(crate) fn engage_auditor(
+		id: TaskId,
+		task: &mut Task<T>,
+		who: &T::AccountId,
+	) -> DispatchResult {
+		Self::engage(id, task, who)?;
+		T::Stake::note_auditing(who, Self::units(id), true);
+		Ok(())
+	}
+
+	/// Stops counting `who`, a verifier that leaves the task's audits, as auditing it.
+	pub(crate) fn disengage_auditor(id: TaskId, task: &mut Task<T>, who: &T::AccountId) {
+		if Self::disengage(id, task, who) {
+			T::Stake::note_auditing(who, Self::units(id), false);
+		}
 	}
 
 	/// Lets a drawn worker that declined go, unslashed: stops counting on it, keeps it from
@@ -98,7 +118,12 @@ impl<T: Config> Pallet<T> {
 	/// Drops the task's audits, frees its verifiers' forced-error bindings and stops
 	/// counting on every worker engaged in it.
 	pub(crate) fn release_workers(id: TaskId, task: &mut Task<T>) {
+		// Each verifier left in the audits was engaged once as an auditor of the task.
+		let mut auditors: Vec<T::AccountId> = Vec::new();
 		for a in Audits::<T>::take(id) {
+			if !auditors.contains(&a.verifier) {
+				auditors.push(a.verifier.clone());
+			}
 			Self::release_binding(&a.verifier, id);
 			// No path ends a task with a game open; should one ever, the game is not left
 			// behind, nor its challenger's count.
@@ -126,6 +151,10 @@ impl<T: Config> Pallet<T> {
 				*n = if v == 0 { None } else { Some(v) };
 			});
 			T::Stake::note_engaged(&who, units, false);
+			if let Some(i) = auditors.iter().position(|a| *a == who) {
+				auditors.swap_remove(i);
+				T::Stake::note_auditing(&who, units, false);
+			}
 		}
 	}
 }

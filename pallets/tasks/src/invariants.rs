@@ -41,6 +41,28 @@ impl<T: Config> Pallet<T> {
 		counted
 	}
 
+	/// The audit units live tasks count on each verifier in their audits: the task's bond
+	/// units once per task, however many of its segments the verifier audits. (Also what
+	/// the migration to version 22 counts.)
+	pub fn audited_units() -> Vec<(T::AccountId, u32)> {
+		let mut counted: Vec<(T::AccountId, u32)> = Vec::new();
+		for (id, audits) in Audits::<T>::iter() {
+			let units = Self::units(id);
+			let mut seen: Vec<&T::AccountId> = Vec::new();
+			for a in audits.iter() {
+				if seen.contains(&&a.verifier) {
+					continue;
+				}
+				seen.push(&a.verifier);
+				match counted.iter_mut().find(|(w, _)| *w == a.verifier) {
+					Some((_, n)) => *n = n.saturating_add(units),
+					None => counted.push((a.verifier.clone(), units)),
+				}
+			}
+		}
+		counted
+	}
+
 	/// The false-challenge slashes each whistleblower's open games risk, counted from the
 	/// audits of live tasks (a solver contesting a fail on its own task is not counted):
 	/// what [`OpenChallenges`] must hold.
@@ -98,6 +120,12 @@ impl<T: Config> Pallet<T> {
 			ensure!(
 				T::Stake::engaged_units(&who) == units,
 				"tasks: the stake pallet counts other engagement units"
+			);
+		}
+		for (who, units) in Self::audited_units() {
+			ensure!(
+				T::Stake::audit_units(&who) == units,
+				"tasks: the stake pallet counts other audit units"
 			);
 		}
 		let challengers = Self::challengers();

@@ -73,8 +73,9 @@ include!("types.rs");
 /// within the bounds; 16: the verdicts each solver contested; 17: the games each verdict
 /// survived; 18: each verifier's reveal deadline; 19: checkpoints demanded on chain; 20:
 /// a demand's fee held until its pages come; 21: a demand names its standby verifier, and
-/// the last upgrade's block is kept).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(21);
+/// the last upgrade's block is kept; 22: each verifier's audits counted in the stake
+/// pallet).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(22);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]

@@ -188,6 +188,22 @@ pub struct Audit<AccountId> {
 }
 
 impl<AccountId> Audit<AccountId> {
+	/// A first audit of `segment` by `verifier`, with nothing posted yet.
+	pub fn new(segment: u32, verifier: AccountId) -> Self {
+		Audit {
+			segment,
+			verifier,
+			verdict: None,
+			challenger: None,
+			overturned: false,
+			refuted_by: None,
+			reaudits: 0,
+			unavailable: false,
+			reported_before: false,
+			rechecks: None,
+		}
+	}
+
 	/// Whether its verifier still owes a verdict: none posted, none overturned (a verdict
 	/// a game overturned is final, even when it was voided) and no unavailable store
 	/// reported.

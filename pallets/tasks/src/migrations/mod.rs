@@ -3,7 +3,9 @@
 use crate::*;
 use frame_support::migrations::VersionedMigration;
 
+mod audits;
 mod demands;
+pub use audits::*;
 pub use demands::*;
 
 /// Version 0's storage that later versions replaced.

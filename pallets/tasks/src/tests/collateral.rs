@@ -16,7 +16,7 @@ fn three_units() -> u64 {
 }
 
 fn engaged(who: u64) -> u32 {
-	pallet_gensyn_stake::Engagements::<T>::get(who)
+	pallet_gensyn_stake::Engagements::<T>::get(who).units
 }
 
 #[test]
@@ -239,6 +239,125 @@ fn a_bribed_verifier_and_its_solver_lose_in_proportion_to_the_pay() {
 	});
 }
 
+/// An Exact-mode spec with two audited segments: both verifiers drawn audit one.
+fn two_audits() -> TaskSpec {
+	spec_with(|s| {
+		s.verification.mode = VerificationMode::Exact;
+		s.verification.audit_fraction = SpecPermill(200_000);
+	})
+}
+
+/// The verifiers that audit task `id`, in the order of their segments.
+fn auditors(id: TaskId) -> Vec<u64> {
+	Audits::<T>::get(id).iter().map(|a| a.verifier).collect()
+}
+
+/// Two tasks of `units` bond units at once: the first is audited by 11 and 12, whose
+/// bonds back one such audit each; 14 and 15 join with as much once it is drawn.
+/// Returns the two tasks, both verifying.
+fn two_valuable_tasks_at_once(units: u32) -> (TaskId, TaskId) {
+	let bond = 50 * u64::from(units);
+	reg_bonded(11, Role::Verifier, bond);
+	reg_bonded(12, Role::Verifier, bond);
+	let first = verifying_with(two_audits());
+	assert_eq!(BondUnits::<T>::get(first), Some(units));
+	let mut busy = auditors(first);
+	busy.sort();
+	assert_eq!(busy, vec![11, 12]);
+	assert_eq!((audit_units(11), audit_units(12)), (units, units), "each bond backs its audit");
+	reg_bonded(14, Role::Verifier, bond);
+	reg_bonded(15, Role::Verifier, bond);
+	let second = verifying_with(two_audits());
+	(first, second)
+}
+
+/// The audit units the stake pallet counts on `who`.
+fn audit_units(who: u64) -> u32 {
+	pallet_gensyn_stake::Engagements::<T>::get(who).audits
+}
+
+/// A verifier's bond backs each audit in full: while bonds free to back an audit are on
+/// the list, one that backs as many audits as it covers is passed over. Without the
+/// rule, 11 and 12 would be drawn again for the second task as often as 14 and 15.
+#[test]
+fn an_auditor_is_drawn_among_bonds_free_to_back_the_audit() {
+	for salt in 0..6 {
+		ExtBuilder::default().salt(salt).build().execute_with(|| {
+			three_units();
+			let (first, second) = two_valuable_tasks_at_once(3);
+			let drawn = auditors(second);
+			assert!(drawn.iter().all(|v| [14, 15].contains(v)), "salt {salt}: {drawn:?}");
+			assert_eq!((audit_units(11), audit_units(14), audit_units(15)), (3, 3, 3));
+			// The first task's end frees its auditors' bonds.
+			verify_all(first, true);
+			run_to(task(first).deadline);
+			assert!(Tasks::<T>::get(first).is_none());
+			assert_eq!((audit_units(11), audit_units(12), audit_units(14)), (0, 0, 3));
+			check();
+		});
+	}
+}
+
+/// With every bond busy, a trained result is still audited (never left waiting): the
+/// draw takes a busy bond, as before audits locked them.
+#[test]
+fn busy_bonds_still_audit_when_none_is_free() {
+	new_test_ext().execute_with(|| {
+		three_units();
+		reg_bonded(11, Role::Verifier, 150);
+		reg_bonded(12, Role::Verifier, 150);
+		let first = verifying_with(two_audits());
+		let second = verifying_with(two_audits());
+		let mut drawn = auditors(second);
+		drawn.sort();
+		assert_eq!(drawn, vec![11, 12]);
+		assert_eq!((audit_units(11), audit_units(12)), (6, 6));
+		verify_all(first, true);
+		verify_all(second, true);
+		run_to(task(second).deadline.max(task(first).deadline));
+		assert_eq!(audit_units(11), 0, "released as each task settles");
+		check();
+	});
+}
+
+/// The attack: a solver fakes two valuable tasks at once, and two verifiers in league
+/// with it, each bonded to back one audit, are drawn to audit the first and pass it.
+/// They would pass the second too if drawn again; with their bonds busy, the second is
+/// audited by free bonds, which fail the fake, and the coalition's balance falls. A bond
+/// unit is a quarter of the rejected-proof slash, as in the runtime.
+#[test]
+fn a_coalition_that_fakes_tasks_at_once_loses_to_the_free_auditors() {
+	for salt in 0..6 {
+		ExtBuilder::default().salt(salt).build().execute_with(|| {
+			let pay = TaskPallet::quote(&two_audits()).unwrap().solver_pay;
+			set_pay_per_bond_unit(25);
+			let units = TaskPallet::bond_units(pay);
+			assert!(units > 1);
+			reg_bonded(10, Role::Solver, 2 * 100 * u64::from(units));
+			let coalition = [10, 11, 12];
+			let start = worth_of(&coalition);
+			let (first, second) = two_valuable_tasks_at_once(units);
+			verify_all(first, true);
+			// A coalition's verifier passes the fake; any other fails it.
+			verify_each(second, |v| coalition.contains(&v));
+			for _ in 0..4 {
+				let live: Vec<_> = [first, second]
+					.into_iter()
+					.filter_map(|id| Tasks::<T>::get(id).map(|t| t.deadline))
+					.collect();
+				let Some(next) = live.into_iter().min() else { break };
+				run_to(next);
+			}
+			assert!(Tasks::<T>::get(first).is_none() && Tasks::<T>::get(second).is_none());
+			assert!(events().iter().any(
+				|e| matches!(e, Event::ProofRejected { id, solver: 10, .. } if *id == second)
+			));
+			assert!(worth_of(&coalition) < start, "salt {salt}: the coalition gains");
+			check();
+		});
+	}
+}
+
 /// A verifier silent on a valuable task is slashed per unit too: silence costs what a
 /// wrong verdict costs, so it is never the cheaper way out of a replay.
 #[test]
@@ -389,4 +508,29 @@ fn a_dust_top_up_moves_no_draw() {
 		assert_ok!(Stake::bond_extra(RuntimeOrigin::signed(15), Role::Verifier, 13));
 		assert_ne!(draws(), before);
 	});
+}
+
+/// When the tries run out on busy covering bonds, the audit goes to the first of them,
+/// never to a bond that does not cover the units: small accounts beside the busy large
+/// ones must not be drawn for a valuable task because they outnumber the tries.
+#[test]
+fn a_draw_that_finds_no_free_bond_keeps_a_covering_one() {
+	use pallet_gensyn_stake::StakeInterface;
+	for salt in 0..8u64 {
+		new_test_ext().execute_with(|| {
+			// 1 and 2 cover three units (150) and audit as much already.
+			for who in [1u64, 2] {
+				Stake::note_engaged(&who, 3, true);
+				Stake::note_auditing(&who, 3, true);
+			}
+			let small = 100u64..112;
+			let mut pool: Vec<(u64, u64)> = vec![(1, 150), (2, 150)];
+			pool.extend(small.clone().map(|who| (who, 50)));
+			let mut rng = gensyn_primitives::order::SplitMix64(salt);
+			let mut tries = crate::draw::ROOM_TRIES;
+			let picked = TaskPallet::pick_auditor(&mut pool, || rng.next_u64(), 3, &mut tries);
+			assert!(matches!(picked, Some(1) | Some(2)), "salt {salt}: {picked:?}");
+			assert_eq!(pool.len(), 13, "those passed over are back");
+		});
+	}
 }

@@ -322,7 +322,7 @@ fn storage_moves_to_version_11_with_live_tasks_at_one_unit() {
 		run_to(task(id).deadline);
 		assert!(Tasks::<T>::get(id).is_none(), "settled");
 		for w in workers {
-			assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(w), 0, "{w} released");
+			assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(w).units, 0, "{w} released");
 		}
 		check();
 	});
@@ -608,5 +608,32 @@ fn each_demand_names_its_standby_when_storage_moves_to_version_21() {
 		}
 		crate::migrations::V20ToV21::<T>::on_runtime_upgrade();
 		assert_eq!(Demands::<T>::get(id), after);
+	});
+}
+
+/// Version 21 did not count audits in the stake pallet; the migration to version 22
+/// counts each verifier of a live task once, with the task's units, and a second run
+/// changes nothing (the version guards it).
+#[test]
+fn every_auditor_is_counted_when_storage_moves_to_version_22() {
+	use frame_support::traits::OnRuntimeUpgrade;
+	use pallet_gensyn_stake::StakeInterface;
+	new_test_ext().execute_with(|| {
+		let (id, a, b) = two_passes();
+		let units = TaskPallet::units(id);
+		// As version 21 left it: engaged, no audit counted.
+		for v in [a.verifier, b.verifier] {
+			Stake::note_auditing(&v, units, false);
+			assert_eq!(Stake::audit_units(&v), 0);
+		}
+		StorageVersion::new(21).put::<TaskPallet>();
+		crate::migrations::V21ToV22::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 22);
+		for v in [a.verifier, b.verifier] {
+			assert_eq!(Stake::audit_units(&v), units, "{v} counted");
+		}
+		crate::migrations::V21ToV22::<T>::on_runtime_upgrade();
+		assert_eq!(Stake::audit_units(&a.verifier), units, "counted once");
+		check();
 	});
 }

@@ -126,8 +126,11 @@ fn check() {
 	Stake::do_try_state().unwrap();
 	// No engagement is counted on a worker that no live task counts on.
 	let counted = TaskPallet::engaged_units();
+	let audited = TaskPallet::audited_units();
 	for (who, n) in pallet_gensyn_stake::Engagements::<T>::iter() {
+		let (n, a) = (n.units, n.audits);
 		assert!(counted.contains(&(who, n)), "{who} counted {n} units by no live task");
+		assert!(a == 0 || audited.contains(&(who, a)), "{who} counted {a} audit units by none");
 	}
 	assert_eq!(
 		pallet_balances::TotalIssuance::<Test>::get(),
@@ -236,8 +239,14 @@ fn verifying_with(spec: TaskSpec) -> TaskId {
 
 /// Posts every verdict honestly (`pass`: replay equals the checkpoint).
 fn verify_all(id: TaskId, pass: bool) {
+	verify_each(id, |_| pass);
+}
+
+/// Posts every verdict, each a pass where `passes` says so of its verifier.
+fn verify_each(id: TaskId, passes: impl Fn(u64) -> bool) {
 	let n = task(id).checkpoints;
 	for a in Audits::<T>::get(id) {
+		let pass = passes(a.verifier);
 		let p = proof_for(n, a.segment);
 		let replay = if pass { p.checkpoint_hash } else { [0xee; 32] };
 		let distance = if pass { 0 } else { 0x4000_0000 };

@@ -23,7 +23,7 @@ fn submit_holds_estimate_times_price_and_draws_a_solver() {
 		assert_eq!(t.solver, Some(10));
 		assert_eq!(t.deadline, 1 + 5);
 		assert!(WorkerTasks::<T>::contains_key(10, id));
-		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 1);
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10).units, 1);
 		check();
 	});
 }
@@ -128,7 +128,7 @@ fn no_fitting_solver_queues_then_redraws_then_fails_with_refund() {
 			reason: FailReason::NoSolver,
 			refunded: spec_escrow()
 		}));
-		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(11), 0);
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(11).units, 0);
 	});
 }
 
@@ -158,7 +158,7 @@ fn cancel_before_accept_refunds_in_full() {
 		assert_eq!(escrow_held(1), 0);
 		assert!(Tasks::<T>::get(id).is_none());
 		assert!(!WorkerTasks::<T>::contains_key(10, id));
-		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 0);
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10).units, 0);
 		check();
 		// The stale deadline entry fires harmlessly.
 		run_to(7);

@@ -32,7 +32,7 @@ fn accept_errors_and_training_deadline() {
 		assert_eq!(Stake::bond(&10, Role::Solver), bond - 50);
 		assert_eq!(task(id).phase, Phase::Queued);
 		assert_eq!(task(id).excluded.to_vec(), vec![10]);
-		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10), 0);
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(10).units, 0);
 	});
 }
 
@@ -100,7 +100,7 @@ fn a_declined_offer_is_unslashed_and_drawn_again() {
 		assert_ok!(TaskPallet::decline_task(RuntimeOrigin::signed(first), id));
 		assert!(events().contains(&Event::TaskDeclined { id, solver: first }));
 		assert_eq!(Stake::bond(&first, Role::Solver), bond, "not slashed");
-		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(first), 0, "released");
+		assert_eq!(pallet_gensyn_stake::Engagements::<T>::get(first).units, 0, "released");
 		let t = task(id);
 		assert_eq!((t.phase, t.solver, t.excluded.to_vec()), (Phase::Queued, None, vec![first]));
 		// The next solver is drawn a few blocks later, from randomness that did not exist
