@@ -97,17 +97,61 @@ impl<T: Config> Pallet<T> {
 	/// verifier only: several would race each other, and every page that lost a race would
 	/// fail and pay its fee.
 	pub fn standby(id: TaskId, checkpoint: u32) -> Option<T::AccountId> {
-		let audits = Audits::<T>::get(id);
+		Self::standby_among(&Audits::<T>::get(id), || Self::is_threshold(id), checkpoint)
+	}
+
+	/// [`Self::standby`] among `audits`, the task's in Threshold mode where `threshold`
+	/// says so (asked only when no verifier replayed from the checkpoint).
+	fn standby_among(
+		audits: &[Audit<T::AccountId>],
+		threshold: impl FnOnce() -> bool,
+		checkpoint: u32,
+	) -> Option<T::AccountId> {
 		let judged = || audits.iter().filter(|a| a.verdict.is_some() && a.refuted_by.is_none());
 		let c = checkpoint;
 		let from = judged().find(|a| a.segment == c || c == 0);
 		// An Exact-mode verdict compares a replay's end with the checkpoint's hash only:
 		// nothing holds its verifier to keeping the state, so it is not slashed for it.
 		let to = || {
-			let threshold = Self::is_threshold(id);
+			let threshold = threshold();
 			judged().find(|a| threshold && a.segment.checked_add(1) == Some(c))
 		};
 		from.or_else(to).map(|a| a.verifier.clone())
+	}
+
+	/// Names a new standby for each demand of task `id` whose standby a re-audit let go
+	/// (`gone`: it audits nothing of the task any more, and is not slashed for silence),
+	/// among the round's `audits` as they now stand, while the solver's turn lasts: the
+	/// new one then has the other half of the period, as the first had. Later, or with
+	/// no other verifier whose verdict read the checkpoint, the demand keeps none, and
+	/// its solver answers alone.
+	pub(crate) fn replace_standbys(
+		id: TaskId,
+		audits: &[Audit<T::AccountId>],
+		gone: &[T::AccountId],
+		now: BlockNumberFor<T>,
+	) {
+		if gone.is_empty() {
+			return;
+		}
+		let mut demands = Demands::<T>::get(id);
+		let mut changed = false;
+		for d in demands.iter_mut() {
+			let let_go = d.standby.as_ref().is_some_and(|s| gone.contains(s));
+			if !let_go || d.next.is_none() || now >= Self::solvers_turn_end(d) {
+				continue;
+			}
+			d.standby = Self::standby_among(audits, || Self::is_threshold(id), d.checkpoint);
+			changed = true;
+			Self::deposit_event(Event::StandbyReplaced {
+				id,
+				checkpoint: d.checkpoint,
+				standby: d.standby.clone(),
+			});
+		}
+		if changed {
+			Demands::<T>::insert(id, demands);
+		}
 	}
 
 	/// Whether `who` may publish the next page of demand `d` of task `task` at `now`: the

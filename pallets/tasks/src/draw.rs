@@ -547,6 +547,8 @@ impl<T: Config> Pallet<T> {
 		let units = Self::units(id);
 		// One budget of bond reads for the whole re-audit, however many segments it gives.
 		let mut tries = ROOM_TRIES;
+		// Verifiers let go, whose demands' standby duty passes on.
+		let mut gone: Vec<T::AccountId> = Vec::new();
 		// The re-auditor drawn for each reporter's (or Threshold failer's) segments.
 		let mut drawn_for: Vec<(T::AccountId, T::AccountId)> = Vec::new();
 		for i in voided {
@@ -591,6 +593,7 @@ impl<T: Config> Pallet<T> {
 			if !audits.iter().any(|x| x.verifier == old) {
 				Self::disengage_auditor(id, task, &old);
 				Self::release_binding(&old, id);
+				gone.push(old.clone());
 			}
 			Self::deposit_event(Event::Reaudited { id, segment, verifier: v });
 			given = true;
@@ -598,6 +601,8 @@ impl<T: Config> Pallet<T> {
 		if given {
 			Replaced::<T>::insert(id, replaced);
 		}
+		let now = frame_system::Pallet::<T>::block_number();
+		Self::replace_standbys(id, audits, &gone, now);
 		Ok(given)
 	}
 }

@@ -356,5 +356,15 @@ mod events {
 			/// Taken from its bond.
 			amount: BalanceOf<T>,
 		},
+		/// A re-audit let the standby of demanded checkpoint `checkpoint` go, and `standby`
+		/// stands by in its place (nobody: no other verifier's verdict read it).
+		StandbyReplaced {
+			/// The task.
+			id: TaskId,
+			/// The checkpoint.
+			checkpoint: u32,
+			/// The new standby verifier, if any.
+			standby: Option<T::AccountId>,
+		},
 	}
 }

@@ -88,7 +88,8 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// but only where no re-audit was drawn, so its legs stay within a settlement's. A draw
 /// of auditors (the first, or a re-audit) reads at most [`crate::draw::ROOM_TRIES`]
 /// engagement counts in all, fewer than a solver draw's [`ROOM_READS`], which a deadline
-/// that draws auditors does not make.
+/// that draws auditors does not make; a re-audit that lets a demand's standby go reads and
+/// writes the round's demands (and reads the spec) in place of a settlement's.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
 const DEADLINE_READS: u64 = 17 + 6 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its

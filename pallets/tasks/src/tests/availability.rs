@@ -544,11 +544,73 @@ fn a_standby_no_longer_auditing_the_task_is_not_slashed() {
 		let who = RuntimeOrigin::signed(redrawn.verifier);
 		assert_ok!(TaskPallet::submit_verification(who, id, a.segment, 0, leaves[next], proof));
 		let before = worth(a.verifier);
+		// Nobody else's verdict read the checkpoint (Exact mode): none stands by now.
+		let none = Event::StandbyReplaced { id, checkpoint: a.segment, standby: None };
+		assert!(events().contains(&none));
 		run_to(Demands::<T>::get(id)[0].due);
 		settle(id);
 		assert!(events().iter().any(|e| matches!(e, Event::CheckpointWithheld { .. })));
 		assert!(!events().iter().any(|e| matches!(e, Event::StandbySlashed { .. })));
 		assert_eq!(worth(a.verifier), before);
+		check();
+	});
+}
+
+/// [`tiny`] with `audit_fraction` (parts per million) of its segments audited.
+fn spec_with_fraction(fraction: u32) -> TaskSpec {
+	let mut spec = tiny();
+	spec.verification.audit_fraction = SpecPermill(fraction);
+	spec
+}
+
+/// A re-audit that lets a demand's standby go while the solver's turn lasts names
+/// another verifier whose verdict read the checkpoint: for the run's first, any other
+/// verifier with a verdict. The duty passes on with the slash for silence, so an
+/// offline solver is not left without one. The one let go may no longer publish.
+#[test]
+fn a_standby_let_go_by_a_reaudit_is_replaced() {
+	new_test_ext().execute_with(|| {
+		// Two audited segments of 30: one for each verifier.
+		let spec = spec_with_fraction(60_000);
+		let (id, leaves) = passed(spec.clone());
+		reg(14, Role::Verifier);
+		let audits = Audits::<T>::get(id);
+		assert_eq!(audits.len(), 2);
+		let first = audits[0].clone();
+		let other = audits.iter().find(|a| a.verifier != first.verifier).expect("two").verifier;
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, first.segment));
+		assert_ok!(demand(13, id, 0));
+		let d = Demands::<T>::get(id)[0].clone();
+		assert_eq!(d.standby, Some(first.verifier), "the first verifier with a verdict");
+		rule(id, first.segment, true);
+		assert!(System::block_number() < TaskPallet::solvers_turn_end(&d), "in the turn");
+		assert_eq!(Demands::<T>::get(id)[0].standby, Some(other));
+		assert!(events().contains(&Event::StandbyReplaced {
+			id,
+			checkpoint: 0,
+			standby: Some(other)
+		}));
+		run_to(TaskPallet::solvers_turn_end(&d));
+		let page = &pages(&spec, &leaves, 0)[0];
+		assert_noop!(publish(first.verifier, id, 0, page), Error::<T>::NotPublisher);
+		assert_ok!(publish(other, id, 0, page));
+		check();
+	});
+	// Let go once the solver's turn is over: a new standby would have less than half a
+	// period, so none is named and the solver answers alone.
+	new_test_ext().execute_with(|| {
+		let (id, _) = passed(spec_with_fraction(60_000));
+		let audits = Audits::<T>::get(id);
+		let first = audits[0].verifier;
+		assert_ok!(demand(13, id, 0));
+		let d = Demands::<T>::get(id)[0].clone();
+		let rest: Vec<_> = audits.iter().filter(|a| a.verifier != first).cloned().collect();
+		let turn_end = TaskPallet::solvers_turn_end(&d);
+		TaskPallet::replace_standbys(id, &rest, &[first], turn_end);
+		assert_eq!(Demands::<T>::get(id)[0].standby, Some(first), "kept, not slashed");
+		assert!(!events().iter().any(|e| matches!(e, Event::StandbyReplaced { .. })));
+		TaskPallet::replace_standbys(id, &rest, &[first], turn_end - 1);
+		assert_eq!(Demands::<T>::get(id)[0].standby, Some(rest[0].verifier), "in the turn");
 		check();
 	});
 }
