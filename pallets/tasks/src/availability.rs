@@ -45,8 +45,9 @@ impl<T: Config> Pallet<T> {
 		// period starts when that grace ends.
 		let start = now.max(LastUpgrade::<T>::get().saturating_add(period));
 		let due = start.saturating_add(period);
-		// Named now: a later game or verdict does not hand the duty to a verifier that
-		// learns of it too late to answer.
+		// Named now: a later verdict does not hand the duty to a verifier that learns of
+		// it too late to answer (only a re-audit that lets this one go in the solver's
+		// turn does: `replace_standbys`).
 		let standby = Self::standby(id, checkpoint);
 		let next = Some((0, 0));
 		let by = who.clone();
@@ -122,9 +123,10 @@ impl<T: Config> Pallet<T> {
 	/// Names a new standby for each demand of task `id` whose standby a re-audit let go
 	/// (`gone`: it audits nothing of the task any more, and is not slashed for silence),
 	/// among the round's `audits` as they now stand, while the solver's turn lasts: the
-	/// new one then has the other half of the period, as the first had. Later, or with
-	/// no other verifier whose verdict read the checkpoint, the demand keeps none, and
-	/// its solver answers alone.
+	/// new one then has the other half of the period, as the first had. With no other
+	/// verifier whose verdict read the checkpoint the demand keeps none; let go later, the
+	/// one named stays named but is shown no duty and not slashed. Either way its solver
+	/// answers alone.
 	pub(crate) fn replace_standbys(
 		id: TaskId,
 		audits: &[Audit<T::AccountId>],
