@@ -617,6 +617,43 @@ fn a_standby_let_go_by_a_reaudit_is_replaced() {
 	});
 }
 
+/// The same deal with the standby named in place of one a re-audit let go: the
+/// demander and the new standby, in league, leave an offline solver's checkpoint
+/// unpublished. The new standby is slashed as the first would have been, so the pair
+/// ends below where it stood when the duty passed to it.
+#[test]
+fn a_demander_and_a_silent_replaced_standby_lose_by_it() {
+	new_test_ext().execute_with(|| {
+		let (id, leaves) = passed(spec_with_fraction(60_000));
+		reg(14, Role::Verifier);
+		let first = Audits::<T>::get(id)[0].clone();
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, first.segment));
+		assert_ok!(demand(13, id, 0));
+		rule(id, first.segment, true);
+		let other = Demands::<T>::get(id)[0].standby.expect("a new standby");
+		assert_ne!(other, first.verifier);
+		let pair = worth_of(&[13, other]);
+		// The re-auditor passes the segment; nobody publishes the checkpoint.
+		let redrawn = Audits::<T>::get(id).iter().find(|b| b.segment == first.segment).cloned();
+		let redrawn = redrawn.expect("audited again");
+		let next = first.segment as usize + 1;
+		let p = merkle::proof(&leaves, next).unwrap();
+		let proof = CheckpointProof {
+			checkpoint_hash: leaves[next],
+			siblings: BoundedVec::truncate_from(p.siblings),
+		};
+		let who = RuntimeOrigin::signed(redrawn.verifier);
+		assert_ok!(TaskPallet::submit_verification(who, id, first.segment, 0, leaves[next], proof));
+		run_to(Demands::<T>::get(id)[0].due);
+		settle(id);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::StandbySlashed { verifier, .. } if *verifier == other)));
+		assert!(worth_of(&[13, other]) < pair, "the deal costs the pair");
+		check();
+	});
+}
+
 /// A runtime upgrade stops every node's workers until its operator runs the new
 /// version: a demand under way gets a whole period again from the upgrade, the solver's
 /// turn first, and one made within a period after it starts its period when that grace
