@@ -31,6 +31,12 @@ pub enum Subcommand {
 
 	/// Database metadata: best, finalized and genesis blocks.
 	ChainInfo(sc_cli::ChainInfoCmd),
+
+	/// Measure the pallets' weights (`benchmark pallet`) or this machine
+	/// (`benchmark machine`); only in a node built with `runtime-benchmarks`.
+	#[cfg(feature = "runtime-benchmarks")]
+	#[command(subcommand)]
+	Benchmark(frame_benchmarking_cli::BenchmarkCmd),
 }
 
 /// The node's command line.

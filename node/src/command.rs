@@ -101,6 +101,8 @@ pub fn run() -> sc_cli::Result<()> {
 			let runner = cli.create_runner(cmd)?;
 			runner.sync_run(|config| cmd.run::<gensyn_runtime::opaque::Block>(&config))
 		}
+		#[cfg(feature = "runtime-benchmarks")]
+		Some(Subcommand::Benchmark(cmd)) => benchmark(&cli, cmd),
 		None => {
 			let runner = cli.create_runner(&cli.run)?;
 			runner.run_node_until_exit(|config| async move {
@@ -108,4 +110,21 @@ pub fn run() -> sc_cli::Result<()> {
 			})
 		}
 	}
+}
+
+/// `benchmark pallet` runs the runtime's benchmarks over the chain spec's genesis state;
+/// `benchmark machine` measures this machine against Substrate's reference hardware.
+/// The others (storage, overhead, block, extrinsic) need a database of a live chain and
+/// are not offered.
+#[cfg(feature = "runtime-benchmarks")]
+fn benchmark(cli: &Cli, cmd: &frame_benchmarking_cli::BenchmarkCmd) -> sc_cli::Result<()> {
+	use frame_benchmarking_cli::{BenchmarkCmd, SUBSTRATE_REFERENCE_HARDWARE};
+	let runner = cli.create_runner(cmd)?;
+	runner.sync_run(|config| match cmd {
+		BenchmarkCmd::Pallet(cmd) => cmd.run_with_spec::<sp_runtime::traits::HashingFor<
+			gensyn_runtime::opaque::Block,
+		>, ()>(Some(config.chain_spec)),
+		BenchmarkCmd::Machine(cmd) => cmd.run(&config, SUBSTRATE_REFERENCE_HARDWARE.clone()),
+		_ => Err("this node offers `benchmark pallet` and `benchmark machine` only".into()),
+	})
 }

@@ -4,6 +4,8 @@ use crate::{
 	AccountId, Babe, Balance, Block, Executive, Grandpa, Historical, InherentDataExt, Nonce,
 	Runtime, RuntimeCall, RuntimeGenesisConfig, SessionKeys, System, TransactionPayment, VERSION,
 };
+#[cfg(feature = "runtime-benchmarks")]
+use crate::{Jackpot, Stake, Tasks};
 use alloc::vec::Vec;
 use frame_support::{
 	genesis_builder_helper::{build_state, get_preset},
@@ -263,6 +265,31 @@ impl_runtime_apis! {
 			limit: u32,
 		) -> pallet_gensyn_tasks::TaskPage<AccountId, Balance, crate::BlockNumber> {
 			crate::Tasks::page(from, limit)
+		}
+	}
+
+	#[cfg(feature = "runtime-benchmarks")]
+	impl frame_benchmarking::Benchmark<Block> for Runtime {
+		fn benchmark_metadata(extra: bool) -> (
+			Vec<frame_benchmarking::BenchmarkList>,
+			Vec<frame_support::traits::StorageInfo>,
+		) {
+			use frame_support::traits::StorageInfoTrait;
+			let mut list = Vec::<frame_benchmarking::BenchmarkList>::new();
+			list_benchmarks!(list, extra);
+			(list, crate::AllPalletsWithSystem::storage_info())
+		}
+
+		fn dispatch_benchmark(
+			config: frame_benchmarking::BenchmarkConfig,
+		) -> Result<Vec<frame_benchmarking::BenchmarkBatch>, alloc::string::String> {
+			use frame_benchmarking::BenchmarkBatch;
+			use frame_support::traits::WhitelistedStorageKeys;
+			let whitelist = crate::AllPalletsWithSystem::whitelisted_storage_keys();
+			let mut batches = Vec::<BenchmarkBatch>::new();
+			let params = (&config, &whitelist);
+			add_benchmarks!(params, batches);
+			Ok(batches)
 		}
 	}
 

@@ -14,6 +14,10 @@ extern crate alloc;
 
 use alloc::vec::Vec;
 
+#[cfg(feature = "runtime-benchmarks")]
+#[macro_use]
+mod benchmarks;
+
 pub mod apis;
 pub mod configs;
 pub mod constants;
@@ -145,7 +149,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 157,
+	spec_version: 158,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,

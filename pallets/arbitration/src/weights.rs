@@ -1,7 +1,9 @@
 //! Weights of the arbitration pallet.
 //!
-//! HAND-ESTIMATED: the benchmarks (`benchmarking.rs`) run every call in its worst case
-//! as tests, but the node has no `benchmark` subcommand yet to time them into this file.
+//! Counted by hand: the benchmarks (`benchmarking.rs`) run every call in its worst case
+//! as tests against the mock, but not in the runtime (`gensyn-node benchmark pallet`):
+//! they install dispute contexts, and their rulings call back into the tasks pallet,
+//! which only the mock stands in for.
 //! Storage reads and writes are counted per call, plus compute allowances measured
 //! roughly on native code and doubled for wasm: rebuilding a step graph ≈ 40 µs, one blake2 hash of ≤ 1 KiB
 //! ≈ 2 µs, one Merkle proof of 32 levels ≈ 70 µs, the data order ≈ 30 ns per sample.

@@ -39,9 +39,15 @@ mod benchmarks {
 		assert!(Commitments::<T>::contains_key(&who));
 	}
 
+	/// Where the runtime's tasks pallet opens reveals only in a task's reveal window,
+	/// which this pallet cannot set up, there is nothing to measure: the reveal is
+	/// charged its hand count alone.
 	#[benchmark]
-	fn reveal() {
+	fn reveal() -> Result<(), BenchmarkError> {
 		let who = verifier::<T>();
+		if !T::OnReveal::may_reveal(&who, 3) {
+			return Err(BenchmarkError::Skip);
+		}
 		let secret = [7u8; 32];
 		Commitments::<T>::insert(
 			&who,
@@ -51,6 +57,7 @@ mod benchmarks {
 		#[extrinsic_call]
 		_(RawOrigin::Signed(who.clone()), 3, secret);
 		assert_eq!(Bindings::<T>::get(&who, 3).and_then(|b| b.secret), Some(secret));
+		Ok(())
 	}
 
 	impl_benchmark_test_suite!(Pallet, crate::mock::new_test_ext(), crate::mock::Test);

@@ -1,6 +1,8 @@
-//! Benchmarks of the stake pallet (frame-benchmarking v2). Each call is measured in
-//! its worst case: the role's active list full but for the caller, or (`register`)
-//! full, so that the caller's higher bond takes the lowest's place.
+//! Benchmarks of the stake pallet (frame-benchmarking v2). Each call is measured with
+//! the role's active list full but for the caller, or (`register`) full, so that the
+//! caller's higher bond takes the lowest's place. `bond_extra` tops up a worker already
+//! on the list; a top-up that brings one back onto it (the `Joined` list written too) is
+//! covered by the hand count.
 
 use super::*;
 use crate::Pallet as Stake;

@@ -323,8 +323,9 @@ impl pallet_gensyn_tasks::Config for Test {
 /// the off-task proof it is told to.
 #[cfg(feature = "runtime-benchmarks")]
 impl crate::BenchmarkHelper<u64, u64> for TestLottery {
-	fn ticket(who: &u64, seed: &crate::Hash32) -> Option<u64> {
-		Some(score(*who, seed))
+	fn watch_ticket() -> Option<(u64, crate::Hash32, u64)> {
+		let who: u64 = frame_benchmarking::account("watcher", 0, 0);
+		Some((who, [5; 32], score(who, &[5; 32])))
 	}
 	fn accept_off_task(index: u32) {
 		OFF_TASK_INDEX.with(|i| *i.borrow_mut() = Some(index));

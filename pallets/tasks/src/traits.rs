@@ -128,9 +128,10 @@ pub trait ThresholdBounds {
 /// its acceptance where a benchmark cannot make one.
 #[cfg(feature = "runtime-benchmarks")]
 pub trait BenchmarkHelper<AccountId, Ticket> {
-	/// `who`'s ticket for a watch lottery seeded with `seed`, where the runtime's lottery
-	/// lets a benchmark make one (a private key's VRF output: `None` where it cannot).
-	fn ticket(who: &AccountId, seed: &Hash32) -> Option<Ticket>;
+	/// An account, a watch-lottery seed and the account's ticket for that seed, where the
+	/// runtime's lottery lets a benchmark have one (a VRF output made ahead with the
+	/// account's private key: a runtime cannot sign in wasm), else `None`.
+	fn watch_ticket() -> Option<(AccountId, Hash32, Ticket)>;
 	/// Makes the arbiter accept a proof that checkpoint `index` of a run is off its task,
 	/// where the arbiter does not check the proof itself (a test arbiter).
 	fn accept_off_task(index: u32);

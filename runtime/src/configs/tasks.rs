@@ -110,6 +110,8 @@ impl pallet_gensyn_tasks::Config for Runtime {
 	// A state of up to 4 MiB (about 350,000 parameters with Adam) can be demanded.
 	type MaxPublishBytes = ConstU64<{ 4 << 20 }>;
 	type WeightInfo = pallet_gensyn_tasks::weights::SubstrateWeight<Runtime>;
+	#[cfg(feature = "runtime-benchmarks")]
+	type BenchmarkHelper = crate::benchmarks::TasksHelper;
 }
 
 #[cfg(test)]
