@@ -112,8 +112,9 @@ pub fn run() -> sc_cli::Result<()> {
 	}
 }
 
-/// `benchmark pallet` runs the runtime's benchmarks over the chain spec's genesis state;
-/// `benchmark machine` measures this machine against Substrate's reference hardware.
+/// `benchmark pallet` runs the runtime's benchmarks over a genesis state (the chain
+/// spec's, or with `--runtime` a runtime blob's preset); `benchmark machine` measures
+/// this machine against Substrate's reference hardware.
 /// The others (storage, overhead, block, extrinsic) need a database of a live chain and
 /// are not offered.
 #[cfg(feature = "runtime-benchmarks")]
