@@ -1,8 +1,9 @@
 //! The data tools a submitter without Rust uses (scripts/py/gensyn_data.py and
 //! scripts/js/data-ref.js) agree with `gensyn-ml data-ref` and the chain's Merkle tree
 //! on the rules of docs/data-format.md: file hash, chunk root (one chunk, several, a
-//! short last one), sample count, shape and classes; the bundle layout; the checkpoint
-//! root's untagged leaves. Bad files are refused with a reason.
+//! short last one), sample count, shape and classes; the bundle layout; a language
+//! model's token sequences; the checkpoint root's untagged leaves. Bad files are refused
+//! with a reason.
 
 mod common;
 
@@ -128,6 +129,69 @@ fn the_python_and_js_data_tools_agree_with_the_chains_rules() {
 			let stderr = String::from_utf8_lossy(&out.stderr);
 			assert!(!out.status.success() && stderr.contains(why), "{why}: {stderr}");
 		}
+	}
+	let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `gensyn_data.py tokens` cuts a text into the sequences docs/data-format.md describes:
+/// each character its index in the vocabulary, `t + 1` ids a sequence, the remainder
+/// dropped. Its `data` object is the file's (its hash, the chain's chunk root, a length
+/// the spec allows exactly) and a language model's spec validates around it; a text with
+/// a character outside the vocabulary is refused, named. From the King James Bible that
+/// `fetch-kjv.sh` writes (where it could), it is `examples/charlm-transformer.json`'s.
+#[test]
+fn the_token_tool_writes_the_sequences_a_language_models_spec_names() {
+	let dir = std::env::temp_dir().join(format!("gensyn-token-tool-{}", std::process::id()));
+	std::fs::create_dir_all(&dir).unwrap();
+	let vocab = "\n abcd";
+	let chars: Vec<char> = vocab.chars().collect();
+	let text: String = (0..2_500).map(|i| chars[i * 7 % chars.len()]).collect();
+	let (txt, out) = (dir.join("t.txt"), dir.join("t.tokens"));
+	std::fs::write(&txt, &text).unwrap();
+	let cut = |vocab: &str| {
+		let args = ["tokens", "--text", arg(&txt), "--characters", vocab, "--context", "8"];
+		python(&[&args[..], &["--out", arg(&out), "--uri", "https://data.example/t"]].concat())
+	};
+	let data = run_json(&mut cut(vocab));
+	let bytes = std::fs::read(&out).unwrap();
+	let samples = 2_500 / 9;
+	let ids: Vec<u8> = text
+		.chars()
+		.take(samples * 9)
+		.map(|c| chars.iter().position(|x| *x == c).unwrap() as u8)
+		.collect();
+	assert_eq!(bytes, ids);
+	assert_eq!(data["samples"], samples);
+	assert_eq!(data["file_hash"], Value::String(hex(&merkle::blake2_256(&bytes))));
+	let root = merkle::root_of_chunks(&bytes, merkle::DATA_CHUNK_SIZE);
+	assert_eq!(data["chunk_root"], Value::String(hex(&root)));
+	let data_ref: gensyn_primitives::DataRef = serde_json::from_value(data.clone()).unwrap();
+	assert_eq!(data_ref.max_file_len(), bytes.len() as u64);
+
+	// The example's model, cut down to this vocabulary and context.
+	let example = common::repo_root().join("examples/charlm-transformer.json");
+	let example: Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+	let mut spec = example.clone();
+	spec["data"] = data;
+	spec["model"]["input"]["width"] = 8.into();
+	spec["model"]["layers"][0]["vocab"] = chars.len().into();
+	spec["model"]["layers"][6]["out_features"] = chars.len().into();
+	spec["training"]["checkpoint_interval"] = 1.into();
+	let spec: gensyn_primitives::TaskSpec = serde_json::from_value(spec).unwrap();
+	spec.validate().unwrap();
+
+	let refused = cut("ab").output().unwrap();
+	let stderr = String::from_utf8_lossy(&refused.stderr);
+	assert!(!refused.status.success() && stderr.contains("not listed"), "{stderr}");
+
+	let kjv = common::repo_root().join(".data/kjv");
+	if kjv.join("manifest.json").exists() {
+		let (train, manifest) = (kjv.join("train.txt"), kjv.join("manifest.json"));
+		let out = dir.join("train.tokens");
+		let args = ["tokens", "--text", arg(&train), "--manifest", arg(&manifest)];
+		let rest =
+			["--context", "64", "--out", arg(&out), "--uri", "file://.data/kjv/train.tokens"];
+		assert_eq!(run_json(&mut python(&[&args[..], &rest].concat())), example["data"]);
 	}
 	let _ = std::fs::remove_dir_all(&dir);
 }

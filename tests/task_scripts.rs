@@ -5,7 +5,9 @@
 //! exactly what Alice's escrow hold grew by, and exactly the price of the work estimate
 //! under the runtime's configuration; list-tasks.js shows
 //! the task; a spec whose second `Linear` layer has the wrong `in_features` is refused with
-//! `tasks.SpecLinearInputMismatch` (by the quote too) and nothing is held; a spec with an unknown field, an
+//! `tasks.SpecLinearInputMismatch` (by the quote too) and nothing is held; the quote refuses
+//! examples/charlm-transformer.json as `tasks.SpecNotDisputable`, and a fault in it by its
+//! own name; a spec with an unknown field, an
 //! unreachable data URI (`DataUnreachable`) or data that is not what its hash says
 //! (`DataHashMismatch`) never leaves the client; cancel-task.js refunds the escrow in
 //! full; and `submit-task.js --follow` sees Bob drawn for an Exact-mode task (once Charlie
@@ -286,6 +288,24 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	);
 	assert_eq!(amount(&refused, "heldAfter"), escrow, "only the first task's escrow: {refused}");
 	assert_eq!(amount(&refused, "reservedAfter"), amount(&refused, "reservedBefore"), "{refused}");
+
+	// The language model the spec language names goes through the metadata like any
+	// spec: the chain refuses it because no game rules on its steps yet, and a fault in
+	// it by its own name.
+	let lm = common::repo_root().join("examples/charlm-transformer.json");
+	let lm: Value = serde_json::from_str(&std::fs::read_to_string(lm).unwrap()).unwrap();
+	for (heads, error) in
+		[(None, "tasks.SpecNotDisputable"), (Some(3), "tasks.SpecHeadsNotDividingDim")]
+	{
+		let mut s = lm.clone();
+		if let Some(heads) = heads {
+			s["model"]["layers"][2]["heads"] = heads.into();
+		}
+		let path = specs.write("language-model.json", &s);
+		let (ok, stdout, stderr) = common::run_js("quote.js", &["--ws", &ws, "--spec", &path]);
+		assert!(!ok && stderr.contains(&format!("error: {error}: ")), "{stdout}\n{stderr}");
+		assert_eq!(tagged_json(&stdout, "RESULT ")["error"], error);
+	}
 
 	// An unknown field never leaves the client.
 	let mut unknown = spec.clone();

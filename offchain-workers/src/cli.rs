@@ -250,9 +250,11 @@ fn serve(a: ServeArgs) -> Result<Value, CliError> {
 fn estimate(path: &Path) -> Result<Value, CliError> {
 	let spec = read_spec(path)?;
 	let e = gensyn_primitives::estimate(&spec).map_err(|e| format!("estimate: {e}"))?;
+	let memory = gensyn_primitives::memory_mib(&spec).map_err(|e| format!("memory: {e}"))?;
 	Ok(json!({
 		"steps": e.steps,
 		"parameters": e.parameters,
+		"memory_mib": memory,
 		"ops_per_step": e.ops,
 		"gas": {
 			"forward": e.forward, "loss": e.loss, "backward": e.backward,

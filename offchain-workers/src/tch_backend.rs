@@ -215,8 +215,13 @@ impl TchTrainer {
 	/// of `state`, which must fit the model (`checkpoint::check`). Float32 arithmetic
 	/// on every device: TF32 is turned off for the process first.
 	///
-	/// Errors: the device cannot hold the model (out of memory) or failed earlier.
+	/// Errors: the spec is one this trainer does not build (a language model's layers,
+	/// loss or optimizer: the same ones repops has no step graph for), or the device
+	/// cannot hold the model (out of memory) or failed earlier.
 	pub fn new(spec: &TaskSpec, state: &TrainState, device: Device) -> Result<Self, TchError> {
+		if !gensyn_repops::graph::covers(spec) {
+			return Err(own_error("this engine trains image models only, not this spec's model"));
+		}
 		tf32::forbid();
 		let (param_shapes, _) = state_shapes(spec);
 		let mut spans = Vec::with_capacity(param_shapes.len());
@@ -315,6 +320,10 @@ impl TchTrainer {
 					x.f_max_pool2d([k, k], [s, s], [0, 0], [1, 1], false)?
 				}
 				Layer::Flatten => x.f_flatten(1, -1)?,
+				// Refused when the trainer was built.
+				Layer::Embedding { .. } | Layer::DecoderBlock { .. } | Layer::LayerNorm => {
+					return Err(own_error("a language model's layer"))
+				}
 			};
 		}
 		Ok(x)

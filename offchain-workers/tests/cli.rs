@@ -1,7 +1,7 @@
 //! The `gensyn-ml` binary end to end on a small synthetic set: data-ref, estimate,
 //! inspect, an interrupted and resumed `train`, `verify` passing (and refusing segments
 //! the run does not have), then failing once a checkpoint commitment is tampered with;
-//! bad input gives a clear error.
+//! bad input gives a clear error; the example language model's spec is estimated.
 
 mod common;
 
@@ -113,4 +113,20 @@ fn bad_input_gives_clear_errors() {
 	let out = gensyn_ml(&["train", "--spec", s(&p), "--store", s(&store)]);
 	assert!(!out.status.success());
 	assert!(String::from_utf8_lossy(&out.stderr).contains("hash mismatch"));
+}
+
+/// The language model the spec language names (`examples/charlm-transformer.json`) is
+/// priced like any spec: its parameters, steps and the memory a worker would need.
+#[test]
+fn a_language_models_spec_is_estimated() {
+	// This checkout's, read at run time: a test built for another checkout keeps its path.
+	let dir =
+		std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into());
+	let example = Path::new(&dir).join("../examples/charlm-transformer.json");
+	let est = json(&gensyn_ml(&["estimate", "--spec", s(&example)]));
+	assert_eq!(est["parameters"], 3_208_255);
+	assert_eq!(est["steps"], 1_790);
+	assert!(est["memory_mib"].as_u64().is_some_and(|m| m > 32), "{est}");
+	let mlp = Path::new(&dir).join("../examples/mnist-mlp.json");
+	assert_eq!(json(&gensyn_ml(&["estimate", "--spec", s(&mlp)]))["memory_mib"], 3);
 }

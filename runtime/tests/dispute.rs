@@ -129,7 +129,23 @@ fn specs_the_game_cannot_rule_on_are_refused() {
 		let work = gensyn_primitives::segment_work(&too_long).expect("a valid spec");
 		let max_gas: u64 = <Runtime as pallet_gensyn_arbitration::Config>::MaxSegmentGas::get();
 		assert!(work.gas > max_gas, "{work:?}");
-		for bad in [gzipped, too_many, too_long] {
+		// A language model, and an image model trained with AdamW: valid specs, but no op
+		// of the game evaluates their steps yet.
+		let language_model = fixtures::tiny_lm();
+		let adamw = fixtures::with(spec(), |s| {
+			s.training.optimizer = gensyn_primitives::Optimizer::AdamW {
+				lr: 0.01f32.into(),
+				beta1: 0.9f32.into(),
+				beta2: 0.99f32.into(),
+				eps: 1e-8f32.into(),
+				weight_decay: 0.01f32.into(),
+				max_grad_norm: 1.0f32.into(),
+			}
+		});
+		for valid in [&language_model, &adamw] {
+			valid.validate().expect("a valid spec");
+		}
+		for bad in [gzipped, too_many, too_long, language_model, adamw] {
 			let held = Balances::total_balance_on_hold(&who(Sr25519Keyring::Alice));
 			assert_eq!(
 				Tasks::submit_task(signed(Sr25519Keyring::Alice), bad),

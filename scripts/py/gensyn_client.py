@@ -391,6 +391,10 @@ def torch_model(spec):
         "flatten": lambda l: nn.Flatten(),
     }
     layers = [l if isinstance(l, dict) else {"type": l} for l in spec["model"]["layers"]]
+    unknown = sorted({l["type"] for l in layers} - set(made))
+    if unknown:
+        # A language model's layers: the chain takes no such task yet, so none has a model.
+        raise Refusal("BadSpec", f"layers {', '.join(unknown)}: only image models are evaluated")
     return nn.Sequential(*(made[l["type"]](l) for l in layers))
 
 

@@ -7,6 +7,7 @@ The rules are those of docs/data-format.md:
                   file hash, its chunk root, sample count, shape and classes
   bundle          an IDX bundle (images then labels) from MNIST-style IDX files,
                   plain or gzip
+  tokens          a language model's token sequences from a text, and their `data`
   checkpoint-root the Merkle root a solver commits over a run journal's checkpoints
 
 Each command prints JSON on stdout; errors go to stderr with a non-zero exit.
@@ -101,14 +102,21 @@ def data_ref(path: str, uri: str) -> dict:
     with open(path, "rb") as f:
         data = f.read()
     samples, height, width, labels = read_bundle(data, path)
+    classes = (max(labels) + 1) if labels else 0
+    return data_object(data, uri, "mnist_idx", samples, (height, width), classes)
+
+
+def data_object(data: bytes, uri: str, fmt: str, samples: int, hw, classes: int) -> dict:
+    """A spec's `data` object for the file `data` of one-channel samples `hw` high and
+    wide: its commitments, format and counts."""
     return {
         "uri": uri,
         "file_hash": "0x" + blake2_256(data).hex(),
         "chunk_root": "0x" + chunk_root(data).hex(),
-        "format": "mnist_idx",
+        "format": fmt,
         "samples": samples,
-        "input": {"channels": 1, "height": height, "width": width},
-        "classes": (max(labels) + 1) if labels else 0,
+        "input": {"channels": 1, "height": hw[0], "width": hw[1]},
+        "classes": classes,
     }
 
 
@@ -133,6 +141,32 @@ def bundle(images: str, labels: str, out: str) -> dict:
     return {"written": out, "bytes": len(data), "samples": dims[0]}
 
 
+def tokens(text: str, characters: str, context: int, out: str, uri: str) -> dict:
+    """Cuts the UTF-8 text at `text` into sequences of `context + 1` character ids (each
+    character's index in `characters`, one byte each), one after another and none
+    overlapping, drops the remainder, writes them to `out` and returns the spec's `data`
+    object for it (`format: "tokens"`, input `[1, 1, context]`, a class per character)."""
+    if not 0 < context <= 1024:
+        raise DataError(f"a context of {context} positions: 1 to 1024 are allowed")
+    if not 2 <= len(characters) <= 256 or len(set(characters)) != len(characters):
+        raise DataError("the characters must be 2 to 256 distinct ones (ids are bytes)")
+    ids = {c: i for i, c in enumerate(characters)}
+    # newline="": a "\r" is a character like any other, not folded into "\n".
+    with open(text, encoding="utf-8", newline="") as f:
+        body = f.read()
+    unknown = sorted(set(body) - set(ids))
+    if unknown:
+        raise DataError(f"{text}: characters not listed: {''.join(unknown)!r}")
+    width = context + 1
+    samples = len(body) // width
+    if samples == 0:
+        raise DataError(f"{text}: shorter than one sequence of {width} characters")
+    data = bytes(ids[c] for c in body[: samples * width])
+    with open(out, "wb") as f:
+        f.write(data)
+    return data_object(data, uri, "tokens", samples, (1, context), len(characters))
+
+
 def journal_root(path: str) -> dict:
     """The checkpoint root over a run journal's checkpoints (`state_hash`, hex)."""
     with open(path, encoding="utf-8") as f:
@@ -153,6 +187,13 @@ def main(argv=None) -> int:
     p.add_argument("--images", required=True)
     p.add_argument("--labels", required=True)
     p.add_argument("--out", required=True)
+    p = sub.add_parser("tokens", help="a token-sequence file from a text, and its data object")
+    p.add_argument("--text", required=True)
+    p.add_argument("--characters", help="the vocabulary, in id order")
+    p.add_argument("--manifest", help="a manifest.json whose `characters` are the vocabulary")
+    p.add_argument("--context", type=int, required=True, help="positions per sequence")
+    p.add_argument("--out", required=True)
+    p.add_argument("--uri", help="where workers will fetch it (default: file:// and its absolute path)")
     p = sub.add_parser("checkpoint-root", help="the checkpoint root of a run journal (JSON)")
     p.add_argument("--journal", required=True)
     args = parser.parse_args(argv)
@@ -161,6 +202,15 @@ def main(argv=None) -> int:
             result = data_ref(args.file, args.uri or "file://" + os.path.abspath(args.file))
         elif args.command == "bundle":
             result = bundle(args.images, args.labels, args.out)
+        elif args.command == "tokens":
+            characters = args.characters
+            if args.manifest:
+                with open(args.manifest, encoding="utf-8") as f:
+                    characters = json.load(f)["characters"]
+            if characters is None:
+                raise DataError("give the vocabulary: --characters or --manifest")
+            uri = args.uri or "file://" + os.path.abspath(args.out)
+            result = tokens(args.text, characters, args.context, args.out, uri)
         else:
             result = journal_root(args.journal)
     except (OSError, DataError, ValueError, KeyError) as e:

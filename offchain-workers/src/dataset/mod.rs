@@ -421,6 +421,12 @@ pub fn parse_data_ref(
 			parse_mnist_bundle(bytes, what, data.idx_bundle_len())?
 		}
 		DataFormat::Safetensors => safetensors::parse(bytes, what)?,
+		DataFormat::Tokens => {
+			return Err(DatasetError::Corrupt {
+				what: what.to_string(),
+				reason: "token sequences are not read by this worker yet".into(),
+			})
+		}
 	};
 	let s = data.input;
 	dataset.check(

@@ -58,7 +58,9 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 		// A distance's disputed term carries the optimizer over the segment's steps.
 		let carriable = spec.verification.mode != gensyn_primitives::VerificationMode::Threshold
 			|| u64::from(spec.training.checkpoint_interval) <= MAX_CARRY_STEPS;
-		geo::data_disputable(spec.data.format)
+		// Every op of a step must have an element evaluation the game can end on.
+		graph::covers(spec)
+			&& geo::data_disputable(spec.data.format)
 			&& spec.data.samples <= T::MaxDataSamples::get()
 			&& replayable
 			&& carriable

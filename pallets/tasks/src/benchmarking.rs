@@ -10,7 +10,7 @@ use crate::Pallet as TasksPallet;
 use frame_benchmarking::v2::*;
 use frame_support::traits::{fungible::Mutate, Hooks};
 use frame_system::{pallet_prelude::BlockNumberFor, RawOrigin};
-use gensyn_primitives::{fixtures, Hash32 as SpecHash, Shape3, Uri};
+use gensyn_primitives::{fixtures, Hash32 as SpecHash, Optimizer, Shape3, Uri};
 use pallet_gensyn_stake::{Capability, DeviceKind};
 use sp_runtime::traits::Bounded;
 

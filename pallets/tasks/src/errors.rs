@@ -61,11 +61,13 @@ mod errors {
 		SpecZeroSize,
 		/// Bad spec: A size of this layer exceeds its documented bound.
 		SpecSizeOverBound,
-		/// Bad spec: A `Linear` layer gets an image; put a `Flatten` before it.
+		/// Bad spec: A `Linear` layer gets an image (put a `Flatten` before it) or token ids
+		/// (put an `Embedding` first).
 		SpecLinearNeedsFlatInput,
 		/// Bad spec: A `Linear` layer's `in_features` differs from its input's size.
 		SpecLinearInputMismatch,
-		/// Bad spec: A `Conv2d`, `MaxPool2d` or `Flatten` layer gets a flat input.
+		/// Bad spec: A `Conv2d`, `MaxPool2d` or `Flatten` layer gets a flat input or a
+		/// sequence.
 		SpecNeedsImageInput,
 		/// Bad spec: A `Conv2d` layer's `in_channels` differs from its input's channels.
 		SpecConvChannelMismatch,
@@ -78,7 +80,7 @@ mod errors {
 		SpecActivationTooLarge,
 		/// Bad spec: The model has more than `MAX_PARAMETERS` parameters.
 		SpecTooManyParameters,
-		/// Bad spec: The model has no `Linear` or `Conv2d` layer.
+		/// Bad spec: The model has no layer with parameters.
 		SpecNoTrainableLayer,
 		/// Bad spec: The last layer's output is an image, not a vector of logits.
 		SpecOutputNotFlat,
@@ -100,9 +102,9 @@ mod errors {
 		SpecUriNotUtf8,
 		/// Bad spec: The data URI is not `file://`, `http://` or `https://`.
 		SpecUnsupportedUriScheme,
-		/// Bad spec: MNIST IDX data has one channel.
+		/// Bad spec: MNIST IDX and token data have one channel.
 		SpecFormatNeedsOneChannel,
-		/// Bad spec: MNIST IDX labels are bytes: at most 256 classes.
+		/// Bad spec: MNIST IDX labels, and tokens, are bytes: at most 256 classes.
 		SpecFormatTooManyClasses,
 		/// Bad spec: `epochs` is zero.
 		SpecEpochsZero,
@@ -142,9 +144,10 @@ mod errors {
 		SpecAuditFractionOverOne,
 		/// Bad spec: The work estimate overflows a `u64`.
 		SpecEstimateOverflow,
-		/// Bad spec: The arbiter could not rule on a dispute over this task (a data format
-		/// it cannot read, more samples than a game replays, or a segment too long to
-		/// replay within a move deadline).
+		/// Bad spec: The arbiter could not rule on a dispute over this task (a layer, loss
+		/// or optimizer whose step it has no graph for, such as a language model's; a
+		/// data format it cannot read; more samples than a game replays; or a segment too
+		/// long to replay within a move deadline).
 		SpecNotDisputable,
 		/// The offer's accept deadline has passed (its lapse is handled, late, by a
 		/// backlogged deadline queue): too late to decline.
@@ -196,5 +199,27 @@ mod errors {
 		/// past the first half of the period one verifier that read it
 		/// ([`Pallet::may_publish`]).
 		NotPublisher,
+		// The language model's spec errors, after the rest so that no index moves.
+		/// Bad spec: An `Embedding` is not the model's first layer.
+		SpecEmbeddingNotFirst,
+		/// Bad spec: The input of a model that starts with an `Embedding` is not
+		/// `[1, 1, t]` (`t` token ids).
+		SpecEmbeddingNeedsTokenInput,
+		/// Bad spec: A token input is longer than `MAX_CONTEXT` positions.
+		SpecContextTooLong,
+		/// Bad spec: A `DecoderBlock` or `LayerNorm` layer gets no sequence.
+		SpecNeedsSequenceInput,
+		/// Bad spec: A `DecoderBlock`'s heads do not divide its input's features.
+		SpecHeadsNotDividingDim,
+		/// Bad spec: The `Embedding`'s vocabulary differs from the data's `classes`.
+		SpecEmbeddingVocabMismatch,
+		/// Bad spec: The token loss needs a model whose output is a sequence of logits.
+		SpecTokenLossNeedsSequence,
+		/// Bad spec: The token loss and `tokens` data go together: one without the other.
+		SpecLossFormatMismatch,
+		/// Bad spec: AdamW's `weight_decay` is not finite and non-negative.
+		SpecWeightDecayInvalid,
+		/// Bad spec: AdamW's `max_grad_norm` is not finite and positive.
+		SpecMaxGradNormInvalid,
 	}
 }

@@ -52,7 +52,7 @@ use frame_support::{
 use frame_system::pallet_prelude::BlockNumberFor;
 /// The spec a task is submitted with (what `submit_task` and the quote take).
 pub use gensyn_primitives::TaskSpec;
-use gensyn_primitives::{merkle, validate::infer_shapes, Optimizer, SpecError, VerificationMode};
+use gensyn_primitives::{merkle, SpecError, VerificationMode};
 use pallet_gensyn_jackpot::ForcedErrors;
 use pallet_gensyn_stake::{Role, StakeInterface};
 use scale_info::TypeInfo;

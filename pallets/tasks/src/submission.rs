@@ -13,7 +13,7 @@ impl<T: Config> Pallet<T> {
 	/// audits counted, and its escrow priced by part (what the `TasksApi` quote shows).
 	pub fn quote(spec: &TaskSpec) -> Result<Quote<BalanceOf<T>>, DispatchError> {
 		let est = gensyn_primitives::estimate(spec).map_err(Self::spec_error)?;
-		let memory_mib = Self::memory_mib(spec).map_err(Self::spec_error)?;
+		let memory_mib = gensyn_primitives::memory_mib(spec).map_err(Self::spec_error)?;
 		ensure!(T::Arbiter::rules_on(spec), Error::<T>::SpecNotDisputable);
 		// Any checkpoint may be demanded on chain, and must fit there.
 		let state = gensyn_primitives::publish::state_bytes(
@@ -205,6 +205,16 @@ impl<T: Config> Pallet<T> {
 			SpecError::AuditFractionZero => Error::<T>::SpecAuditFractionZero,
 			SpecError::AuditFractionOverOne => Error::<T>::SpecAuditFractionOverOne,
 			SpecError::EstimateOverflow => Error::<T>::SpecEstimateOverflow,
+			SpecError::EmbeddingNotFirst { .. } => Error::<T>::SpecEmbeddingNotFirst,
+			SpecError::EmbeddingNeedsTokenInput => Error::<T>::SpecEmbeddingNeedsTokenInput,
+			SpecError::ContextTooLong => Error::<T>::SpecContextTooLong,
+			SpecError::NeedsSequenceInput { .. } => Error::<T>::SpecNeedsSequenceInput,
+			SpecError::HeadsNotDividingDim { .. } => Error::<T>::SpecHeadsNotDividingDim,
+			SpecError::EmbeddingVocabMismatch { .. } => Error::<T>::SpecEmbeddingVocabMismatch,
+			SpecError::TokenLossNeedsSequence => Error::<T>::SpecTokenLossNeedsSequence,
+			SpecError::LossFormatMismatch => Error::<T>::SpecLossFormatMismatch,
+			SpecError::WeightDecayInvalid => Error::<T>::SpecWeightDecayInvalid,
+			SpecError::MaxGradNormInvalid => Error::<T>::SpecMaxGradNormInvalid,
 		}
 	}
 
@@ -212,24 +222,6 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn price(gas: u64, per_mgas: BalanceOf<T>) -> Result<BalanceOf<T>, Error<T>> {
 		let mgas: BalanceOf<T> = gas.div_ceil(1_000_000).saturated_into();
 		mgas.checked_mul(&per_mgas).ok_or(Error::<T>::EscrowOverflow)
-	}
-
-	/// Memory one worker needs for `spec`, in MiB: parameters with their gradient and
-	/// optimizer state, plus a batch of activations and their gradients, as f32.
-	/// (Not in `gensyn-primitives` yet, so it lives here.)
-	pub fn memory_mib(spec: &TaskSpec) -> Result<u32, SpecError> {
-		let shapes = infer_shapes(&spec.model)?;
-		let activations = shapes.iter().fold(0u64, |acc, a| acc.saturating_add(a.numel()));
-		let params = gensyn_primitives::estimate(spec)?.parameters;
-		let states: u64 = match spec.training.optimizer {
-			Optimizer::Sgd { .. } => 3,
-			Optimizer::Adam { .. } => 4,
-		};
-		let floats = params.saturating_mul(states).saturating_add(
-			activations.saturating_mul(u64::from(spec.training.batch_size)).saturating_mul(2),
-		);
-		let mib = floats.saturating_mul(4).div_ceil(1 << 20).max(1);
-		Ok(mib.min(u64::from(u32::MAX)) as u32)
 	}
 
 	/// Blocks of training for `gas` at `mgas_per_sec`, with slack and the minimum.

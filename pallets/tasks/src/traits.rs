@@ -16,8 +16,9 @@ pub trait DisputeArbiter<AccountId> {
 	/// task with the game still open.
 	fn cancel(task: TaskId, segment: u32);
 	/// Whether a dispute over any value of a task of `spec` could be ruled on: a task the
-	/// arbiter could not rule on (a data format it cannot read, more samples than a game
-	/// replays) would leave an honest defendant unable to answer, so it is refused.
+	/// arbiter could not rule on (an op it cannot evaluate, a data format it cannot read,
+	/// more samples than a game replays) would leave an honest defendant unable to
+	/// answer, so it is refused.
 	fn rules_on(spec: &TaskSpec) -> bool;
 	/// Whether `proof` shows that the run committed under `checkpoint_root` (of
 	/// `checkpoints` leaves) is not one of a task of `spec`: a checkpoint stamped with a

@@ -10,7 +10,7 @@ use crate::{optim, ReproError, Result};
 use alloc::{vec, vec::Vec};
 use gensyn_primitives::{
 	validate::{infer_shapes, Activation},
-	Layer, Optimizer, TaskSpec,
+	Layer, Loss, Optimizer, TaskSpec,
 };
 
 /// Tensor id of the batch input `[B, C, H, W]`.
@@ -263,43 +263,44 @@ impl Graph {
 	}
 }
 
-/// Parameter shapes of the model, in state order (per trainable layer: weight, bias).
-pub fn param_shapes(spec: &TaskSpec) -> Vec<Vec<u32>> {
-	let mut v = Vec::new();
-	for l in spec.model.layers.iter() {
-		match *l {
-			Layer::Linear { in_features, out_features } => {
-				v.push(vec![out_features, in_features]);
-				v.push(vec![out_features]);
-			}
-			Layer::Conv2d { in_channels, out_channels, kernel, .. } => {
-				v.push(vec![out_channels, in_channels, kernel, kernel]);
-				v.push(vec![out_channels]);
-			}
-			_ => {}
-		}
-	}
-	v
-}
+pub use gensyn_primitives::layout::{opt_slots, param_shapes};
 
-/// Optimizer-state tensors per parameter: 1 (SGD momentum buffer) or 2 (Adam m, v).
-pub fn opt_slots(opt: &Optimizer) -> usize {
-	match opt {
-		Optimizer::Sgd { .. } => 1,
-		Optimizer::Adam { .. } => 2,
-	}
+/// Whether a step of `spec` has a graph here: every layer, the loss and the optimizer
+/// are ones whose ops the pinpoint game can evaluate one element at a time. A language
+/// model's (an `Embedding`, `DecoderBlock` or `LayerNorm`, a `Linear` over a sequence,
+/// the token loss, AdamW) has none yet: its operators exist as plain functions
+/// ([`crate::transformer`]) with no element evaluation of the whole step, so the chain
+/// refuses such a task ([`covers`] is part of what the arbiter rules on).
+pub fn covers(spec: &TaskSpec) -> bool {
+	let layers = spec.model.layers.iter().all(|l| {
+		matches!(
+			l,
+			Layer::Linear { .. }
+				| Layer::Conv2d { .. }
+				| Layer::Relu
+				| Layer::MaxPool2d { .. }
+				| Layer::Flatten
+		)
+	});
+	layers
+		&& spec.model.loss == Loss::SoftmaxCrossEntropy
+		&& matches!(spec.training.optimizer, Optimizer::Sgd { .. } | Optimizer::Adam { .. })
 }
 
 fn act_shape(batch: u32, a: &Activation) -> Vec<u32> {
 	match a {
 		Activation::Image(s) => vec![batch, s.channels, s.height, s.width],
-		Activation::Flat(n) => vec![batch, *n],
+		Activation::Flat(n) | Activation::Tokens(n) => vec![batch, *n],
+		Activation::Seq { t, d } => vec![batch, *t, *d],
 	}
 }
 
 /// The graph of training step `step` (0-based) on a batch of `batch` samples.
 pub fn step_graph(spec: &TaskSpec, batch: u32, step: u64) -> Result<Graph> {
 	spec.validate()?;
+	if !covers(spec) {
+		return Err(ReproError::Unsupported);
+	}
 	if batch == 0 || batch > spec.training.batch_size {
 		return Err(ReproError::BadBatch);
 	}
@@ -372,6 +373,10 @@ pub fn step_graph(spec: &TaskSpec, batch: u32, step: u64) -> Result<Graph> {
 				layer_params.push(None);
 				g.op(OpKind::Flatten, vec![cur], oshape)
 			}
+			// Refused by `covers` above.
+			Layer::Embedding { .. } | Layer::DecoderBlock { .. } | Layer::LayerNorm => {
+				return Err(ReproError::Unsupported)
+			}
 		};
 	}
 	let classes = spec.data.classes;
@@ -442,6 +447,10 @@ pub fn step_graph(spec: &TaskSpec, batch: u32, step: u64) -> Result<Graph> {
 					dy = g.op(OpKind::FlattenBwd, vec![dy], ishape);
 				}
 			}
+			// Refused by `covers` above.
+			Layer::Embedding { .. } | Layer::DecoderBlock { .. } | Layer::LayerNorm => {
+				return Err(ReproError::Unsupported)
+			}
 		}
 	}
 
@@ -479,6 +488,7 @@ pub fn step_graph(spec: &TaskSpec, batch: u32, step: u64) -> Result<Graph> {
 				g.new_opt_state.push(nm);
 				g.new_opt_state.push(nv);
 			}
+			Optimizer::AdamW { .. } => return Err(ReproError::Unsupported),
 		}
 	}
 	Ok(g)

@@ -60,6 +60,9 @@ pub enum ReproError {
 	StateMismatch,
 	/// A data sample could not be read.
 	Data,
+	/// The spec names a layer, loss or optimizer that has no step graph yet
+	/// ([`graph::covers`]).
+	Unsupported,
 }
 
 impl From<gensyn_primitives::SpecError> for ReproError {

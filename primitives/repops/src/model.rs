@@ -18,6 +18,10 @@ use gensyn_primitives::{
 /// optimizer state zero, step 0.
 pub fn init_state(spec: &TaskSpec) -> Result<TrainState> {
 	spec.validate()?;
+	// A language model draws its tensors otherwise (`transformer::lm::Params::init`).
+	if !graph::covers(spec) {
+		return Err(ReproError::Unsupported);
+	}
 	let shapes = param_shapes(spec);
 	let mut params = Vec::new();
 	for (t, s) in shapes.iter().enumerate() {

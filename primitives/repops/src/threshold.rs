@@ -52,6 +52,9 @@ pub enum Carry {
 		beta2: f32,
 		/// Scalars of each step.
 		steps: Vec<AdamScalars>,
+		/// AdamW: each step's decay factor (`1 - lr * weight_decay`), applied to the
+		/// parameter before the step's update; empty for Adam.
+		decays: Vec<f32>,
 	},
 }
 
@@ -69,7 +72,17 @@ impl Carry {
 				let (b1, b2, e) = (beta1.to_f32(), beta2.to_f32(), eps.to_f32());
 				let steps =
 					range.map(|s| optim::adam_scalars(optim::lr_at(t, s), b1, b2, e, s)).collect();
-				Carry::Adam { beta1: b1, beta2: b2, steps }
+				Carry::Adam { beta1: b1, beta2: b2, steps, decays: Vec::new() }
+			}
+			// Every gradient zero, the clipping scale is one and leaves them zero.
+			Optimizer::AdamW { beta1, beta2, eps, weight_decay, .. } => {
+				let (b1, b2, e, wd) =
+					(beta1.to_f32(), beta2.to_f32(), eps.to_f32(), weight_decay.to_f32());
+				let lrs: Vec<f32> = range.clone().map(|s| optim::lr_at(t, s)).collect();
+				let decays = lrs.iter().map(|lr| optim::adamw_decay_factor(*lr, wd)).collect();
+				let steps =
+					range.zip(&lrs).map(|(s, lr)| optim::adam_scalars(*lr, b1, b2, e, s)).collect();
+				Carry::Adam { beta1: b1, beta2: b2, steps, decays }
 			}
 		}
 	}
@@ -84,8 +97,11 @@ impl Carry {
 					p = optim::sgd_param(*lr, p, slots[0]);
 				}
 			}
-			Carry::Adam { beta1, beta2, steps } => {
-				for sc in steps {
+			Carry::Adam { beta1, beta2, steps, decays } => {
+				for (i, sc) in steps.iter().enumerate() {
+					if let Some(f) = decays.get(i) {
+						p = optim::adamw_decay(*f, p);
+					}
 					slots[0] = optim::adam_m(*beta1, slots[0], 0.0);
 					slots[1] = optim::adam_v(*beta2, slots[1], 0.0);
 					p = optim::adam_param(sc, p, slots[0], slots[1]);
@@ -123,11 +139,13 @@ pub fn carry_forward(t: &TrainingSpec, start: &TrainState, steps: u64) -> TrainS
 }
 
 /// The decay each optimizer slot carries its value into the next step with: SGD's
-/// momentum; Adam's `beta1` and `beta2`.
+/// momentum; Adam's (and AdamW's) `beta1` and `beta2`.
 fn slot_decays(optimizer: &Optimizer) -> [f32; 2] {
 	match *optimizer {
 		Optimizer::Sgd { momentum, .. } => [momentum.to_f32(), 0.0],
-		Optimizer::Adam { beta1, beta2, .. } => [beta1.to_f32(), beta2.to_f32()],
+		Optimizer::Adam { beta1, beta2, .. } | Optimizer::AdamW { beta1, beta2, .. } => {
+			[beta1.to_f32(), beta2.to_f32()]
+		}
 	}
 }
 

@@ -5,11 +5,12 @@
 //! Every step is priced at a full batch (the last, smaller batch of an epoch is
 //! priced as full), and no gradient flows below the first trainable layer (nothing
 //! consumes it), matching repops' step graph. All arithmetic is checked: an
-//! overflow is [`SpecError::EstimateOverflow`].
+//! overflow is [`SpecError::EstimateOverflow`]. The same walk sizes the memory a
+//! worker needs ([`memory_mib`]).
 
 use crate::{
 	spec::{Layer, Optimizer, TaskSpec},
-	validate::{infer_shapes, validate, Activation, SpecError},
+	validate::{decoder_block_params, infer_shapes, validate, Activation, SpecError},
 };
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use scale_info::TypeInfo;
@@ -31,10 +32,17 @@ pub struct GasTable {
 	pub exp: u64,
 	/// One `log` (libm `logf`).
 	pub log: u64,
+	/// One `tanh` (libm `tanhf`, GELU's).
+	pub tanh: u64,
+	/// One square root and division (a LayerNorm row's scale).
+	pub sqrt: u64,
 	/// Updating one parameter with SGD with momentum.
 	pub sgd_param: u64,
 	/// Updating one parameter with Adam (two moments, sqrt, division).
 	pub adam_param: u64,
+	/// Updating one parameter with AdamW: Adam's update and the decay, plus its share
+	/// of the gradient-norm clipping (a square summed, a scale applied).
+	pub adamw_param: u64,
 	/// Fixed cost of launching one operation of the step graph.
 	pub op_overhead: u64,
 }
@@ -46,8 +54,11 @@ pub const GAS: GasTable = GasTable {
 	compare: 1,
 	exp: 20,
 	log: 20,
+	tanh: 20,
+	sqrt: 10,
 	sgd_param: 4,
 	adam_param: 16,
+	adamw_param: 20,
 	op_overhead: 1_000,
 };
 
@@ -99,12 +110,9 @@ impl Acc {
 }
 
 /// Tensors of the training state per parameter tensor: the parameter and its optimizer
-/// state (SGD's momentum; Adam's two moments).
+/// state (SGD's momentum; Adam's and AdamW's two moments).
 pub fn state_tensors_per_param(optimizer: &Optimizer) -> u64 {
-	match optimizer {
-		Optimizer::Sgd { .. } => 2,
-		Optimizer::Adam { .. } => 3,
-	}
+	crate::layout::opt_slots(optimizer) as u64 + 1
 }
 
 /// What a game's defendant replays for one segment of a task: the segment's steps (the
@@ -158,16 +166,18 @@ pub(crate) fn estimate_unchecked(
 			return Err(SpecError::EstimateOverflow);
 		};
 		let (n_in, n_out) = (inp.numel(), out.numel());
+		// A position-wise layer maps each of a sequence's positions as one sample.
+		let r = inp.rows();
 		match *layer {
 			Layer::Linear { in_features, out_features } => {
 				let (fi, fo) = (in_features as u64, out_features as u64);
-				fwd.add(&[b, fi, fo, g.mac])?;
-				fwd.add(&[b, fo, g.elementwise])?;
-				bwd.add(&[b, fi, fo, g.mac])?; // weight gradient
-				bwd.add(&[b, fo, g.elementwise])?; // bias gradient
+				fwd.add(&[b, r, fi, fo, g.mac])?;
+				fwd.add(&[b, r, fo, g.elementwise])?;
+				bwd.add(&[b, r, fi, fo, g.mac])?; // weight gradient
+				bwd.add(&[b, r, fo, g.elementwise])?; // bias gradient
 				ops += 3;
 				if seen_trainable {
-					bwd.add(&[b, fi, fo, g.mac])?; // input gradient
+					bwd.add(&[b, r, fi, fo, g.mac])?; // input gradient
 					ops += 1;
 				}
 				seen_trainable = true;
@@ -207,30 +217,51 @@ pub(crate) fn estimate_unchecked(
 					ops += 1;
 				}
 			}
+			Layer::Embedding { vocab, dim } => {
+				let (t, d) = (n_out / (dim as u64).max(1), dim as u64);
+				fwd.add(&[b, t, d, g.elementwise])?; // two rows gathered and added
+				bwd.add(&[b, t, d, 2, g.elementwise])?; // scattered to both tables
+				ops += 3;
+				seen_trainable = true;
+				params = params.saturating_add((vocab as u64 + t).saturating_mul(d));
+			}
+			Layer::DecoderBlock { heads, hidden } => {
+				let Activation::Seq { t, d } = *inp else {
+					return Err(SpecError::EstimateOverflow);
+				};
+				let dims = BlockDims { b, t: t as u64, d: d as u64, heads: heads as u64 };
+				ops += decoder_block_work(&mut fwd, &mut bwd, dims, hidden as u64)?;
+				seen_trainable = true;
+				params = params.saturating_add(decoder_block_params(d, hidden));
+			}
+			Layer::LayerNorm => {
+				let d = n_in / r.max(1);
+				ops += layer_norm_work(&mut fwd, &mut bwd, b.saturating_mul(r), d, seen_trainable)?;
+				seen_trainable = true;
+				params = params.saturating_add(2 * d);
+			}
 		}
 	}
+	// One row of logits a sample, or a sequence's positions each.
+	let rows = shapes.last().map_or(1, |a| a.rows());
 	let classes = spec.data.classes as u64;
 	let mut loss = Acc(0);
-	loss.add(&[b, classes, g.compare])?; // row max
-	loss.add(&[b, classes, g.exp])?; // sum of exp
-	loss.add(&[b, g.log])?; // per-sample loss
-	loss.add(&[b, g.elementwise])?; // mean
-	loss.add(&[b, classes, g.exp])?; // gradient
+	loss.add(&[b, rows, classes, g.compare])?; // row max
+	loss.add(&[b, rows, classes, g.exp])?; // sum of exp
+	loss.add(&[b, rows, g.log])?; // per-row loss
+	loss.add(&[b, rows, g.elementwise])?; // mean
+	loss.add(&[b, rows, classes, g.exp])?; // gradient
 	ops += 5;
 	let mut opt = Acc(0);
 	let per_param = match spec.training.optimizer {
 		Optimizer::Sgd { .. } => g.sgd_param,
 		Optimizer::Adam { .. } => g.adam_param,
+		Optimizer::AdamW { .. } => g.adamw_param,
 	};
 	let tensors_per_param = state_tensors_per_param(&spec.training.optimizer);
 	opt.add(&[params, per_param])?;
-	let trainable_layers = spec
-		.model
-		.layers
-		.iter()
-		.filter(|l| matches!(l, Layer::Linear { .. } | Layer::Conv2d { .. }))
-		.count() as u64;
-	ops += trainable_layers * 2 * tensors_per_param;
+	let param_tensors = crate::layout::param_shapes(spec).len() as u64;
+	ops += param_tensors * tensors_per_param;
 	let mut step = Acc(0);
 	step.add(&[fwd.0])?;
 	step.add(&[loss.0])?;
@@ -250,4 +281,105 @@ pub(crate) fn estimate_unchecked(
 		total,
 		parameters: params,
 	})
+}
+
+/// Memory one worker needs for `spec`, in MiB: the parameters with their gradients
+/// and optimizer state, plus a batch of activations and their gradients, as f32. The
+/// activations are every layer's output and, inside each `DecoderBlock`, what its
+/// backward pass reads: its two LayerNorms' outputs, the queries, keys and values, every
+/// head's scores and weights, the heads' joined output, the stream after attention and
+/// the MLP's hidden layer before and after GELU.
+pub fn memory_mib(spec: &TaskSpec) -> Result<u32, SpecError> {
+	let shapes = infer_shapes(&spec.model)?;
+	let mut activations = shapes.iter().fold(0u64, |acc, a| acc.saturating_add(a.numel()));
+	for (layer, inp) in spec.model.layers.iter().zip(&shapes) {
+		if let (Layer::DecoderBlock { heads, hidden }, Activation::Seq { t, d }) = (layer, inp) {
+			let (t, d, heads, hidden) = (*t as u64, *d as u64, *heads as u64, *hidden as u64);
+			let inner =
+				(7 * t * d).saturating_add(2 * heads * t * t).saturating_add(2 * t * hidden);
+			activations = activations.saturating_add(inner);
+		}
+	}
+	let params = estimate(spec)?.parameters;
+	let states = state_tensors_per_param(&spec.training.optimizer) + 1;
+	let floats = params.saturating_mul(states).saturating_add(
+		activations.saturating_mul(u64::from(spec.training.batch_size)).saturating_mul(2),
+	);
+	let mib = floats.saturating_mul(4).div_ceil(1 << 20).max(1);
+	Ok(mib.min(u64::from(u32::MAX)) as u32)
+}
+
+/// A decoder block's sizes for its estimate: `b` sequences of `t` positions of `d`
+/// features, `heads` heads.
+#[derive(Clone, Copy)]
+struct BlockDims {
+	b: u64,
+	t: u64,
+	d: u64,
+	heads: u64,
+}
+
+/// Adds a `DecoderBlock`'s work to `fwd` and `bwd`; returns its operations. Every
+/// product of a projection, an attention matrix or the MLP is priced once forward and
+/// twice backward (its weights' and its input's gradients: the block's attention needs
+/// both for its own weights, so a block's backward is priced in full wherever it sits).
+/// Attention prices every query against every key (`t * t`), as the causal mask zeroes
+/// rather than skips.
+fn decoder_block_work(
+	fwd: &mut Acc,
+	bwd: &mut Acc,
+	s: BlockDims,
+	hidden: u64,
+) -> Result<u64, SpecError> {
+	let g = &GAS;
+	let BlockDims { b, t, d, heads } = s;
+	let rows = b.saturating_mul(t);
+	let mut ops = 0;
+	for _ in 0..2 {
+		ops += layer_norm_work(fwd, bwd, rows, d, true)?;
+	}
+	// The projections: query, key and value, the output, the MLP's two layers.
+	let macs = [(d, 3 * d), (d, d), (d, hidden), (hidden, d)];
+	for (fi, fo) in macs {
+		fwd.add(&[rows, fi, fo, g.mac])?;
+		fwd.add(&[rows, fo, g.elementwise])?; // bias
+		bwd.add(&[rows, fi, fo, 2, g.mac])?;
+		bwd.add(&[rows, fo, g.elementwise])?;
+	}
+	ops += 3 * macs.len() as u64;
+	// Scores and the weighted values: `t * t * d` products each, over every head.
+	fwd.add(&[b, t, t, d, 2, g.mac])?;
+	bwd.add(&[b, t, t, d, 4, g.mac])?;
+	// The softmax: scale and mask, row max, exp, normalise; backward two passes.
+	fwd.add(&[b, heads, t, t, 3, g.elementwise])?;
+	fwd.add(&[b, heads, t, t, g.exp])?;
+	bwd.add(&[b, heads, t, t, 2, g.elementwise])?;
+	// GELU each way, and the two residual sums.
+	fwd.add(&[rows, hidden, g.tanh])?;
+	bwd.add(&[rows, hidden, g.tanh])?;
+	fwd.add(&[rows, d, 2, g.elementwise])?;
+	bwd.add(&[rows, d, 2, g.elementwise])?;
+	Ok(ops + 12)
+}
+
+/// Adds a LayerNorm's work over `rows` rows of `d` features to `fwd` and `bwd` (its
+/// input's gradient only when `input_grad`); returns its operations.
+fn layer_norm_work(
+	fwd: &mut Acc,
+	bwd: &mut Acc,
+	rows: u64,
+	d: u64,
+	input_grad: bool,
+) -> Result<u64, SpecError> {
+	let g = &GAS;
+	// Mean, variance, normalise, scale and shift; one square root a row.
+	fwd.add(&[rows, d, 5, g.elementwise])?;
+	fwd.add(&[rows, g.sqrt])?;
+	// The scale's and shift's gradients.
+	bwd.add(&[rows, d, 2, g.elementwise])?;
+	if input_grad {
+		bwd.add(&[rows, d, 6, g.elementwise])?;
+		return Ok(3);
+	}
+	Ok(2)
 }

@@ -4,7 +4,8 @@
 //! crates without the example files can use them. [`mnist_mlp`] is
 //! `examples/mnist-mlp.json` (a test of this crate checks it); [`mlp`] is the same
 //! shape at any size; [`tiny_mlp`] and [`tiny_cnn`] are small enough to replay, prove
-//! and dispute in a unit test. Adjust one with [`with`].
+//! and dispute in a unit test; [`tiny_lm`] is a language model in the same spirit, which
+//! the chain does not take yet. Adjust one with [`with`].
 
 use crate::*;
 use alloc::vec::Vec;
@@ -126,6 +127,41 @@ pub fn tiny_cnn() -> TaskSpec {
 			Layer::Flatten,
 			Layer::Linear { in_features: 16, out_features: 3 },
 		]);
+	})
+}
+
+/// A tiny decoder-only language model: 5 tokens, a context of 8, 8 features, one
+/// block of 2 heads with an MLP of 16, a final LayerNorm and a head back to the tokens;
+/// 40 sequences of `tokens` data (zero hashes), batches of 4, 2 epochs, a checkpoint
+/// every 5 steps, clipped AdamW; otherwise [`tiny_mlp`].
+pub fn tiny_lm() -> TaskSpec {
+	with(tiny_mlp(), |s| {
+		let input = Shape3 { channels: 1, height: 1, width: 8 };
+		s.model = ModelSpec {
+			input,
+			layers: layers(alloc::vec![
+				Layer::Embedding { vocab: 5, dim: 8 },
+				Layer::DecoderBlock { heads: 2, hidden: 16 },
+				Layer::LayerNorm,
+				Layer::Linear { in_features: 8, out_features: 5 },
+			]),
+			loss: Loss::TokenCrossEntropy,
+		};
+		s.data.format = DataFormat::Tokens;
+		s.data.input = input;
+		s.data.classes = 5;
+		s.data.samples = 40;
+		s.training.batch_size = 4;
+		s.training.epochs = 2;
+		s.training.checkpoint_interval = 5;
+		s.training.optimizer = Optimizer::AdamW {
+			lr: F32Bits::from_f32(0.01),
+			beta1: F32Bits::from_f32(0.9),
+			beta2: F32Bits::from_f32(0.99),
+			eps: F32Bits::from_f32(1e-8),
+			weight_decay: F32Bits::from_f32(0.01),
+			max_grad_norm: F32Bits::from_f32(1.0),
+		};
 	})
 }
 

@@ -18,6 +18,7 @@ pub mod bounded;
 pub mod estimate;
 #[cfg(feature = "test-utils")]
 pub mod fixtures;
+pub mod layout;
 pub mod merkle;
 pub mod order;
 pub mod publish;
@@ -26,7 +27,7 @@ pub mod validate;
 pub mod verdict;
 
 pub use bounded::BoundedVec;
-pub use estimate::{estimate, segment_work, GasTable, SegmentWork, WorkEstimate, GAS};
+pub use estimate::{estimate, memory_mib, segment_work, GasTable, SegmentWork, WorkEstimate, GAS};
 pub use merkle::{MerkleProof, DATA_CHUNK_SIZE, TENSOR_CHUNK_ELEMENTS};
 pub use spec::*;
 pub use validate::SpecError;

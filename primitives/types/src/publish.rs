@@ -15,7 +15,7 @@
 //! items, and the checkpoint among the run's checkpoints.
 
 use crate::merkle::{self, Hash, MerkleProof};
-use crate::{Layer, Optimizer, TaskSpec, TENSOR_CHUNK_ELEMENTS};
+use crate::{TaskSpec, TENSOR_CHUNK_ELEMENTS};
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode};
 use scale_info::TypeInfo;
@@ -43,25 +43,11 @@ pub struct PageProof {
 
 /// The length of every tensor of `spec`'s training state, in state order.
 pub fn tensor_lengths(spec: &TaskSpec) -> Vec<u64> {
-	let mut params = Vec::new();
-	for l in spec.model.layers.iter() {
-		match *l {
-			Layer::Linear { in_features, out_features } => {
-				params.push(u64::from(out_features).saturating_mul(in_features.into()));
-				params.push(out_features.into());
-			}
-			Layer::Conv2d { in_channels, out_channels, kernel, .. } => {
-				let per_out = u64::from(in_channels).saturating_mul(u64::from(kernel).pow(2));
-				params.push(per_out.saturating_mul(out_channels.into()));
-				params.push(out_channels.into());
-			}
-			_ => {}
-		}
-	}
-	let slots = match spec.training.optimizer {
-		Optimizer::Sgd { .. } => 1,
-		Optimizer::Adam { .. } => 2,
-	};
+	let sizes = crate::layout::param_shapes(spec)
+		.into_iter()
+		.map(|s| s.iter().fold(1u64, |n, d| n.saturating_mul(u64::from(*d))));
+	let mut params: Vec<u64> = sizes.collect();
+	let slots = crate::layout::opt_slots(&spec.training.optimizer);
 	let opt: Vec<u64> = params.iter().flat_map(|n| core::iter::repeat_n(*n, slots)).collect();
 	params.extend(opt);
 	params

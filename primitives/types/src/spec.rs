@@ -36,6 +36,12 @@ pub const MAX_EPOCHS: u32 = 1_000;
 pub const MAX_SAMPLES: u32 = 10_000_000;
 /// Most training steps of a task (`epochs * ceil(samples / batch)`).
 pub const MAX_STEPS: u64 = 10_000_000;
+/// Most token positions of a language model's sequence (its context).
+pub const MAX_CONTEXT: u32 = 1_024;
+/// Most attention heads of a `DecoderBlock`.
+pub const MAX_HEADS: u32 = 64;
+/// The `eps` of every `LayerNorm`, a `DecoderBlock`'s included (PyTorch's default).
+pub const LAYER_NORM_EPS: f32 = 1e-5;
 
 /// The IEEE-754 bits of an `f32`.
 ///
@@ -305,7 +311,10 @@ impl Shape3 {
 }
 
 /// One layer of a sequential model. Tensors are NCHW; `Linear` needs a flat input
-/// (put a `Flatten` after the last spatial layer). JSON: `{"type": "linear", ...}`.
+/// (put a `Flatten` after the last spatial layer) or a sequence, whose positions it
+/// maps one by one. A language model starts with an `Embedding` of its token input and
+/// works on sequences of `[t, d]` (`t` positions of `d` features). JSON:
+/// `{"type": "linear", ...}`.
 #[derive(
 	Clone,
 	Copy,
@@ -354,6 +363,28 @@ pub enum Layer {
 	},
 	/// `[N, C, H, W] -> [N, C*H*W]`.
 	Flatten,
+	/// A language model's first layer: `t` token ids (the model's input `[1, 1, t]`)
+	/// to `[t, dim]`, each position the sum of its token's row of a `[vocab, dim]`
+	/// table and its position's row of a learned `[t, dim]` table.
+	Embedding {
+		/// Tokens in the vocabulary (the data's `classes`).
+		vocab: u32,
+		/// Features of each position.
+		dim: u32,
+	},
+	/// One pre-norm decoder block on `[t, d]`: `h = x + attn(LayerNorm(x))`, then
+	/// `y = h + W2 gelu(W1 LayerNorm(h) + b1) + b2`, where `attn` is causal
+	/// self-attention of `heads` heads (query, key, value and output projections, each
+	/// `[d, d]` with a bias; scores scaled by `1/sqrt(d/heads)`) and `gelu` its tanh form.
+	DecoderBlock {
+		/// Attention heads; `d` must be a multiple of it.
+		heads: u32,
+		/// Features of the MLP's hidden layer (`W1: [hidden, d]`).
+		hidden: u32,
+	},
+	/// Layer normalisation over each position's `d` features, with a learned scale and
+	/// shift (`eps` [`LAYER_NORM_EPS`]).
+	LayerNorm,
 }
 
 /// The training loss.
@@ -377,6 +408,9 @@ pub enum Loss {
 	/// Mean over the batch of `logsumexp(z) - z[label]`.
 	#[default]
 	SoftmaxCrossEntropy,
+	/// A language model's loss: the mean over every position of every sequence of
+	/// `logsumexp(z) - z[next]`, `next` the token that follows the position's.
+	TokenCrossEntropy,
 }
 
 /// The model: a sequential layer list applied to samples of shape `input`.
@@ -427,6 +461,10 @@ pub enum DataFormat {
 	MnistIdxGz,
 	/// Safetensors with an f32 `inputs` tensor `[N, C, H, W]` and a `labels` tensor `[N]`.
 	Safetensors,
+	/// Token sequences for a language model, with no header: `samples` sequences of
+	/// `t + 1` token ids, one byte each (`t` the width of the input `[1, 1, t]`); a
+	/// sequence's first `t` ids are the model's input and its last `t` the targets.
+	Tokens,
 }
 
 /// Where the training data is and how to check it.
@@ -476,12 +514,17 @@ impl DataRef {
 		24u64.saturating_add(n.saturating_mul(self.input.numel().saturating_add(1)))
 	}
 
+	/// Bytes of one sequence of a `tokens` file: the input's positions and one more.
+	pub fn sequence_len(&self) -> u64 {
+		self.input.numel().saturating_add(1)
+	}
+
 	/// The most bytes a file of this reference's format, sample count and shape can
 	/// have. A worker stops reading a download there, so that a submitter's endless or
 	/// oversized body costs it bounded memory and disk: exact for an IDX bundle, the
 	/// bundle plus 1/1024 and 64 KiB for gzip (a stock encoder adds far less), and for
 	/// safetensors 4-byte inputs and 8-byte labels (the widest accepted) plus 64 KiB of
-	/// header.
+	/// header; exact for tokens.
 	pub fn max_file_len(&self) -> u64 {
 		let plain = self.idx_bundle_len();
 		match self.format {
@@ -493,6 +536,7 @@ impl DataRef {
 				let per_sample = self.input.numel().saturating_mul(4).saturating_add(8);
 				(self.samples as u64).saturating_mul(per_sample).saturating_add(DATA_FRAMING_SLACK)
 			}
+			DataFormat::Tokens => self.sequence_len().saturating_mul(self.samples as u64),
 		}
 	}
 }
@@ -532,13 +576,33 @@ pub enum Optimizer {
 		/// Denominator term (finite, > 0).
 		eps: F32Bits,
 	},
+	/// PyTorch's `AdamW` after gradient-norm clipping: the gradients are scaled by
+	/// `min(1, max_grad_norm / (norm + 1e-6))` (`norm` their global L2 norm), each
+	/// parameter is decayed by `1 - lr * weight_decay`, then moved as by `Adam`. JSON:
+	/// `{"type": "adam_w", ...}`, the snake case every client derives from the variant.
+	AdamW {
+		/// Base learning rate (finite, > 0).
+		lr: F32Bits,
+		/// First-moment decay in `[0, 1)`.
+		beta1: F32Bits,
+		/// Second-moment decay in `[0, 1)`.
+		beta2: F32Bits,
+		/// Denominator term (finite, > 0).
+		eps: F32Bits,
+		/// Decoupled weight decay (finite, >= 0).
+		weight_decay: F32Bits,
+		/// The gradients' largest global L2 norm (finite, > 0).
+		max_grad_norm: F32Bits,
+	},
 }
 
 impl Optimizer {
 	/// The base learning rate.
 	pub fn lr(&self) -> F32Bits {
 		match self {
-			Optimizer::Sgd { lr, .. } | Optimizer::Adam { lr, .. } => *lr,
+			Optimizer::Sgd { lr, .. }
+			| Optimizer::Adam { lr, .. }
+			| Optimizer::AdamW { lr, .. } => *lr,
 		}
 	}
 }

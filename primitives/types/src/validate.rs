@@ -42,7 +42,8 @@ pub enum SpecError {
 		/// Layer index.
 		layer: u32,
 	},
-	/// A `Linear` layer gets an image; put a `Flatten` before it.
+	/// A `Linear` layer gets an image (put a `Flatten` before it) or token ids (put an
+	/// `Embedding` first).
 	LinearNeedsFlatInput {
 		/// Layer index.
 		layer: u32,
@@ -56,7 +57,7 @@ pub enum SpecError {
 		/// `in_features` of the layer.
 		got: u32,
 	},
-	/// A `Conv2d`, `MaxPool2d` or `Flatten` layer gets a flat input.
+	/// A `Conv2d`, `MaxPool2d` or `Flatten` layer gets a flat input or a sequence.
 	NeedsImageInput {
 		/// Layer index.
 		layer: u32,
@@ -87,7 +88,7 @@ pub enum SpecError {
 	},
 	/// The model has more than [`MAX_PARAMETERS`] parameters.
 	TooManyParameters,
-	/// The model has no `Linear` or `Conv2d` layer.
+	/// The model has no layer with parameters.
 	NoTrainableLayer,
 	/// The last layer's output is an image, not a vector of logits.
 	OutputNotFlat,
@@ -114,9 +115,9 @@ pub enum SpecError {
 	UriNotUtf8,
 	/// The data URI is not `file://`, `http://` or `https://`.
 	UnsupportedUriScheme,
-	/// MNIST IDX data has one channel.
+	/// MNIST IDX and token data have one channel.
 	FormatNeedsOneChannel,
-	/// MNIST IDX labels are bytes: at most 256 classes.
+	/// MNIST IDX labels, and tokens, are bytes: at most 256 classes.
 	FormatTooManyClasses,
 	/// `epochs` is zero.
 	EpochsZero,
@@ -156,6 +157,45 @@ pub enum SpecError {
 	AuditFractionOverOne,
 	/// The work estimate overflows a `u64`.
 	EstimateOverflow,
+	/// An `Embedding` is not the model's first layer.
+	EmbeddingNotFirst {
+		/// Layer index.
+		layer: u32,
+	},
+	/// The input of a model that starts with an `Embedding` is not `[1, 1, t]` (`t`
+	/// token ids).
+	EmbeddingNeedsTokenInput,
+	/// A token input is longer than [`MAX_CONTEXT`] positions.
+	ContextTooLong,
+	/// A `DecoderBlock` or `LayerNorm` layer gets no sequence (no `Embedding` before it).
+	NeedsSequenceInput {
+		/// Layer index.
+		layer: u32,
+	},
+	/// A `DecoderBlock`'s heads do not divide its input's features.
+	HeadsNotDividingDim {
+		/// Layer index.
+		layer: u32,
+		/// Features of the block's input.
+		dim: u32,
+		/// `heads` of the layer.
+		heads: u32,
+	},
+	/// The `Embedding`'s vocabulary differs from the data's `classes` (its token ids).
+	EmbeddingVocabMismatch {
+		/// `data.classes`.
+		expected: u32,
+		/// `vocab` of the embedding.
+		got: u32,
+	},
+	/// The token loss needs a model whose output is a sequence of logits.
+	TokenLossNeedsSequence,
+	/// The token loss and `tokens` data go together: one without the other.
+	LossFormatMismatch,
+	/// AdamW's `weight_decay` is not finite and non-negative.
+	WeightDecayInvalid,
+	/// AdamW's `max_grad_norm` is not finite and positive.
+	MaxGradNormInvalid,
 }
 
 impl core::fmt::Display for SpecError {
@@ -174,6 +214,15 @@ pub enum Activation {
 	Image(Shape3),
 	/// A vector of this many features.
 	Flat(u32),
+	/// A language model's input: this many token ids.
+	Tokens(u32),
+	/// A sequence of `t` positions of `d` features each.
+	Seq {
+		/// Positions.
+		t: u32,
+		/// Features of each position.
+		d: u32,
+	},
 }
 
 impl Activation {
@@ -181,7 +230,17 @@ impl Activation {
 	pub fn numel(&self) -> u64 {
 		match self {
 			Activation::Image(s) => s.numel(),
-			Activation::Flat(n) => *n as u64,
+			Activation::Flat(n) | Activation::Tokens(n) => *n as u64,
+			Activation::Seq { t, d } => (*t as u64).saturating_mul(*d as u64),
+		}
+	}
+
+	/// Rows a position-wise layer (`Linear`, `LayerNorm`) maps one by one: a sequence's
+	/// positions, else one.
+	pub fn rows(&self) -> u64 {
+		match self {
+			Activation::Seq { t, .. } => *t as u64,
+			_ => 1,
 		}
 	}
 }
@@ -199,15 +258,29 @@ pub fn infer_shapes(model: &ModelSpec) -> Result<Vec<Activation>, SpecError> {
 	if inp.channels == 0 || inp.height == 0 || inp.width == 0 {
 		return Err(SpecError::InputZero);
 	}
-	if inp.channels > MAX_CHANNELS
-		|| inp.height > MAX_SPATIAL
-		|| inp.width > MAX_SPATIAL
-		|| inp.numel() > MAX_ACTIVATION
-	{
-		return Err(SpecError::InputTooLarge);
-	}
 	let mut out = Vec::with_capacity(model.layers.len() + 1);
-	let mut cur = Activation::Image(inp);
+	// A model that starts with an embedding reads its input as token ids.
+	let mut cur = match model.layers.first() {
+		Some(Layer::Embedding { .. }) => {
+			if inp.channels != 1 || inp.height != 1 {
+				return Err(SpecError::EmbeddingNeedsTokenInput);
+			}
+			if inp.width > MAX_CONTEXT {
+				return Err(SpecError::ContextTooLong);
+			}
+			Activation::Tokens(inp.width)
+		}
+		_ => {
+			if inp.channels > MAX_CHANNELS
+				|| inp.height > MAX_SPATIAL
+				|| inp.width > MAX_SPATIAL
+				|| inp.numel() > MAX_ACTIVATION
+			{
+				return Err(SpecError::InputTooLarge);
+			}
+			Activation::Image(inp)
+		}
+	};
 	out.push(cur);
 	let mut params: u64 = 0;
 	let mut trainable = false;
@@ -221,8 +294,9 @@ pub fn infer_shapes(model: &ModelSpec) -> Result<Vec<Activation>, SpecError> {
 				if in_features > MAX_FEATURES || out_features > MAX_FEATURES {
 					return Err(SpecError::SizeOverBound { layer: li });
 				}
-				let Activation::Flat(n) = act else {
-					return Err(SpecError::LinearNeedsFlatInput { layer: li });
+				let n = match act {
+					Activation::Flat(n) | Activation::Seq { d: n, .. } => n,
+					_ => return Err(SpecError::LinearNeedsFlatInput { layer: li }),
 				};
 				if n != in_features {
 					return Err(SpecError::LinearInputMismatch {
@@ -234,7 +308,10 @@ pub fn infer_shapes(model: &ModelSpec) -> Result<Vec<Activation>, SpecError> {
 				trainable = true;
 				params = params
 					.saturating_add((in_features as u64 + 1).saturating_mul(out_features as u64));
-				Activation::Flat(out_features)
+				match act {
+					Activation::Seq { t, .. } => Activation::Seq { t, d: out_features },
+					_ => Activation::Flat(out_features),
+				}
 			}
 			(Layer::Conv2d { in_channels, out_channels, kernel, stride, padding }, act) => {
 				if in_channels == 0 || out_channels == 0 || kernel == 0 || stride == 0 {
@@ -301,6 +378,56 @@ pub fn infer_shapes(model: &ModelSpec) -> Result<Vec<Activation>, SpecError> {
 				// numel <= MAX_ACTIVATION < 2^32 was checked when `s` was produced.
 				Activation::Flat(s.numel() as u32)
 			}
+			(Layer::Embedding { vocab, dim }, act) => {
+				if li != 0 {
+					return Err(SpecError::EmbeddingNotFirst { layer: li });
+				}
+				if vocab == 0 || dim == 0 {
+					return Err(SpecError::ZeroSize { layer: li });
+				}
+				if vocab > MAX_CLASSES || dim > MAX_FEATURES {
+					return Err(SpecError::SizeOverBound { layer: li });
+				}
+				let Activation::Tokens(t) = act else {
+					return Err(SpecError::EmbeddingNeedsTokenInput);
+				};
+				trainable = true;
+				params =
+					params.saturating_add((vocab as u64 + t as u64).saturating_mul(dim as u64));
+				Activation::Seq { t, d: dim }
+			}
+			(Layer::DecoderBlock { heads, hidden }, act) => {
+				if heads == 0 || hidden == 0 {
+					return Err(SpecError::ZeroSize { layer: li });
+				}
+				if heads > MAX_HEADS || hidden > MAX_FEATURES {
+					return Err(SpecError::SizeOverBound { layer: li });
+				}
+				let Activation::Seq { t, d } = act else {
+					return Err(SpecError::NeedsSequenceInput { layer: li });
+				};
+				if d % heads != 0 {
+					return Err(SpecError::HeadsNotDividingDim { layer: li, dim: d, heads });
+				}
+				// What the block holds inside: the MLP's hidden layer and every head's
+				// attention scores.
+				let (t64, h64) = (t as u64, heads as u64);
+				let inner = (t64 * hidden as u64).max(h64.saturating_mul(t64 * t64));
+				if inner > MAX_ACTIVATION {
+					return Err(SpecError::ActivationTooLarge { layer: li });
+				}
+				trainable = true;
+				params = params.saturating_add(decoder_block_params(d, hidden));
+				act
+			}
+			(Layer::LayerNorm, act) => {
+				let Activation::Seq { d, .. } = act else {
+					return Err(SpecError::NeedsSequenceInput { layer: li });
+				};
+				trainable = true;
+				params = params.saturating_add(2 * d as u64);
+				act
+			}
 		};
 		if cur.numel() > MAX_ACTIVATION {
 			return Err(SpecError::ActivationTooLarge { layer: li });
@@ -316,6 +443,16 @@ pub fn infer_shapes(model: &ModelSpec) -> Result<Vec<Activation>, SpecError> {
 	Ok(out)
 }
 
+/// Parameters of a `DecoderBlock` on `d` features with an MLP of `hidden`: two
+/// LayerNorms' scales and shifts, four `[d, d]` projections with their biases, and the
+/// MLP's two layers with theirs.
+pub fn decoder_block_params(d: u32, hidden: u32) -> u64 {
+	let (d, h) = (d as u64, hidden as u64);
+	let projections = d.saturating_mul(d).saturating_add(d).saturating_mul(4);
+	let mlp = d.saturating_mul(h).saturating_mul(2).saturating_add(h).saturating_add(d);
+	d.saturating_mul(4).saturating_add(projections).saturating_add(mlp)
+}
+
 fn finite_positive(x: F32Bits) -> bool {
 	let v = x.to_f32();
 	v.is_finite() && v > 0.0
@@ -324,6 +461,23 @@ fn finite_positive(x: F32Bits) -> bool {
 fn unit_interval(x: F32Bits) -> bool {
 	let v = x.to_f32();
 	(0.0..1.0).contains(&v)
+}
+
+/// Adam's settings, AdamW's too.
+fn check_adam(lr: F32Bits, beta1: F32Bits, beta2: F32Bits, eps: F32Bits) -> Result<(), SpecError> {
+	if !finite_positive(lr) {
+		return Err(SpecError::LrInvalid);
+	}
+	if !unit_interval(beta1) {
+		return Err(SpecError::Beta1Invalid);
+	}
+	if !unit_interval(beta2) {
+		return Err(SpecError::Beta2Invalid);
+	}
+	if !finite_positive(eps) {
+		return Err(SpecError::EpsInvalid);
+	}
+	Ok(())
 }
 
 /// Validates a whole task spec; see [`SpecError`] for what is checked.
@@ -339,12 +493,23 @@ pub fn validate(spec: &TaskSpec) -> Result<(), SpecError> {
 	if d.classes > MAX_CLASSES {
 		return Err(SpecError::TooManyClasses);
 	}
-	match shapes.last() {
-		Some(Activation::Flat(n)) if *n == d.classes => {}
-		Some(Activation::Flat(n)) => {
-			return Err(SpecError::OutputClassMismatch { expected: d.classes, got: *n })
+	let logits = match (spec.model.loss, shapes.last()) {
+		(Loss::SoftmaxCrossEntropy, Some(Activation::Flat(n))) => *n,
+		(Loss::SoftmaxCrossEntropy, _) => return Err(SpecError::OutputNotFlat),
+		(Loss::TokenCrossEntropy, Some(Activation::Seq { d, .. })) => *d,
+		(Loss::TokenCrossEntropy, _) => return Err(SpecError::TokenLossNeedsSequence),
+	};
+	if logits != d.classes {
+		return Err(SpecError::OutputClassMismatch { expected: d.classes, got: logits });
+	}
+	if let Some(Layer::Embedding { vocab, .. }) = spec.model.layers.first() {
+		if *vocab != d.classes {
+			return Err(SpecError::EmbeddingVocabMismatch { expected: d.classes, got: *vocab });
 		}
-		_ => return Err(SpecError::OutputNotFlat),
+	}
+	let tokens = d.format == DataFormat::Tokens;
+	if tokens != (spec.model.loss == Loss::TokenCrossEntropy) {
+		return Err(SpecError::LossFormatMismatch);
 	}
 	if d.samples == 0 {
 		return Err(SpecError::SamplesZero);
@@ -359,10 +524,11 @@ pub fn validate(spec: &TaskSpec) -> Result<(), SpecError> {
 	if !(uri.starts_with("file://") || uri.starts_with("http://") || uri.starts_with("https://")) {
 		return Err(SpecError::UnsupportedUriScheme);
 	}
-	if matches!(d.format, DataFormat::MnistIdx | DataFormat::MnistIdxGz) {
+	if matches!(d.format, DataFormat::MnistIdx | DataFormat::MnistIdxGz | DataFormat::Tokens) {
 		if d.input.channels != 1 {
 			return Err(SpecError::FormatNeedsOneChannel);
 		}
+		// Labels, and tokens, are bytes.
 		if d.classes > 256 {
 			return Err(SpecError::FormatTooManyClasses);
 		}
@@ -399,18 +565,15 @@ pub fn validate(spec: &TaskSpec) -> Result<(), SpecError> {
 				return Err(SpecError::MomentumInvalid);
 			}
 		}
-		Optimizer::Adam { lr, beta1, beta2, eps } => {
-			if !finite_positive(lr) {
-				return Err(SpecError::LrInvalid);
+		Optimizer::Adam { lr, beta1, beta2, eps } => check_adam(lr, beta1, beta2, eps)?,
+		Optimizer::AdamW { lr, beta1, beta2, eps, weight_decay, max_grad_norm } => {
+			check_adam(lr, beta1, beta2, eps)?;
+			let wd = weight_decay.to_f32();
+			if !(wd.is_finite() && wd >= 0.0) {
+				return Err(SpecError::WeightDecayInvalid);
 			}
-			if !unit_interval(beta1) {
-				return Err(SpecError::Beta1Invalid);
-			}
-			if !unit_interval(beta2) {
-				return Err(SpecError::Beta2Invalid);
-			}
-			if !finite_positive(eps) {
-				return Err(SpecError::EpsInvalid);
+			if !finite_positive(max_grad_norm) {
+				return Err(SpecError::MaxGradNormInvalid);
 			}
 		}
 	}

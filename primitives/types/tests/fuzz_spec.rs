@@ -16,13 +16,18 @@ const DEPTH: u32 = 16;
 
 /// Valid specs whose encodings the run mutates.
 fn seeds() -> Vec<Vec<u8>> {
-	let examples = ["mnist-mlp.json", "mnist-cnn.json"].map(|name| {
+	let examples = ["mnist-mlp.json", "mnist-cnn.json", "charlm-transformer.json"].map(|name| {
 		let path = format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"));
 		let text = std::fs::read_to_string(&path).expect("an example spec");
 		serde_json::from_str::<TaskSpec>(&text).expect("the example parses")
 	});
 	let mut specs = examples.to_vec();
-	specs.extend([fixtures::mnist_mlp(), fixtures::tiny_mlp(), fixtures::tiny_cnn()]);
+	specs.extend([
+		fixtures::mnist_mlp(),
+		fixtures::tiny_mlp(),
+		fixtures::tiny_cnn(),
+		fixtures::tiny_lm(),
+	]);
 	specs.iter().map(Encode::encode).collect()
 }
 
@@ -76,6 +81,8 @@ fn exercise(spec: &TaskSpec) -> bool {
 	let valid = spec.validate().is_ok();
 	let _ = estimate(spec);
 	let _ = segment_work(spec);
+	let _ = memory_mib(spec);
+	let _ = (layout::param_shapes(spec), publish::tensor_lengths(spec));
 	let _ = validate::infer_shapes(&spec.model);
 	let _ = (spec.total_steps(), spec.steps_per_epoch());
 	let _ = (spec.data.max_file_len(), spec.data.idx_bundle_len());

@@ -1,6 +1,7 @@
 //! Submission: escrow, bad specs and their named errors, queueing, cancellation.
 
 use super::*;
+use gensyn_primitives::{DataFormat, Layer};
 
 #[test]
 fn submit_holds_estimate_times_price_and_draws_a_solver() {
@@ -28,6 +29,20 @@ fn submit_holds_estimate_times_price_and_draws_a_solver() {
 	});
 }
 
+/// The fixtures' tiny language model, changed by `f`.
+fn lm_with(f: impl FnOnce(&mut TaskSpec)) -> TaskSpec {
+	gensyn_primitives::fixtures::with(gensyn_primitives::fixtures::tiny_lm(), f)
+}
+
+/// The tiny language model with its layer `i` replaced by `layer`.
+fn lm_layer(i: usize, layer: Layer) -> TaskSpec {
+	lm_with(|s| {
+		let mut layers = s.model.layers.clone().into_inner();
+		layers[i] = layer;
+		s.model.layers = gensyn_primitives::BoundedVec::try_from_vec(layers).unwrap();
+	})
+}
+
 #[test]
 fn bad_specs_are_refused_with_their_named_error_and_nothing_held() {
 	new_test_ext().execute_with(|| {
@@ -45,6 +60,14 @@ fn bad_specs_are_refused_with_their_named_error_and_nothing_held() {
 			),
 			(spec_with(|s| s.data.samples = 0), Error::<T>::SpecSamplesZero),
 			(spec_with(|s| s.training.epochs = 100_000), Error::<T>::SpecTooManyEpochs),
+			// A language model's faults have names of their own.
+			(lm_with(|s| s.data.classes = 6), Error::<T>::SpecOutputClassMismatch),
+			(
+				lm_layer(1, Layer::DecoderBlock { heads: 3, hidden: 16 }),
+				Error::<T>::SpecHeadsNotDividingDim,
+			),
+			(lm_layer(2, Layer::Embedding { vocab: 5, dim: 8 }), Error::<T>::SpecEmbeddingNotFirst),
+			(lm_with(|s| s.data.format = DataFormat::MnistIdx), Error::<T>::SpecLossFormatMismatch),
 		];
 		for (s, e) in cases {
 			let e: sp_runtime::DispatchError = e.into();

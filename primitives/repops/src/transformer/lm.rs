@@ -309,6 +309,31 @@ mod tests {
 		(tokens.to_vec(), targets.to_vec())
 	}
 
+	/// The spec language's layout of a language model's state (what the chain pages and
+	/// proves) is this model's tensors, in this order.
+	#[test]
+	fn the_specs_state_layout_is_the_models() {
+		let mut spec = gensyn_primitives::fixtures::tiny_lm();
+		let block = gensyn_primitives::Layer::DecoderBlock { heads: 2, hidden: 16 };
+		let mut layers = spec.model.layers.clone().into_inner();
+		layers.insert(1, block);
+		spec.model.layers = gensyn_primitives::BoundedVec::try_from_vec(layers).unwrap();
+		spec.validate().unwrap();
+		let c = Config { vocab: 5, t: 8, d: 8, heads: 2, layers: 2, hidden: 16, eps: 1e-5 };
+		let lengths: Vec<u64> =
+			Params::init(&c, 1).tensors().iter().map(|t| t.len() as u64).collect();
+		let shapes = gensyn_primitives::layout::param_shapes(&spec);
+		let from_spec: Vec<u64> =
+			shapes.iter().map(|s| s.iter().map(|d| *d as u64).product()).collect();
+		assert_eq!(from_spec, lengths);
+		// A LayerNorm's scale and a bias have the same length: the shapes tell them apart.
+		let p = Params::init(&c, 1);
+		assert_eq!(shapes[0], vec![5, 8]);
+		assert_eq!(shapes[2..4], [vec![8], vec![8]]);
+		assert_eq!(shapes[14], vec![16, 8]);
+		assert_eq!(p.blocks[0].w1.len(), 16 * 8);
+	}
+
 	#[test]
 	fn the_bits_do_not_depend_on_the_thread_count() {
 		par::set_min_parallel_work(0);

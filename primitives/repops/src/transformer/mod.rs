@@ -22,9 +22,11 @@
 //! `*_at`) are the ones its fast loops call, so an element evaluation for the pinpoint
 //! game computes the same bits. AdamW's decoupled decay is in [`crate::optim`].
 //!
-//! The spec language does not yet name a transformer, and no op graph holds one: the
-//! model's passes are plain functions, with no element evaluation of their own beyond
-//! their parts', and no task trains it.
+//! The spec language names this model (`Embedding`, `DecoderBlock`, `LayerNorm`, a
+//! `Linear` head over the positions, the token loss and AdamW; its state layout is
+//! `gensyn_primitives::layout`'s), but no op graph holds one: the model's passes are
+//! plain functions, with no element evaluation of their own beyond their parts', so
+//! [`crate::graph::covers`] says no and the chain takes no such task.
 
 pub mod attention;
 pub mod block;
