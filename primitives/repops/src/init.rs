@@ -25,5 +25,15 @@ pub fn uniform(key: u64, i: u64) -> f32 {
 /// `n` values uniform in `[-bound, bound)` for tensor `tensor` under `seed`.
 pub fn uniform_tensor(seed: u64, tensor: u32, n: usize, bound: f32) -> Vec<f32> {
 	let key = tensor_key(seed, tensor);
-	(0..n as u64).map(|i| (uniform(key, i) * 2.0 - 1.0) * bound).collect()
+	(0..n as u64).map(|i| scaled(uniform(key, i), bound)).collect()
+}
+
+/// Element `i` of [`uniform_tensor`], on its own.
+pub fn uniform_value(seed: u64, tensor: u32, i: u64, bound: f32) -> f32 {
+	scaled(uniform(tensor_key(seed, tensor), i), bound)
+}
+
+/// `u` in `[0, 1)` moved to `[-bound, bound)`.
+fn scaled(u: f32, bound: f32) -> f32 {
+	(u * 2.0 - 1.0) * bound
 }

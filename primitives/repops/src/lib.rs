@@ -60,8 +60,9 @@ pub enum ReproError {
 	StateMismatch,
 	/// A data sample could not be read.
 	Data,
-	/// The spec names a layer, loss or optimizer that has no step graph yet
-	/// ([`graph::covers`]).
+	/// The spec names a model, loss or optimizer repops has no step for (no step graph,
+	/// [`graph::covers`], and no language model [`transformer::task`] builds), or the
+	/// data lacks what the step reads (token sequences).
 	Unsupported,
 }
 

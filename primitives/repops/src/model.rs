@@ -14,11 +14,15 @@ use gensyn_primitives::{
 	order, Layer, TaskSpec,
 };
 
-/// The initial state of a task: parameters from [`crate::init`] under the spec's seed,
-/// optimizer state zero, step 0.
+/// The initial state of a task: parameters from [`crate::init`] under the spec's seed
+/// (a language model's as [`crate::transformer::lm::Config::start`] says), optimizer
+/// state zero, step 0.
 pub fn init_state(spec: &TaskSpec) -> Result<TrainState> {
 	spec.validate()?;
-	// A language model draws its tensors otherwise (`transformer::lm::Params::init`).
+	// A language model starts as its own rule says (`transformer::lm::Config::start`).
+	if crate::transformer::task::config(spec).is_some() {
+		return crate::transformer::task::init_state(spec);
+	}
 	if !graph::covers(spec) {
 		return Err(ReproError::Unsupported);
 	}
@@ -55,11 +59,14 @@ fn param_bound(spec: &TaskSpec, t: u32) -> Result<f32> {
 /// initial state, computed on its own: the pinpoint game rules on one value of a first
 /// checkpoint with it. `None` for any other kind of tensor.
 pub fn initial_value(spec: &TaskSpec, kind: graph::TensorKind, elem: u64) -> Option<Result<f32>> {
+	if crate::transformer::task::config(spec).is_some() {
+		return crate::transformer::task::initial_value(spec, kind, elem);
+	}
 	match kind {
-		graph::TensorKind::Param(t) => Some(param_bound(spec, t).map(|bound| {
-			let u = init::uniform(init::tensor_key(spec.training.seed, t), elem);
-			(u * 2.0 - 1.0) * bound
-		})),
+		graph::TensorKind::Param(t) => Some(
+			param_bound(spec, t)
+				.map(|bound| init::uniform_value(spec.training.seed, t, elem, bound)),
+		),
 		graph::TensorKind::OptState(_) => Some(Ok(0.0)),
 		_ => None,
 	}
@@ -372,6 +379,13 @@ pub fn trace_step(
 pub trait Dataset {
 	/// Writes sample `index` (`C*H*W` f32 values, NCHW) into `input` and returns its label.
 	fn sample(&self, index: u32, input: &mut [f32]) -> Result<u32>;
+
+	/// Writes token sequence `index` (`t + 1` ids: the input, then the last one's next)
+	/// into `ids`; only a token data set has them.
+	fn sequence(&self, index: u32, ids: &mut [u32]) -> Result<()> {
+		let _ = (index, ids);
+		Err(ReproError::Unsupported)
+	}
 }
 
 /// The batch of step `step` under the task's data order ([`gensyn_primitives::order`]).
@@ -401,8 +415,19 @@ fn batch_of<D: Dataset + ?Sized>(
 	Ok((inputs, labels))
 }
 
+/// The token sequences `idx` of a language model's data, one after another.
+fn sequences_of<D: Dataset + ?Sized>(spec: &TaskSpec, data: &D, idx: &[u32]) -> Result<Vec<u32>> {
+	let per = (spec.data.input.width as usize).saturating_add(1);
+	let mut ids = vec![0u32; per.saturating_mul(idx.len())];
+	for (i, dst) in idx.iter().zip(ids.chunks_exact_mut(per)) {
+		data.sequence(*i, dst)?;
+	}
+	Ok(ids)
+}
+
 /// Runs `steps` training steps from `state` (at `state.step`) with the task's data
-/// order, returning each step's loss. Stops with an error past the last step.
+/// order, returning each step's loss (a language model's batches are token sequences:
+/// [`Dataset::sequence`]). Stops with an error past the last step.
 pub fn replay<D: Dataset + ?Sized>(
 	spec: &TaskSpec,
 	state: &mut TrainState,
@@ -424,6 +449,11 @@ pub fn replay<D: Dataset + ?Sized>(
 		}
 		let idx =
 			cached.as_ref().and_then(|c| c.1.get(start..end)).ok_or(ReproError::OutOfRange)?;
+		if crate::transformer::task::config(spec).is_some() {
+			let ids = sequences_of(spec, data, idx)?;
+			losses.push(crate::transformer::task::train_step(spec, state, &ids, threads)?);
+			continue;
+		}
 		let (x, y) = batch_of(spec, data, idx)?;
 		losses.push(train_step(spec, state, &x, &y, threads)?);
 	}

@@ -101,50 +101,115 @@ impl Params {
 		out
 	}
 
-	/// Fresh parameters under `seed`: embeddings uniform in `[-1, 1)`, each weight
-	/// uniform in `±1 / sqrt(fan_in)` (PyTorch's `Linear` bound), LayerNorm scales 1,
-	/// shifts and biases 0. The drawn tensors take streams 0, 1, 2, ... in state order.
+	/// Fresh parameters under `seed`, each tensor as [`Config::start`] says, a drawn
+	/// tensor from the stream of its index in state order ([`crate::init`]).
 	pub fn init(c: &Config, seed: u64) -> Params {
-		let (d, hidden) = (c.d, c.hidden);
-		let mut stream = 0u32;
-		let mut uniform = |n: usize, bound: f32| {
-			stream += 1;
-			crate::init::uniform_tensor(seed, stream - 1, n, bound)
-		};
-		let fan = |n: usize| 1.0 / libm::sqrtf(n as f32);
-		let (tok, pos) = (uniform(c.vocab * d, 1.0), uniform(c.t * d, 1.0));
+		let mut index = 0u32;
+		Params::assemble(c, || {
+			let (n, start) = c.start(index as usize).unwrap_or((0, Start::Fill(0.0)));
+			index = index.saturating_add(1);
+			match start {
+				Start::Uniform(bound) => crate::init::uniform_tensor(seed, index - 1, n, bound),
+				Start::Fill(x) => vec![x; n],
+			}
+		})
+	}
+
+	/// Parameters from `tensors` in state order ([`Self::tensors`]), each of its length
+	/// under `c`; a list of another count or length is a [`ReproError::StateMismatch`].
+	pub fn from_tensors(c: &Config, tensors: Vec<Vec<f32>>) -> Result<Params> {
+		let fits = tensors.len() == c.tensor_count()
+			&& tensors
+				.iter()
+				.enumerate()
+				.all(|(i, t)| c.start(i).is_some_and(|(n, _)| n == t.len()));
+		if !fits {
+			return Err(ReproError::StateMismatch);
+		}
+		let mut each = tensors.into_iter();
+		Ok(Params::assemble(c, || each.next().unwrap_or_default()))
+	}
+
+	/// Every tensor in state order, moved out.
+	pub fn into_tensors(mut self) -> Vec<Vec<f32>> {
+		self.tensors_mut().into_iter().map(core::mem::take).collect()
+	}
+
+	/// Parameters of `c`'s structure, each tensor the next `next` gives in state order.
+	fn assemble(c: &Config, mut next: impl FnMut() -> Vec<f32>) -> Params {
+		let (tok, pos) = (next(), next());
 		let blocks = (0..c.layers)
 			.map(|_| block::Params {
-				ln1_gamma: vec![1.0; d],
-				ln1_beta: vec![0.0; d],
+				ln1_gamma: next(),
+				ln1_beta: next(),
 				attn: super::multihead::Params {
-					wq: uniform(d * d, fan(d)),
-					bq: vec![0.0; d],
-					wk: uniform(d * d, fan(d)),
-					bk: vec![0.0; d],
-					wv: uniform(d * d, fan(d)),
-					bv: vec![0.0; d],
-					wo: uniform(d * d, fan(d)),
-					bo: vec![0.0; d],
+					wq: next(),
+					bq: next(),
+					wk: next(),
+					bk: next(),
+					wv: next(),
+					bv: next(),
+					wo: next(),
+					bo: next(),
 				},
-				ln2_gamma: vec![1.0; d],
-				ln2_beta: vec![0.0; d],
-				w1: uniform(hidden * d, fan(d)),
-				b1: vec![0.0; hidden],
-				w2: uniform(d * hidden, fan(hidden)),
-				b2: vec![0.0; d],
+				ln2_gamma: next(),
+				ln2_beta: next(),
+				w1: next(),
+				b1: next(),
+				w2: next(),
+				b2: next(),
 			})
 			.collect();
-		let head = uniform(c.vocab * d, fan(d));
-		Params {
-			tok,
-			pos,
-			blocks,
-			lnf_gamma: vec![1.0; d],
-			lnf_beta: vec![0.0; d],
-			head,
-			head_bias: vec![0.0; c.vocab],
-		}
+		let (lnf_gamma, lnf_beta, head, head_bias) = (next(), next(), next(), next());
+		Params { tok, pos, blocks, lnf_gamma, lnf_beta, head, head_bias }
+	}
+}
+
+/// How a parameter tensor starts.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Start {
+	/// Uniform in `[-bound, bound)`.
+	Uniform(f32),
+	/// Every element this value.
+	Fill(f32),
+}
+
+/// Tensors of one block in state order.
+pub const BLOCK_TENSORS: usize = 16;
+
+impl Config {
+	/// Parameter tensors in state order: the two embeddings, each block's, the final
+	/// LayerNorm's two and the head's two.
+	pub fn tensor_count(&self) -> usize {
+		self.layers.saturating_mul(BLOCK_TENSORS).saturating_add(6)
+	}
+
+	/// Tensor `i`'s element count and start, in state order (`None` past the last): the
+	/// embeddings uniform in `[-1, 1)`, each weight uniform in `±1 / sqrt(fan_in)`
+	/// (PyTorch's `Linear` bound), LayerNorm scales 1, shifts and biases 0. The one rule
+	/// for a language model's initial state, and for any value of it on its own.
+	pub fn start(&self, i: usize) -> Option<(usize, Start)> {
+		let (d, h, v) = (self.d, self.hidden, self.vocab);
+		let fan = |n: usize| Start::Uniform(1.0 / libm::sqrtf(n as f32));
+		let (one, zero) = (Start::Fill(1.0), Start::Fill(0.0));
+		let blocks_end = self.tensor_count().saturating_sub(4);
+		Some(match i {
+			0 => (v.saturating_mul(d), Start::Uniform(1.0)),
+			1 => (self.t.saturating_mul(d), Start::Uniform(1.0)),
+			i if i < blocks_end => match (i - 2) % BLOCK_TENSORS {
+				0 | 10 => (d, one),
+				2 | 4 | 6 | 8 => (d.saturating_mul(d), fan(d)),
+				12 => (h.saturating_mul(d), fan(d)),
+				13 => (h, zero),
+				14 => (d.saturating_mul(h), fan(h)),
+				_ => (d, zero),
+			},
+			i if i == blocks_end => (d, one),
+			i if i == blocks_end + 1 => (d, zero),
+			i if i == blocks_end + 2 => (v.saturating_mul(d), fan(d)),
+			i if i == blocks_end + 3 => (v, zero),
+			_ => return None,
+		})
 	}
 }
 
@@ -241,6 +306,22 @@ pub fn forward(
 	Ok(Forward { stream, blocks, z, lnf, logits, max, sum, loss })
 }
 
+/// The logits of the token after `context` (its last `t` ids, at least one): the
+/// forward pass over one sequence of them, padded after its end, which no position
+/// before the padding attends to.
+pub fn next_logits(c: &Config, p: &Params, context: &[u32], threads: usize) -> Result<Vec<f32>> {
+	let window = context.get(context.len().saturating_sub(c.t)..).unwrap_or_default();
+	let filled = window.len();
+	if filled == 0 {
+		return Err(ReproError::BadBatch);
+	}
+	let mut tokens = window.to_vec();
+	tokens.resize(c.t, 0);
+	let f = forward(c, p, &tokens, &vec![0; c.t], 1, threads)?;
+	let row = f.logits.get((filled - 1) * c.vocab..filled * c.vocab);
+	row.map(<[f32]>::to_vec).ok_or(ReproError::ShapeMismatch)
+}
+
 /// The gradients of the mean token loss, from the forward pass `f`.
 pub fn backward(
 	c: &Config,
@@ -332,6 +413,23 @@ mod tests {
 		assert_eq!(shapes[2..4], [vec![8], vec![8]]);
 		assert_eq!(shapes[14], vec![16, 8]);
 		assert_eq!(p.blocks[0].w1.len(), 16 * 8);
+	}
+
+	/// The next token's logits are the last filled position's, whatever pads the rest,
+	/// and only the last `t` ids of a longer context count.
+	#[test]
+	fn the_next_tokens_logits_see_only_the_context() {
+		let p = Params::init(&C, 5);
+		let (x, y) = batch();
+		let f = forward(&C, &p, &x[..C.t], &y[..C.t], 1, 1).unwrap();
+		let last = next_logits(&C, &p, &x[..C.t], 1).unwrap();
+		assert_eq!(bits(&last), bits(&f.logits[(C.t - 1) * C.vocab..]));
+		let second = next_logits(&C, &p, &x[..2], 1).unwrap();
+		assert_eq!(bits(&second), bits(&f.logits[C.vocab..2 * C.vocab]));
+		let longer: Vec<u32> = [3u32, 1].iter().chain(&x[..C.t]).copied().collect();
+		assert_eq!(bits(&next_logits(&C, &p, &longer, 1).unwrap()), bits(&last));
+		assert_eq!(next_logits(&C, &p, &[], 1), Err(ReproError::BadBatch));
+		assert_eq!(next_logits(&C, &p, &[7], 1), Err(ReproError::TokenOutOfRange));
 	}
 
 	#[test]

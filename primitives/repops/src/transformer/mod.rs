@@ -16,7 +16,9 @@
 //! - [`lm`]: a decoder-only language model of such blocks and its token cross-entropy,
 //!   with every parameter's gradient;
 //! - [`train`]: one step of AdamW after gradient-norm clipping, over tensors in state
-//!   order.
+//!   order;
+//! - [`task`]: a spec that names such a model read as its sizes, its initial state and
+//!   one step in the task state's layout, so a run trains and replays from its spec.
 //!
 //! Each module spells out its definition, and its per-element functions (`*_step`,
 //! `*_at`) are the ones its fast loops call, so an element evaluation for the pinpoint
@@ -24,9 +26,10 @@
 //!
 //! The spec language names this model (`Embedding`, `DecoderBlock`, `LayerNorm`, a
 //! `Linear` head over the positions, the token loss and AdamW; its state layout is
-//! `gensyn_primitives::layout`'s), but no op graph holds one: the model's passes are
-//! plain functions, with no element evaluation of their own beyond their parts', so
-//! [`crate::graph::covers`] says no and the chain takes no such task.
+//! `gensyn_primitives::layout`'s) and [`task`] trains it, but no op graph holds one:
+//! the model's passes are plain functions, with no element evaluation of their own
+//! beyond their parts', so [`crate::graph::covers`] says no and the chain takes no
+//! such task.
 
 pub mod attention;
 pub mod block;
@@ -37,6 +40,7 @@ pub mod gelu;
 pub mod layernorm;
 pub mod lm;
 pub mod multihead;
+pub mod task;
 pub mod train;
 
 #[cfg(test)]
