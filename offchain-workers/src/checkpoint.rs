@@ -1,9 +1,11 @@
 //! Checkpoints: the training state after some step (repops' `TrainState`: parameters,
 //! optimizer state, step) as a safetensors file, and the hash a run commits to.
 //!
-//! Tensor names: `param.NN` (per trainable layer the weight, then the bias, with their
-//! model shapes), `opt.NN` (repops' order: per parameter SGD's momentum buffer, or
-//! Adam's `m` then `v`; each with its parameter's shape), and `step` (one `u64`). Reals
+//! Tensor names: `param.NN` (in state order, `gensyn_primitives::layout::param_shapes`:
+//! per trainable layer the weight, then the bias, with their model shapes; a language
+//! model's tables, LayerNorms and projections as that layout lists them), `opt.NN`
+//! (repops' order: per parameter SGD's momentum buffer, or Adam's or AdamW's `m` then
+//! `v`; each with its parameter's shape), and `step` (one `u64`). Reals
 //! are `f32` little-endian. The bytes are a pure function of the state (safetensors
 //! orders tensors by dtype, then name), so equal states give equal blobs.
 //!

@@ -41,13 +41,59 @@ pub enum Command {
 	/// writing it into a spec.
 	DataRef(DataRefArgs),
 	/// Test accuracy of every checkpoint of a run (the learning curve), optionally drawn
-	/// as an SVG picture.
+	/// as an SVG picture; for a language model, the held-out loss and perplexity.
 	Evaluate(EvaluateArgs),
+	/// Text drawn from a language model's checkpoint after a prompt.
+	Sample(SampleArgs),
+}
+
+/// `sample` options.
+#[derive(Args, Debug)]
+pub struct SampleArgs {
+	/// Spec (a language model's), store, run.
+	#[command(flatten)]
+	pub run: StoredRun,
+	/// The checkpoint (0-based); the run's last when not given.
+	#[arg(long)]
+	pub checkpoint: Option<usize>,
+	/// The vocabulary: its characters in id order.
+	#[arg(long)]
+	pub characters: Option<String>,
+	/// A manifest whose `characters` are the vocabulary (as `fetch-kjv.sh` writes).
+	#[arg(long)]
+	pub manifest: Option<PathBuf>,
+	/// The text to continue.
+	#[arg(long)]
+	pub prompt: String,
+	/// Characters to draw.
+	#[arg(long, default_value_t = 200)]
+	pub length: usize,
+	/// Sharpens (below 1) or flattens the model's distribution; 0 picks the most likely.
+	#[arg(long, default_value_t = 0.8)]
+	pub temperature: f64,
+	/// Seed of the draws.
+	#[arg(long, default_value_t = 1)]
+	pub seed: u64,
 }
 
 /// `evaluate` options.
 #[derive(Args, Debug)]
 pub struct EvaluateArgs {
+	/// Spec, store, run.
+	#[command(flatten)]
+	pub run: StoredRun,
+	/// Test data: an MNIST bundle or safetensors file; for a language model, a token
+	/// file at the spec's context (held-out sequences).
+	#[arg(long)]
+	pub test_data: PathBuf,
+	/// Write the learning curve (accuracy against step) as an SVG file here.
+	#[arg(long)]
+	pub svg: Option<PathBuf>,
+}
+
+/// A run in a proof store, and its task's spec.
+#[derive(Args, Debug)]
+pub struct StoredRun {
 	/// Task spec (JSON).
 	#[arg(long)]
 	pub spec: PathBuf,
@@ -57,12 +103,6 @@ pub struct EvaluateArgs {
 	/// The run (hex id); the only run in the store when not given.
 	#[arg(long)]
 	pub run_id: Option<String>,
-	/// Test data: an MNIST bundle or safetensors file.
-	#[arg(long)]
-	pub test_data: PathBuf,
-	/// Write the learning curve (accuracy against step) as an SVG file here.
-	#[arg(long)]
-	pub svg: Option<PathBuf>,
 }
 
 /// A task spec file.
@@ -235,6 +275,7 @@ pub fn run(cli: Cli) -> Result<Value, CliError> {
 		Command::Inspect(a) => inspect(a),
 		Command::DataRef(a) => data_ref(a),
 		Command::Evaluate(a) => crate::evaluate::run(a),
+		Command::Sample(a) => crate::sample::run(a),
 	}
 }
 

@@ -36,6 +36,12 @@ fn load(a: &RunArgs) -> Result<Loaded, CliError> {
 
 /// `train`: trains (or resumes) the run and prints its commitment.
 pub fn train(a: TrainArgs) -> Result<Value, CliError> {
+	let lm = gensyn_repops::transformer::task::config(&read_spec(&a.run.spec)?).is_some();
+	if lm && a.test_data.is_some() {
+		let why = "--test-data: a language model has no test accuracy; `gensyn-ml evaluate` \
+		           gives its held-out loss";
+		return Err(why.into());
+	}
 	let mut l = load(&a.run)?;
 	if l.threads == 0 {
 		l.threads = crate::train::default_threads();

@@ -1,18 +1,27 @@
 //! `gensyn-ml evaluate`: the learning curve of a run, i.e. the test accuracy of each of
-//! its checkpoints, as JSON and optionally as an SVG picture.
+//! its checkpoints, as JSON and optionally as an SVG picture; for a language model's
+//! run, each checkpoint's mean token loss on held-out sequences and its perplexity.
 
 use crate::cli::{read_spec, CliError, EvaluateArgs};
 use crate::dataset;
 use crate::proof_store::ProofStore;
 use crate::replay::load_checkpoint;
 use crate::tch_backend::{describe, TchTrainer};
+use gensyn_primitives::TaskSpec;
+use gensyn_repops::transformer::{
+	lm::{self, Config, Params},
+	task,
+};
 use serde_json::{json, Value};
 
 /// Evaluates every checkpoint of the run on the test data.
 pub fn run(a: EvaluateArgs) -> Result<Value, CliError> {
-	let spec = read_spec(&a.spec)?;
-	let store = ProofStore::open(&a.store)?;
-	let journal = crate::cli_run::find_journal(&store, a.run_id.as_deref())?;
+	let spec = read_spec(&a.run.spec)?;
+	if let Some(c) = task::config(&spec) {
+		return held_out(&a, &spec, c);
+	}
+	let store = ProofStore::open(&a.run.store)?;
+	let journal = crate::cli_run::find_journal(&store, a.run.run_id.as_deref())?;
 	let test = dataset::load_local(&a.test_data)?;
 	let mut points = Vec::new();
 	for i in 0..journal.checkpoints.len() {
@@ -31,6 +40,53 @@ pub fn run(a: EvaluateArgs) -> Result<Value, CliError> {
 		"test_samples": test.len(),
 		"curve": points.iter().map(|(s, a)| json!({"step": s, "accuracy": a})).collect::<Vec<_>>(),
 		"final_accuracy": points.last().map(|p| p.1),
+	}))
+}
+
+/// A language model's run: every checkpoint's mean token loss on the held-out sequences
+/// in `a.test_data` (a token file at the spec's context), and its perplexity, computed
+/// with repops.
+fn held_out(a: &EvaluateArgs, spec: &TaskSpec, c: Config) -> Result<Value, CliError> {
+	if a.svg.is_some() {
+		return Err("--svg draws test accuracy, which a language model's run has none of".into());
+	}
+	let store = ProofStore::open(&a.run.store)?;
+	let journal = crate::cli_run::find_journal(&store, a.run.run_id.as_deref())?;
+	let what = a.test_data.display().to_string();
+	let bytes = std::fs::read(&a.test_data).map_err(|e| format!("{what}: {e}"))?;
+	let test = dataset::tokens::read(&bytes, &what, c.t, c.vocab)?;
+	let ids = test.sequence_batch(&(0..test.len()).collect::<Vec<_>>()).unwrap_or_default();
+	// In batches the spec allows, each batch's mean weighed by its sequences.
+	let per = (c.t + 1) * spec.training.batch_size.max(1) as usize;
+	let threads = gensyn_repops::par::default_threads();
+	let mut points = Vec::new();
+	for i in 0..journal.checkpoints.len() {
+		let state = load_checkpoint(&store, &journal, i)?;
+		let fail =
+			|e: gensyn_repops::ReproError| format!("checkpoint {i} (step {}): {e}", state.step);
+		let params = Params::from_tensors(&c, state.params.clone()).map_err(fail)?;
+		let mut sum = 0.0f64;
+		for chunk in ids.chunks(per) {
+			let (tokens, targets, n) = task::split(spec, chunk).map_err(fail)?;
+			let loss = lm::forward(&c, &params, &tokens, &targets, n, threads).map_err(fail)?.loss;
+			sum += f64::from(loss) * n as f64;
+		}
+		let loss = sum / test.len() as f64;
+		tracing::info!(
+			target: "gensyn_ml",
+			"step {:>6}: held-out loss {loss:.4} (perplexity {:.2})",
+			state.step,
+			loss.exp()
+		);
+		points.push((state.step, loss));
+	}
+	let point = |p: &(u64, f64)| json!({"step": p.0, "loss": p.1, "perplexity": p.1.exp()});
+	Ok(json!({
+		"run_id": journal.run_id,
+		"test_sequences": test.len(),
+		"curve": points.iter().map(point).collect::<Vec<_>>(),
+		"first": points.first().map(point),
+		"final": points.last().map(point),
 	}))
 }
 

@@ -8,9 +8,11 @@ use crate::order::DataOrder;
 use crate::proof_store::{remote, Journal, ProofStore, StoreError};
 use crate::reference::{self, RepopsEngine};
 use crate::replay::{self, ReplayError, SegmentReport};
-use crate::tch_backend::{describe, TchTrainer};
+use crate::tch_backend::{self, describe, TchTrainer};
+use crate::tch_lm::TchLmTrainer;
 use crate::train::{self, Backend, RunOptions, RunResult, TrainError};
 use gensyn_primitives::{TaskSpec, VerificationMode};
+use gensyn_repops::transformer::task;
 use std::sync::Arc;
 
 /// Which engine trains.
@@ -105,6 +107,12 @@ pub fn train(job: &TrainJob, test: Option<&Dataset>) -> Result<Trained, JobError
 	let mut order = DataOrder::new(spec, job.randomness);
 	let options = RunOptions { stop_after: job.stop_after };
 	let (result, accuracy) = match job.backend {
+		// A language model's: no accuracy to measure (its data is not labelled).
+		BackendKind::Tch if task::config(spec).is_some() => {
+			let mut t = TchLmTrainer::new(spec, &state, job.device, job.data.clone())
+				.map_err(TrainError::Backend)?;
+			(train::run(spec, &mut order, &mut t, job.store, journal, &options)?, None)
+		}
 		BackendKind::Tch => {
 			let mut t = TchTrainer::with_data(spec, &state, job.device, &job.data)
 				.map_err(TrainError::Backend)?;
@@ -184,7 +192,7 @@ pub fn verify(job: &VerifyJob, segments: &[usize]) -> Vec<Result<SegmentReport, 
 			tch::set_num_threads(job.threads as i32);
 		}
 		let device = job.second_opinion.unwrap_or(tch::Device::Cpu);
-		Ok(Box::new(TchTrainer::with_data(spec, s, device, job.data)?))
+		tch_backend::trainer(spec, s, device, job.data)
 	};
 	let judge = (spec.verification.mode, job.threshold);
 	segments

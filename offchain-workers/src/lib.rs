@@ -2,12 +2,13 @@
 //! without the chain or polkadot-sdk.
 //!
 //! - [`dataset`]: data files from `file://` / `http(s)://`, hash-checked; MNIST IDX
-//!   (plain, gzip, one-file bundles) and safetensors;
+//!   (plain, gzip, one-file bundles), safetensors and a language model's token
+//!   sequences;
 //! - [`order`]: which samples each step reads (task seed + assignment randomness);
 //! - [`checkpoint`]: the training state as a safetensors file, and its hash;
 //! - [`tch_backend`]: training with libtorch (GPU when present), the fast path;
-//! - [`tch_lm`]: repops' decoder-only language model in libtorch, which no task trains
-//!   yet;
+//! - [`tch_lm`]: repops' decoder-only language model in libtorch, and a language
+//!   model's task trained with it;
 //! - [`reference`]: training with repops, the reproducible path;
 //! - [`proof_store`]: content-addressed checkpoints on disk and run journals;
 //! - [`train`]: the checkpointing, resumable run loop over either backend;
@@ -15,7 +16,8 @@
 //! - [`profile`]: Threshold-mode profiling (tch against repops on the first segments);
 //! - [`jobs`]: the solver's and the verifier's work as library calls;
 //! - [`progress`]: a progress bar or log lines;
-//! - [`cli`]: the `gensyn-ml` command line (`evaluate` draws learning curves).
+//! - [`cli`]: the `gensyn-ml` command line (`evaluate` draws learning curves, `sample`
+//!   draws text from a language model).
 
 #![deny(missing_docs)]
 
@@ -32,6 +34,7 @@ pub mod progress;
 pub mod proof_store;
 pub mod reference;
 pub mod replay;
+mod sample;
 pub mod tch_backend;
 pub mod tch_lm;
 pub mod train;

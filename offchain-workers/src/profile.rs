@@ -9,7 +9,7 @@ use crate::dataset::Dataset;
 use crate::order::DataOrder;
 use crate::reference::{initial_state, RepopsEngine};
 use crate::replay::{relative_distance, replay_steps, Distances, ReplayError};
-use crate::tch_backend::TchTrainer;
+use crate::tch_backend::trainer;
 use gensyn_primitives::TaskSpec;
 use std::sync::Arc;
 
@@ -61,9 +61,8 @@ pub fn profile(
 			break;
 		}
 		let to = (from + k).min(total);
-		let mut torch =
-			TchTrainer::with_data(spec, &start, device, data).map_err(ReplayError::Engine)?;
-		let a = replay_steps(&mut torch, &mut DataOrder::new(spec, randomness), from, to)?;
+		let mut torch = trainer(spec, &start, device, data).map_err(ReplayError::Engine)?;
+		let a = replay_steps(&mut *torch, &mut DataOrder::new(spec, randomness), from, to)?;
 		let mut repops = RepopsEngine::new(spec, &start, data.clone(), threads);
 		let b = replay_steps(&mut repops, &mut DataOrder::new(spec, randomness), from, to)?;
 		let distances = gensyn_repops::state::distances(&a, &b)

@@ -7,7 +7,7 @@ use crate::dataset::Dataset;
 use crate::tch_backend::TchTrainer;
 use crate::train::Backend;
 use gensyn_primitives::TaskSpec;
-use gensyn_repops::{model, ReproError};
+use gensyn_repops::{model, transformer::task, ReproError};
 use std::sync::Arc;
 
 /// The initial training state of a task: repops' deterministic initialisation from the
@@ -47,9 +47,21 @@ impl Backend for RepopsEngine {
 
 	fn step(&mut self, batch: &[u32]) -> Result<(), String> {
 		let indices: Vec<usize> = batch.iter().map(|&i| i as usize).collect();
-		let (x, y) = self.data.batch(&indices);
-		self.last_loss = model::train_step(&self.spec, &mut self.state, &x, &y, self.threads)
-			.map_err(|e| format!("repops step {}: {e}", self.state.step))?;
+		let step = self.state.step;
+		let loss = if let Some(c) = task::config(&self.spec) {
+			// A language model's batch is its token sequences, each `t + 1` ids.
+			let fits = self.data.sequences && self.data.sample_shape == [c.t + 1];
+			let ids = self.data.sequence_batch(&indices).filter(|_| fits).ok_or_else(|| {
+				format!("repops step {step}: the data holds no such sequences of {} ids", c.t + 1)
+			})?;
+			task::train_step(&self.spec, &mut self.state, &ids, self.threads)
+		} else if self.data.sequences {
+			return Err(format!("repops step {step}: token data, but no language model to train"));
+		} else {
+			let (x, y) = self.data.batch(&indices);
+			model::train_step(&self.spec, &mut self.state, &x, &y, self.threads)
+		};
+		self.last_loss = loss.map_err(|e| format!("repops step {step}: {e}"))?;
 		Ok(())
 	}
 

@@ -17,6 +17,7 @@ use crate::checkpoint::{state_shapes, TrainState};
 use crate::dataset::Dataset;
 use gensyn_primitives::{Layer, Optimizer, TaskSpec, TrainingSpec};
 use gensyn_repops::optim::{adam_scalars, lr_at};
+use std::sync::Arc;
 use tch::{Device, Kind, TchError, Tensor};
 
 /// A model and its optimizer living on one libtorch device.
@@ -216,7 +217,8 @@ impl TchTrainer {
 	/// on every device: TF32 is turned off for the process first.
 	///
 	/// Errors: the spec is one this trainer does not build (a language model's layers,
-	/// loss or optimizer: the same ones repops has no step graph for), or the device
+	/// loss or optimizer: the same ones repops has no step graph for; [`trainer`] gives
+	/// [`crate::tch_lm::TchLmTrainer`] the language models it builds), or the device
 	/// cannot hold the model (out of memory) or failed earlier.
 	pub fn new(spec: &TaskSpec, state: &TrainState, device: Device) -> Result<Self, TchError> {
 		if !gensyn_repops::graph::covers(spec) {
@@ -483,6 +485,22 @@ fn upload(data: &Dataset, input: [i64; 3], device: Device) -> Result<(Tensor, Te
 		.f_to_device(device)?;
 	let labels: Vec<i64> = data.labels.iter().map(|&l| i64::from(l)).collect();
 	Ok((inputs, Tensor::f_from_slice(&labels)?.f_to_device(device)?))
+}
+
+/// The libtorch engine for `spec`'s task at `state` on `device` over `data`: a language
+/// model's ([`crate::tch_lm::TchLmTrainer`]) or an image model's ([`TchTrainer`]); an
+/// error as a message.
+pub fn trainer(
+	spec: &TaskSpec,
+	state: &TrainState,
+	device: Device,
+	data: &Arc<Dataset>,
+) -> Result<Box<dyn crate::train::Backend>, String> {
+	if gensyn_repops::transformer::task::config(spec).is_some() {
+		let lm = crate::tch_lm::TchLmTrainer::new(spec, state, device, data.clone())?;
+		return Ok(Box::new(lm));
+	}
+	Ok(Box::new(TchTrainer::with_data(spec, state, device, data)?))
 }
 
 impl crate::train::Backend for TchTrainer {

@@ -4,14 +4,26 @@
 //! gradients by autograd, and the same clipped AdamW step
 //! ([`gensyn_repops::transformer::train`]).
 //! The two engines round differently: their losses and states agree within float
-//! rounding, not bit for bit.
+//! rounding, not bit for bit. [`TchLmTrainer`] trains a language model's task with it
+//! (the spec read by [`task::config`]) behind the same [`Backend`] interface as the
+//! image models' trainer, in the task state's layout; [`crate::tch_backend::trainer`]
+//! picks the one a spec needs.
 
+use crate::{
+	checkpoint::TrainState,
+	dataset::Dataset,
+	tch_backend::{describe, libtorch_failure},
+	train::Backend,
+};
+use gensyn_primitives::TaskSpec;
 use gensyn_repops::optim::{adam_scalars, adamw_decay_factor};
 use gensyn_repops::transformer::{
 	clip::NORM_EPS,
-	lm::{Config, Params},
+	lm::{Config, Params, BLOCK_TENSORS},
+	task,
 	train::AdamW,
 };
+use std::sync::Arc;
 use tch::{Device, Kind, TchError, Tensor};
 
 /// A language model and its AdamW moments, on one device.
@@ -26,9 +38,6 @@ pub struct TchLm {
 	device: Device,
 }
 
-/// Tensors per block, in the state order.
-const PER_BLOCK: usize = 16;
-
 /// An error of this module's own.
 fn own_error(message: &str) -> TchError {
 	TchError::Shape(message.to_string())
@@ -41,9 +50,11 @@ impl TchLm {
 			return Err(own_error("a configuration whose width the heads do not divide"));
 		}
 		// The layout repops' own parameters for `c` have, tensor by tensor.
-		let shapes = Params::init(&c, 0);
-		let fits = shapes.tensors().len() == p.tensors().len()
-			&& shapes.tensors().iter().zip(p.tensors()).all(|(a, b)| a.len() == b.len());
+		let fits = p.tensors().len() == c.tensor_count()
+			&& p.tensors()
+				.iter()
+				.enumerate()
+				.all(|(i, t)| c.start(i).is_some_and(|s| s.0 == t.len()));
 		if !fits {
 			return Err(own_error("parameters that are not the configuration's"));
 		}
@@ -56,6 +67,35 @@ impl TchLm {
 		let zeros =
 			|| params.iter().map(|t| t.f_zeros_like()).collect::<Result<Vec<Tensor>, TchError>>();
 		Ok(TchLm { c, m: zeros()?, v: zeros()?, params, step: 0, device })
+	}
+
+	/// The model `c` at a task's training `state` (parameters, both moments and the
+	/// steps taken, in the task state's layout), on `device`.
+	pub fn from_state(c: Config, state: &TrainState, device: Device) -> Result<Self, TchError> {
+		let p = Params::from_tensors(&c, state.params.clone())
+			.map_err(|_| own_error("a state that is not the configuration's"))?;
+		let moments = task::moments_of(state)
+			.map_err(|_| own_error("a state without AdamW's two moments a parameter"))?;
+		let mut lm = Self::new(c, &p, device)?;
+		let upload = |each: &[Vec<f32>]| {
+			each.iter()
+				.map(|t| Tensor::f_from_slice(t)?.f_to_device(device))
+				.collect::<Result<Vec<Tensor>, TchError>>()
+		};
+		(lm.m, lm.v, lm.step) = (upload(&moments.m)?, upload(&moments.v)?, moments.step);
+		Ok(lm)
+	}
+
+	/// The training state in host memory, in the task state's layout.
+	pub fn state(&self) -> Result<TrainState, TchError> {
+		let all = |each: &[Tensor]| each.iter().map(host).collect::<Result<Vec<_>, _>>();
+		let opt = task::interleave(all(&self.m)?, all(&self.v)?);
+		Ok(TrainState { step: self.step, params: all(&self.params)?, opt })
+	}
+
+	/// Steps taken.
+	pub fn steps_done(&self) -> u64 {
+		self.step
 	}
 
 	/// The parameter at state-order index `i`.
@@ -85,9 +125,9 @@ impl TchLm {
 		let mut x = tok.f_view([b, t, d])?.f_add(&pos)?;
 		let later = Tensor::f_ones([t, t], (Kind::Bool, self.device))?.f_triu(1)?;
 		for layer in 0..c.layers {
-			x = self.block(&x, 2 + layer * PER_BLOCK, &later, b)?;
+			x = self.block(&x, 2 + layer * BLOCK_TENSORS, &later, b)?;
 		}
-		let f = 2 + c.layers * PER_BLOCK;
+		let f = 2 + c.layers * BLOCK_TENSORS;
 		let z = self.norm(&x, f)?;
 		let (head, bias) = (self.p(f + 2)?.f_view([c.vocab as i64, d])?, self.p(f + 3)?);
 		let logits = z.f_linear(&head, Some(bias))?.f_view([b * t, c.vocab as i64])?;
@@ -175,7 +215,9 @@ impl TchLm {
 				squares = squares.f_add(&g.f_square()?.f_sum(Kind::Float)?)?;
 			}
 			let norm = f64::from(squares.f_sqrt()?.double_value(&[]) as f32);
-			let clip = (f64::from(h.max_norm) / (norm + f64::from(NORM_EPS))).min(1.0);
+			// As repops' `clip::scale`: a NaN norm scales by NaN, not by 1.
+			let ratio = f64::from(h.max_norm) / (norm + f64::from(NORM_EPS));
+			let clip = if ratio.is_nan() { ratio } else { ratio.min(1.0) };
 			for (((p, g), m), v) in
 				self.params.iter_mut().zip(&grads).zip(&mut self.m).zip(&mut self.v)
 			{
@@ -208,8 +250,76 @@ fn to_params(tensors: &[Tensor], like: &Params) -> Result<Params, TchError> {
 		return Err(own_error("parameters of another configuration"));
 	}
 	for (dst, src) in out.tensors_mut().into_iter().zip(tensors) {
-		let flat = src.f_detach()?.f_to_device(Device::Cpu)?.f_contiguous()?.f_view(-1)?;
-		*dst = Vec::<f32>::try_from(&flat)?;
+		*dst = host(src)?;
 	}
 	Ok(out)
+}
+
+/// A tensor's values in host memory, flat.
+fn host(t: &Tensor) -> Result<Vec<f32>, TchError> {
+	let flat = t.f_detach()?.f_to_device(Device::Cpu)?.f_contiguous()?.f_view(-1)?;
+	Vec::<f32>::try_from(&flat)
+}
+
+/// A language model's task trained with libtorch behind the [`Backend`] interface:
+/// [`TchLm`] at the task's state, stepped on the data set's token sequences with the
+/// spec's AdamW and schedule ([`task::adamw`]).
+pub struct TchLmTrainer {
+	spec: TaskSpec,
+	lm: TchLm,
+	data: Arc<Dataset>,
+	last_loss: f32,
+}
+
+impl TchLmTrainer {
+	/// The task `spec` at `state` on `device`, over the token sequences `data`; an error
+	/// (as a message) when `spec` names no language model this engine builds, `data`
+	/// holds no sequences, or libtorch fails.
+	pub fn new(
+		spec: &TaskSpec,
+		state: &TrainState,
+		device: Device,
+		data: Arc<Dataset>,
+	) -> Result<Self, String> {
+		let c = task::config(spec).ok_or("this engine trains language models only")?;
+		if !data.sequences || data.sample_shape != [c.t + 1] {
+			return Err(format!(
+				"a language model's task needs token sequences of {} ids",
+				c.t + 1
+			));
+		}
+		let lm = TchLm::from_state(c, state, device).map_err(|e| libtorch_failure(&e))?;
+		Ok(Self { spec: spec.clone(), lm, data, last_loss: f32::NAN })
+	}
+}
+
+impl Backend for TchLmTrainer {
+	fn name(&self) -> &'static str {
+		"tch"
+	}
+
+	fn step(&mut self, batch: &[u32]) -> Result<(), String> {
+		let step = self.lm.step;
+		let fail = |e: String| format!("tch step {step}: {e}");
+		let indices: Vec<usize> = batch.iter().map(|&i| i as usize).collect();
+		let ids =
+			self.data.sequence_batch(&indices).ok_or_else(|| fail("no such sequences".into()))?;
+		let (tokens, targets, n) =
+			task::split(&self.spec, &ids).map_err(|e| fail(e.to_string()))?;
+		let h = task::adamw(&self.spec, step).map_err(|e| fail(e.to_string()))?;
+		self.last_loss = self.lm.step(&tokens, &targets, n, &h).map_err(|e| fail(describe(&e)))?;
+		Ok(())
+	}
+
+	fn last_loss(&self) -> f32 {
+		self.last_loss
+	}
+
+	fn state(&self) -> Result<TrainState, String> {
+		self.lm.state().map_err(|e| format!("state of step {}: {}", self.lm.step, describe(&e)))
+	}
+
+	fn steps_done(&self) -> u64 {
+		self.lm.step
+	}
 }

@@ -424,3 +424,46 @@ fn local_files_are_read_only_where_allowed() {
 	let got = dataset::fetch_verified(&file_uri(&path), &good, u64::MAX, &local(dir.path()));
 	assert_eq!(got.unwrap(), bundle(2, 2));
 }
+
+/// Token sequences are read as exactly the count and length the spec declares, each id
+/// below the vocabulary; anything else is the committed data's fault, named.
+#[test]
+fn token_sequences_are_read_as_declared() {
+	use gensyn_primitives::{DataFormat, Hash32, Shape3, Uri};
+	use gensyn_repops::model::Dataset as _;
+	let (t, n) = (4usize, 3usize);
+	let bytes: Vec<u8> = (0..n * (t + 1)).map(|i| (i % 7) as u8).collect();
+	let data = gensyn_primitives::DataRef {
+		uri: Uri::parse("https://127.0.0.1/seqs.tokens").unwrap(),
+		file_hash: Hash32(blake2_256(&bytes)),
+		chunk_root: Hash32(dataset::chunk_root(&bytes)),
+		format: DataFormat::Tokens,
+		samples: n as u32,
+		input: Shape3 { channels: 1, height: 1, width: t as u32 },
+		classes: 7,
+	};
+	let d = dataset::parse_data_ref(&data, &bytes).unwrap();
+	assert_eq!((d.len(), d.sample_shape.clone(), d.sequences), (n, vec![t + 1], true));
+	assert_eq!(d.sequence_batch(&[2, 0]).unwrap(), [3, 4, 5, 6, 0, 0, 1, 2, 3, 4]);
+	assert_eq!(d.sequence_batch(&[3]), None);
+	let mut one = [0u32; 5];
+	d.sequence(1, &mut one).unwrap();
+	assert_eq!(one, [5, 6, 0, 1, 2]);
+	// An image data set has no sequences, and a token set no labelled samples.
+	let images = Dataset::new(vec![1, 2, 2], vec![0.0; 4], vec![1]).unwrap();
+	assert_eq!(images.sequence_batch(&[0]), None);
+	assert_eq!(images.sequence(0, &mut one), Err(gensyn_repops::ReproError::Unsupported));
+	assert!(gensyn_repops::model::Dataset::sample(&d, 0, &mut [0.0; 5]).is_err());
+
+	let short = dataset::parse_data_ref(&data, &bytes[1..]).unwrap_err();
+	assert!(matches!(short, DatasetError::Truncated { expected: 15, actual: 14, .. }), "{short}");
+	let long = dataset::parse_data_ref(&data, &[&bytes[..], &[0]].concat()).unwrap_err();
+	assert!(matches!(long, DatasetError::Corrupt { .. }), "{long}");
+	let mut wide = bytes.clone();
+	wide[12] = 7;
+	let err = dataset::parse_data_ref(&data, &wide).unwrap_err();
+	assert!(matches!(err, DatasetError::TokenOutOfRange { index: 2, token: 7, vocab: 7 }), "{err}");
+	for e in [short, long, err] {
+		assert!(e.is_committed_data_fault(), "{e}");
+	}
+}

@@ -3,6 +3,8 @@
 //! round differently, so their losses and parameters drift apart by float rounding,
 //! and must stay within stated tolerances.
 
+mod common;
+
 use gensyn_primitives::order::SplitMix64;
 use gensyn_repops::transformer::{
 	lm::{self, Config, Params},
@@ -91,4 +93,56 @@ fn libtorch_trains_the_language_model_as_repops_does() {
 	// gradient near zero that the engines round to opposite signs moves it apart by up
 	// to about twice that once.
 	assert!(worst <= 2.0 * h.lr, "a parameter {worst} apart");
+}
+
+/// A language model's task in libtorch from its spec and seeded state, trained as the
+/// workers train it (the data order, the spec's AdamW and schedule) beside repops: the
+/// states stay within the tolerances above, and a state read into libtorch comes back
+/// bit for bit, moments and step included.
+#[test]
+fn a_language_models_task_trains_in_libtorch_as_in_repops() {
+	use gensyn_workers::{
+		order::DataOrder, reference::RepopsEngine, replay::replay_steps, tch_backend,
+		train::Backend,
+	};
+	tch::set_num_threads(1);
+	let dir = tempfile::tempdir().unwrap();
+	let spec = common::lm_spec(dir.path(), "threshold");
+	let data = common::lm_data(&spec);
+	let start = gensyn_repops::model::init_state(&spec).unwrap();
+	let total = spec.total_steps();
+	let mut torch = tch_backend::trainer(&spec, &start, tch::Device::Cpu, &data).unwrap();
+	let mut repops = RepopsEngine::new(&spec, &start, data.clone(), 1);
+	let order = || DataOrder::new(&spec, [3; 32]);
+	let a = replay_steps(&mut *torch, &mut order(), 0, total).unwrap();
+	let b = replay_steps(&mut repops, &mut order(), 0, total).unwrap();
+	assert_eq!((a.step, torch.steps_done()), (total, total));
+	let gap = (torch.last_loss() - repops.last_loss()).abs() / repops.last_loss();
+	assert!(gap <= LOSS_TOLERANCE, "last losses {} and {}", torch.last_loss(), repops.last_loss());
+	let gaps: Vec<f32> = a
+		.params
+		.iter()
+		.flatten()
+		.zip(b.params.iter().flatten())
+		.map(|(x, y)| (x - y).abs())
+		.collect();
+	assert_eq!(gaps.len(), b.params.iter().map(Vec::len).sum::<usize>());
+	let mean = gaps.iter().sum::<f32>() / gaps.len() as f32;
+	assert!(mean <= MEAN_PARAM_TOLERANCE, "parameters {mean} apart on average");
+	assert!(a.params != start.params, "the parameters moved");
+	// A state read in comes back as it was.
+	let c = gensyn_repops::transformer::task::config(&spec).unwrap();
+	let back = TchLm::from_state(c, &b, tch::Device::Cpu).unwrap().state().unwrap();
+	assert_eq!(back, b);
+	let mut no_moments = b.clone();
+	no_moments.opt.truncate(1);
+	assert!(TchLm::from_state(c, &no_moments, tch::Device::Cpu).is_err());
+	// An image data set is no language model's, nor token data an image model's: each
+	// engine refuses the step, and none panics.
+	let mlp = common::spec(dir.path(), "mlp", common::SGD, "exact");
+	let images = common::data(&mlp, dir.path());
+	assert!(tch_backend::trainer(&spec, &start, tch::Device::Cpu, &images).is_err());
+	assert!(RepopsEngine::new(&spec, &start, images.clone(), 1).step(&[0]).is_err());
+	let mlp_start = gensyn_repops::model::init_state(&mlp).unwrap();
+	assert!(RepopsEngine::new(&mlp, &mlp_start, data.clone(), 1).step(&[0]).is_err());
 }

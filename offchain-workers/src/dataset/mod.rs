@@ -1,4 +1,5 @@
-//! Training data: MNIST IDX (plain or gzip) and safetensors files, fetched from
+//! Training data: MNIST IDX (plain or gzip), safetensors and token-sequence files
+//! ([`tokens`]), fetched from
 //! `http(s)://` (or `file://` where the [`DataSource`] allows it), never read past the
 //! size the spec implies, checked against the spec's file hash and chunk root before
 //! use, and checked against the shape the task spec declares.
@@ -10,6 +11,7 @@ pub mod fetch;
 pub mod hosts;
 pub mod idx;
 pub mod safetensors;
+pub mod tokens;
 
 use crate::hash::{self, Hash};
 use gensyn_primitives::merkle;
@@ -143,6 +145,16 @@ pub enum DatasetError {
 		/// The number of classes.
 		classes: usize,
 	},
+	/// A token id is not below the vocabulary's size.
+	#[error("token {token} of sequence {index} is not below the vocabulary's {vocab}")]
+	TokenOutOfRange {
+		/// The sequence.
+		index: usize,
+		/// The id.
+		token: u32,
+		/// The vocabulary's size.
+		vocab: usize,
+	},
 }
 
 impl DatasetError {
@@ -166,19 +178,23 @@ impl DatasetError {
 				| Self::ShapeMismatch { .. }
 				| Self::CountMismatch { .. }
 				| Self::LabelOutOfRange { .. }
+				| Self::TokenOutOfRange { .. }
 		)
 	}
 }
 
-/// A labelled data set in memory.
+/// A data set in memory: labelled inputs, or a language model's token sequences.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dataset {
-	/// Shape of one sample, e.g. `[1, 28, 28]`.
+	/// Shape of one sample, e.g. `[1, 28, 28]`; a token sequence's `[t + 1]`.
 	pub sample_shape: Vec<usize>,
-	/// All samples, row-major, one after another.
+	/// All samples, row-major, one after another (token ids as `f32`, exact).
 	pub inputs: Vec<f32>,
-	/// One class index per sample.
+	/// One class index per sample; none for token sequences.
 	pub labels: Vec<u32>,
+	/// Whether each sample is a token sequence (its first `t` ids the input, its last
+	/// `t` the targets) rather than a labelled input.
+	pub sequences: bool,
 }
 
 impl Dataset {
@@ -195,17 +211,21 @@ impl Dataset {
 				actual: inputs.len() / per,
 			});
 		}
-		Ok(Self { sample_shape, inputs, labels })
+		Ok(Self { sample_shape, inputs, labels, sequences: false })
 	}
 
 	/// Number of samples.
 	pub fn len(&self) -> usize {
-		self.labels.len()
+		if self.sequences {
+			self.inputs.len() / self.sample_len().max(1)
+		} else {
+			self.labels.len()
+		}
 	}
 
 	/// Whether there are no samples.
 	pub fn is_empty(&self) -> bool {
-		self.labels.is_empty()
+		self.len() == 0
 	}
 
 	/// Number of `f32` values in one sample.
@@ -217,6 +237,22 @@ impl Dataset {
 	pub fn sample(&self, i: usize) -> &[f32] {
 		let n = self.sample_len();
 		&self.inputs[i * n..(i + 1) * n]
+	}
+
+	/// Gathers the token sequences `indices` into one batch, back to back; `None` where
+	/// the data holds no sequences or an index is past the last.
+	pub fn sequence_batch(&self, indices: &[usize]) -> Option<Vec<u32>> {
+		if !self.sequences {
+			return None;
+		}
+		let n = self.sample_len();
+		let mut ids = Vec::with_capacity(indices.len().saturating_mul(n));
+		for &i in indices {
+			let start = i.checked_mul(n)?;
+			let seq = self.inputs.get(start..start.checked_add(n)?)?;
+			ids.extend(seq.iter().map(|x| *x as u32));
+		}
+		Some(ids)
 	}
 
 	/// Gathers the samples `indices` into one batch: inputs back to back, and labels.
@@ -421,12 +457,7 @@ pub fn parse_data_ref(
 			parse_mnist_bundle(bytes, what, data.idx_bundle_len())?
 		}
 		DataFormat::Safetensors => safetensors::parse(bytes, what)?,
-		DataFormat::Tokens => {
-			return Err(DatasetError::Corrupt {
-				what: what.to_string(),
-				reason: "token sequences are not read by this worker yet".into(),
-			})
-		}
+		DataFormat::Tokens => return tokens::parse(bytes, what, data),
 	};
 	let s = data.input;
 	dataset.check(
@@ -458,5 +489,17 @@ impl gensyn_repops::model::Dataset for Dataset {
 		}
 		input.copy_from_slice(src);
 		Ok(label)
+	}
+
+	fn sequence(&self, index: u32, ids: &mut [u32]) -> gensyn_repops::Result<()> {
+		if !self.sequences {
+			return Err(gensyn_repops::ReproError::Unsupported);
+		}
+		let src = self.sequence_batch(&[index as usize]).ok_or(gensyn_repops::ReproError::Data)?;
+		if src.len() != ids.len() {
+			return Err(gensyn_repops::ReproError::ShapeMismatch);
+		}
+		ids.copy_from_slice(&src);
+		Ok(())
 	}
 }

@@ -202,3 +202,73 @@ pub fn dishonest_run(
 	store.save_journal(&journal).unwrap();
 	journal
 }
+
+/// Positions of the small language model's sequences.
+pub const LM_CONTEXT: usize = 8;
+/// Its vocabulary.
+pub const LM_VOCAB: usize = 5;
+
+/// A small language model's task over 48 token sequences written into `dir` (noisy
+/// cycles a model can learn): the example spec's shape (`examples/charlm-transformer.json`),
+/// one block of width 8, 12 steps of 4 sequences, a checkpoint every 3, in `mode`.
+/// [`lm_held_out`] writes held-out sequences of the same cycles.
+pub fn lm_spec(dir: &Path, mode: &str) -> TaskSpec {
+	let (t, vocab, samples) = (LM_CONTEXT, LM_VOCAB, 48usize);
+	let mut rng = SplitMix64(17);
+	let mut bytes = Vec::with_capacity(samples * (t + 1));
+	for i in 0..samples {
+		for j in 0..=t {
+			let noise = rng.next_u64().is_multiple_of(6);
+			let id = if noise { rng.next_u64() as usize } else { i + 2 * j };
+			bytes.push((id % vocab) as u8);
+		}
+	}
+	let data = dir.join("cycles.tokens");
+	std::fs::write(&data, &bytes).unwrap();
+	// This checkout's, read at run time: a test built for another checkout keeps its path.
+	let root =
+		std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into());
+	let example = Path::new(&root).join("../examples/charlm-transformer.json");
+	let mut spec: serde_json::Value =
+		serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+	spec["model"]["input"]["width"] = t.into();
+	spec["model"]["layers"] = serde_json::json!([
+		{ "type": "embedding", "vocab": vocab, "dim": 8 },
+		{ "type": "decoder_block", "heads": 2, "hidden": 16 },
+		{ "type": "layer_norm" },
+		{ "type": "linear", "in_features": 8, "out_features": vocab }
+	]);
+	let d = &mut spec["data"];
+	d["uri"] = format!("file://{}", data.display()).into();
+	d["file_hash"] = format!("0x{}", hash::to_hex(&hash::blake2_256(&bytes))).into();
+	d["chunk_root"] = format!("0x{}", hash::to_hex(&dataset::chunk_root(&bytes))).into();
+	d["samples"] = samples.into();
+	d["input"]["width"] = t.into();
+	d["classes"] = vocab.into();
+	spec["training"]["batch_size"] = 4.into();
+	spec["training"]["checkpoint_interval"] = 3.into();
+	spec["training"]["lr_schedule"]["total_steps"] = 12.into();
+	// A rate that learns the cycles within the run's 12 steps.
+	spec["training"]["optimizer"]["lr"] = 0.01.into();
+	spec["verification"]["mode"] = mode.into();
+	let spec: TaskSpec = serde_json::from_value(spec).unwrap();
+	spec.validate().unwrap();
+	spec
+}
+
+/// The token sequences `lm_spec` wrote, read as a worker reads them.
+pub fn lm_data(spec: &TaskSpec) -> Arc<Dataset> {
+	let path = spec.data.uri.as_str().unwrap().trim_start_matches("file://").to_string();
+	let bytes = std::fs::read(path).unwrap();
+	Arc::new(dataset::parse_data_ref(&spec.data, &bytes).unwrap())
+}
+
+/// `n` held-out sequences of `lm_spec`'s cycles (without its noise) written into `dir`.
+pub fn lm_held_out(dir: &Path, n: usize) -> std::path::PathBuf {
+	let bytes: Vec<u8> = (0..n)
+		.flat_map(|i| (0..=LM_CONTEXT).map(move |j| ((1000 + i + 2 * j) % LM_VOCAB) as u8))
+		.collect();
+	let path = dir.join("held-out.tokens");
+	std::fs::write(&path, bytes).unwrap();
+	path
+}
