@@ -28,7 +28,7 @@ else
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
-	say "error: no Rust toolchain; install rustup first (https://rustup.rs)"
+	say "error: no Rust toolchain; install one first (rustup, the Rust installer)"
 	exit 1
 fi
 installed_targets="$(rustup target list --installed)"

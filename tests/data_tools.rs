@@ -138,7 +138,8 @@ fn the_python_and_js_data_tools_agree_with_the_chains_rules() {
 /// dropped. Its `data` object is the file's (its hash, the chain's chunk root, a length
 /// the spec allows exactly) and a language model's spec validates around it; a text with
 /// a character outside the vocabulary is refused, named. From the King James Bible that
-/// `fetch-kjv.sh` writes (where it could), it is `examples/charlm-transformer.json`'s.
+/// `fetch-kjv.sh` writes (where it could), it is `examples/charlm-transformer.json`'s,
+/// and its first 2,000 sequences at a context of 32 `examples/charlm-small.json`'s.
 #[test]
 fn the_token_tool_writes_the_sequences_a_language_models_spec_names() {
 	let dir = std::env::temp_dir().join(format!("gensyn-token-tool-{}", std::process::id()));
@@ -183,6 +184,15 @@ fn the_token_tool_writes_the_sequences_a_language_models_spec_names() {
 	let refused = cut("ab").output().unwrap();
 	let stderr = String::from_utf8_lossy(&refused.stderr);
 	assert!(!refused.status.success() && stderr.contains("not listed"), "{stderr}");
+	// `--sequences` keeps the first sequences only.
+	let mut first = cut(vocab);
+	let data = run_json(first.args(["--sequences", "10"]));
+	assert_eq!(
+		(data["samples"].as_u64(), std::fs::read(&out).unwrap()),
+		(Some(10), ids[..90].to_vec())
+	);
+	let none = cut(vocab).args(["--sequences", "0"]).output().unwrap();
+	assert!(!none.status.success(), "no sequence kept");
 
 	let kjv = common::repo_root().join(".data/kjv");
 	if kjv.join("manifest.json").exists() {
@@ -192,6 +202,12 @@ fn the_token_tool_writes_the_sequences_a_language_models_spec_names() {
 		let rest =
 			["--context", "64", "--out", arg(&out), "--uri", "file://.data/kjv/train.tokens"];
 		assert_eq!(run_json(&mut python(&[&args[..], &rest].concat())), example["data"]);
+		// The small example's: the first sequences at a shorter context.
+		let small = common::repo_root().join("examples/charlm-small.json");
+		let small: Value = serde_json::from_str(&std::fs::read_to_string(small).unwrap()).unwrap();
+		let uri = "file://.data/kjv/train-small.tokens";
+		let rest = ["--context", "32", "--sequences", "2000", "--out", arg(&out), "--uri", uri];
+		assert_eq!(run_json(&mut python(&[&args[..], &rest].concat())), small["data"]);
 	}
 	let _ = std::fs::remove_dir_all(&dir);
 }

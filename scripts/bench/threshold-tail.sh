@@ -12,14 +12,17 @@
 #
 #   scripts/bench/threshold-tail.sh [N]   (default 40; the MNIST MLP, 6 segments each)
 #   TAIL_SPEC=examples/mnist-cnn.json scripts/bench/threshold-tail.sh 10
+#   TAIL_SPEC=examples/charlm-small.json scripts/bench/threshold-tail.sh 10
+#     (a language model: its token file is cut from the King James Bible,
+#     scripts/kjv-tokens.sh)
 #   TAIL_PREBUILT=1 ...   (use the gensyn-ml binary `scripts/test.sh` built)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 N="${1:-40}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+SPEC="${TAIL_SPEC:-examples/mnist-mlp.json}"
 scripts/setup-torch.sh >/dev/null
-scripts/fetch-mnist.sh
 # shellcheck source=../env.sh
 source scripts/env.sh
 if [[ -z "${TAIL_PREBUILT:-}" ]]; then
@@ -28,8 +31,14 @@ fi
 ML="$TARGET/release/gensyn-ml"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-"$ML" data-ref --file .data/mnist/train.idx --spec "${TAIL_SPEC:-examples/mnist-mlp.json}" \
-    --out "$WORK/spec.json" >/dev/null
+if grep -q '"format": *"tokens"' "$SPEC"; then
+    # A language model's spec names its token file, cut from the Bible.
+    scripts/kjv-tokens.sh "$SPEC"
+    cp "$SPEC" "$WORK/spec.json"
+else
+    scripts/fetch-mnist.sh
+    "$ML" data-ref --file .data/mnist/train.idx --spec "$SPEC" --out "$WORK/spec.json" >/dev/null
+fi
 # Judged by distance whatever the example's mode (the CNN example is in Exact mode).
 python3 - "$WORK/spec.json" <<'PYEOF'
 import json, sys

@@ -393,7 +393,8 @@ def torch_model(spec):
     layers = [l if isinstance(l, dict) else {"type": l} for l in spec["model"]["layers"]]
     unknown = sorted({l["type"] for l in layers} - set(made))
     if unknown:
-        # A language model's layers: the chain takes no such task yet, so none has a model.
+        # A language model's layers: the chain takes no such task yet, so none has a model
+        # here (off chain, `gensyn-ml evaluate` measures a language model's run).
         raise Refusal("BadSpec", f"layers {', '.join(unknown)}: only image models are evaluated")
     return nn.Sequential(*(made[l["type"]](l) for l in layers))
 

@@ -141,13 +141,16 @@ def bundle(images: str, labels: str, out: str) -> dict:
     return {"written": out, "bytes": len(data), "samples": dims[0]}
 
 
-def tokens(text: str, characters: str, context: int, out: str, uri: str) -> dict:
+def tokens(text: str, characters: str, context: int, out: str, uri: str, most=None) -> dict:
     """Cuts the UTF-8 text at `text` into sequences of `context + 1` character ids (each
     character's index in `characters`, one byte each), one after another and none
-    overlapping, drops the remainder, writes them to `out` and returns the spec's `data`
-    object for it (`format: "tokens"`, input `[1, 1, context]`, a class per character)."""
+    overlapping, drops the remainder (and every sequence past the first `most`, when
+    given), writes them to `out` and returns the spec's `data` object for it (`format:
+    "tokens"`, input `[1, 1, context]`, a class per character)."""
     if not 0 < context <= 1024:
         raise DataError(f"a context of {context} positions: 1 to 1024 are allowed")
+    if most is not None and most < 1:
+        raise DataError(f"at most {most} sequences: at least one is needed")
     if not 2 <= len(characters) <= 256 or len(set(characters)) != len(characters):
         raise DataError("the characters must be 2 to 256 distinct ones (ids are bytes)")
     ids = {c: i for i, c in enumerate(characters)}
@@ -159,6 +162,8 @@ def tokens(text: str, characters: str, context: int, out: str, uri: str) -> dict
         raise DataError(f"{text}: characters not listed: {''.join(unknown)!r}")
     width = context + 1
     samples = len(body) // width
+    if most is not None:
+        samples = min(samples, most)
     if samples == 0:
         raise DataError(f"{text}: shorter than one sequence of {width} characters")
     data = bytes(ids[c] for c in body[: samples * width])
@@ -192,6 +197,7 @@ def main(argv=None) -> int:
     p.add_argument("--characters", help="the vocabulary, in id order")
     p.add_argument("--manifest", help="a manifest.json whose `characters` are the vocabulary")
     p.add_argument("--context", type=int, required=True, help="positions per sequence")
+    p.add_argument("--sequences", type=int, help="keep only the first this many sequences")
     p.add_argument("--out", required=True)
     p.add_argument("--uri", help="where workers will fetch it (default: file:// and its absolute path)")
     p = sub.add_parser("checkpoint-root", help="the checkpoint root of a run journal (JSON)")
@@ -210,7 +216,7 @@ def main(argv=None) -> int:
             if characters is None:
                 raise DataError("give the vocabulary: --characters or --manifest")
             uri = args.uri or "file://" + os.path.abspath(args.out)
-            result = tokens(args.text, characters, args.context, args.out, uri)
+            result = tokens(args.text, characters, args.context, args.out, uri, args.sequences)
         else:
             result = journal_root(args.journal)
     except (OSError, DataError, ValueError, KeyError) as e:
