@@ -26,7 +26,7 @@ impl SubstrateCli for Cli {
 	}
 
 	fn support_url() -> String {
-		"https://example.invalid/gensyn-node/issues".into()
+		"https://example.invalid/gensyn-node".into()
 	}
 
 	fn copyright_start_year() -> i32 {
