@@ -240,7 +240,7 @@ impl_runtime_apis! {
 		}
 	}
 
-	#[api_version(9)]
+	#[api_version(10)]
 	impl pallet_gensyn_tasks::TasksApi<Block, AccountId, Balance, crate::BlockNumber> for Runtime {
 		fn duties(who: AccountId) -> Vec<pallet_gensyn_tasks::Duty<crate::BlockNumber>> {
 			crate::Tasks::duties(&who)

@@ -80,6 +80,9 @@ type Migrations = (
 	// First: the tasks migrations below read the parameters (a window's reveal point).
 	migrations::WellKnownKeysToParameters,
 	migrations::RetiredThresholdBounds,
+	// Before the tasks pallet's steps: from version 3 on they read audits as version 23
+	// writes them.
+	pallet_gensyn_tasks::migrations::DropRechecks<Runtime>,
 	pallet_gensyn_tasks::migrations::V0ToV1<Runtime>,
 	pallet_gensyn_tasks::migrations::V1ToV2<Runtime>,
 	pallet_gensyn_tasks::migrations::V2ToV3<Runtime>,
@@ -107,6 +110,7 @@ type Migrations = (
 	// Before the tasks pallet's version 22, which counts audits in its entries.
 	pallet_gensyn_stake::migrations::V2ToV3<Runtime>,
 	pallet_gensyn_tasks::migrations::V21ToV22<Runtime>,
+	pallet_gensyn_tasks::migrations::V22ToV23<Runtime>,
 	pallet_gensyn_jackpot::migrations::V0ToV1<Runtime>,
 );
 
@@ -149,7 +153,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("gensyn"),
 	impl_name: alloc::borrow::Cow::Borrowed("gensyn-node"),
 	authoring_version: 1,
-	spec_version: 159,
+	spec_version: 160,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 3,

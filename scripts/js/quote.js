@@ -35,8 +35,7 @@ async function main() {
       + `${q.checkpoints.toNumber()} checkpoints, ${q.audits.toNumber()} audited`);
     console.log(`escrow ${tokens(q.escrow)}: solver ${tokens(q.solverPay)}, `
       + `${q.audits.toNumber() + q.profiles.toNumber()} x ${tokens(q.segmentPay)} verification, `
-      + `jackpot ${tokens(q.jackpotCut)}, treasury ${tokens(q.treasuryCut)}, `
-      + `re-check reserve ${tokens(q.recheckReserve)}`);
+      + `jackpot ${tokens(q.jackpotCut)}, treasury ${tokens(q.treasuryCut)}`);
     console.log(`bond units ${q.bondUnits.toNumber()}: the solver needs room for that many `
       + 'minimum solver bonds, and each slash in the task is multiplied by it');
     console.log(`RESULT ${JSON.stringify({
@@ -50,7 +49,6 @@ async function main() {
       segmentPay: q.segmentPay.toString(),
       jackpotCut: q.jackpotCut.toString(),
       treasuryCut: q.treasuryCut.toString(),
-      recheckReserve: q.recheckReserve.toString(),
       escrow: q.escrow.toString(),
       bondUnits: q.bondUnits.toNumber(),
     })}`);

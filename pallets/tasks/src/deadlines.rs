@@ -140,7 +140,7 @@ impl<T: Config> Pallet<T> {
 		}
 		// Nobody posted anything on a first draw: draw again. A silent re-audit never
 		// redraws (fresh segments would drop the one it was to check: a voided verdict or
-		// a re-checked fail).
+		// a report).
 		if audits.iter().all(|a| a.awaits_verdict() && a.reaudits == 0) {
 			return Self::nobody_verified(id, task, &missing, now);
 		}

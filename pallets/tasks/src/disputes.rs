@@ -130,6 +130,29 @@ impl<T: Config> Pallet<T> {
 		true
 	}
 
+	/// Keeps the task's challenge window open until a whole challenge period after the
+	/// last runtime upgrade while its solver may contest a failing verdict; returns whether
+	/// the window moved (the settlement then waits for its new end). An upgrade stops
+	/// every node's workers until its operator runs the new version: a solver shown a fail
+	/// shortly before one (a liar could time its reveal so) would otherwise be rejected
+	/// before its node could contest, and the liar paid as its reporter.
+	pub(crate) fn upgrade_grace(id: TaskId, task: &mut Task<T>, now: BlockNumberFor<T>) -> bool {
+		let last = LastUpgrade::<T>::get();
+		let until = last.saturating_add(T::ChallengePeriod::get());
+		// A chain never upgraded (or upgraded before version 21) records none.
+		if last.is_zero() || now >= until || task.window_end >= until {
+			return false;
+		}
+		if !Audits::<T>::get(id).iter().any(|a| Self::contestable_by_solver(id, a)) {
+			return false;
+		}
+		task.window_end = until;
+		task.phase = Phase::Challenge;
+		Self::file_settlement(id, task, Some(now));
+		Self::deposit_event(Event::WindowExtended { id, until });
+		true
+	}
+
 	/// The deadline a game's end set for the re-audit of the verdicts it voided, before
 	/// the challenge window ends (moved once first: [`Self::move_draw`]): the
 	/// new verifiers are drawn and post within a verify period, and the window then
@@ -267,7 +290,7 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 			// now, and a few more ([`Self::reaudit_after_game`]); a settlement, at the
 			// window's end but never sooner. Drawn at once, from a beacon the parties
 			// know, a party could end the game (concede) in the block whose beacon draws
-			// its partner to re-audit or to re-check a fail; so the draw waits and moves.
+			// its partner to re-audit; so the draw waits and moves.
 			let soon = now.saturating_add(Self::randomness_delay());
 			let at = if audits.iter().any(Self::due_reaudit) {
 				// Past the window's end the settlement draws instead.

@@ -91,13 +91,14 @@ impl<T: Config> Pallet<T> {
 		MovedDraw::<T>::insert(id, (task.deadline, acted));
 	}
 
-	/// Files task `id`'s settlement at its window's end. The settlement draws (the re-check
-	/// of a Threshold fail, the re-audit of an unrevealed verdict), and the window's end
-	/// was set by a party's act a challenge period or more before it (the last verdict,
-	/// a late reveal, a ruling): a verifier that is also a block author could time its
-	/// verdict so that the block before the settlement is its own. So it moves itself
-	/// once, as every draw a party timed does. `acted` is the block of that act where the
-	/// caller knows it; else the window's end less a challenge period, no earlier.
+	/// Files task `id`'s settlement at its window's end. The settlement draws (the
+	/// re-audit of an unrevealed verdict, the next solver after a rejected proof), and the
+	/// window's end was set by a party's act a challenge period or more before it (the
+	/// last verdict, a late reveal, a ruling): a verifier that is also a block author
+	/// could time its verdict so that the block before the settlement is its own. So it
+	/// moves itself once, as every draw a party timed does. `acted` is the block of that
+	/// act where the caller knows it; else the window's end less a challenge period, no
+	/// earlier.
 	pub(crate) fn file_settlement(
 		id: TaskId,
 		task: &mut Task<T>,
@@ -509,8 +510,7 @@ impl<T: Config> Pallet<T> {
 	/// unavailable store stands unchecked, while it has re-audits left
 	/// ([`Config::MaxReaudits`]), to a new verifier: an active one with a standing
 	/// forced-error commitment, not bound to the task now or before, neither its
-	/// solver nor its owner; every segment one verifier reported or failed in Threshold
-	/// mode goes to the same one.
+	/// solver nor its owner; every segment one verifier reported goes to the same one.
 	/// A report carries over to the re-audit, so a second report rejects the proof. A
 	/// voided verifier left with no audit of the task is let go.
 	/// Returns whether any segment was given.
@@ -549,14 +549,13 @@ impl<T: Config> Pallet<T> {
 		let mut tries = ROOM_TRIES;
 		// Verifiers let go, whose demands' standby duty passes on.
 		let mut gone: Vec<T::AccountId> = Vec::new();
-		// The re-auditor drawn for each reporter's (or Threshold failer's) segments.
+		// The re-auditor drawn for each reporter's segments.
 		let mut drawn_for: Vec<(T::AccountId, T::AccountId)> = Vec::new();
 		for i in voided {
 			let Some(a) = audits.get(i) else { continue };
-			// All segments one verifier reported, or failed in Threshold mode, go to one
-			// re-auditor: a false reporter (or a liar about distances) gets one draw of a
-			// colluder to confirm it, however many segments it names.
-			let (old, grouped) = (a.verifier.clone(), a.unavailable || a.rechecks.is_some());
+			// All segments one verifier reported go to one re-auditor: a false reporter
+			// gets one draw of a colluder to confirm it, however many segments it names.
+			let (old, grouped) = (a.verifier.clone(), a.unavailable);
 			let same = drawn_for.iter().find(|(r, _)| grouped && *r == old);
 			let v = match same {
 				Some((_, v)) => v.clone(),

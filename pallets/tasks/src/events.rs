@@ -153,20 +153,9 @@ mod events {
 			/// The new verifier.
 			verifier: T::AccountId,
 		},
-		/// A failing Threshold-mode verdict stood through the window: it counts only once
-		/// another verifier, drawn next, fails the segment too (a pass leaves the segment
-		/// unverified). Its verifier is paid for it at settlement.
-		FailRechecked {
-			/// The task.
-			id: TaskId,
-			/// The segment.
-			segment: u32,
-			/// The verifier that posted the fail.
-			verifier: T::AccountId,
-		},
 		/// The solver may contest a failing verdict only from now on (its verifier revealed
-		/// late, or a game over it ended with its challenger losing): the challenge window
-		/// now ends at `until`.
+		/// late, or a game over it ended with its challenger losing), or could not while a
+		/// runtime upgrade stopped the nodes: the challenge window now ends at `until`.
 		WindowExtended {
 			/// The task.
 			id: TaskId,

@@ -74,8 +74,9 @@ include!("types.rs");
 /// survived; 18: each verifier's reveal deadline; 19: checkpoints demanded on chain; 20:
 /// a demand's fee held until its pages come; 21: a demand names its standby verifier, and
 /// the last upgrade's block is kept; 22: each verifier's audits counted in the stake
-/// pallet).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(22);
+/// pallet; 23: an audit no longer names a fail it re-checks, since a Threshold fail that
+/// stands rejects the proof as an Exact one does).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(23);
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]

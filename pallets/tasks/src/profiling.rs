@@ -135,7 +135,7 @@ impl<T: Config> Pallet<T> {
 	/// [`PROFILERS`] for a task submitted since several are drawn, one for a task
 	/// submitted before (never fewer).
 	fn profiles_funded(task: &Task<T>) -> u32 {
-		let spare = task.escrow.saturating_sub(Self::round_cost(task, true));
+		let spare = task.escrow.saturating_sub(Self::round_cost(task));
 		let funded: u32 = match spare.checked_div(&task.segment_pay) {
 			Some(n) => n.unique_saturated_into(),
 			None => PROFILERS,
@@ -251,7 +251,7 @@ impl<T: Config> Pallet<T> {
 		if f32::from_bits(bounded) < f32::from_bits(threshold) {
 			// Past the ceiling. Lowered to it, the threshold would fail every honest
 			// replay of a model whose replays stray that far (a submitter picks the
-			// model), and a re-checker would fail it too: the honest solver slashed. Not
+			// model), and the fail would stand: the honest solver slashed. Not
 			// lowered, partners of a lazy solver would pass its copies. Nobody trains.
 			// The profiles are paid as they agreed: were they not, an honest profiler
 			// would gain by posting no more than the ceiling whatever it measured, and
@@ -427,7 +427,7 @@ impl<T: Config> Pallet<T> {
 	/// Pays one profiler seat's funding out of the escrow to the jackpot pot (never out of
 	/// what a training round costs); returns what it paid.
 	fn forfeit_seat(task: &mut Task<T>) -> BalanceOf<T> {
-		let seat = task.segment_pay.min(task.escrow.saturating_sub(Self::round_cost(task, true)));
+		let seat = task.segment_pay.min(task.escrow.saturating_sub(Self::round_cost(task)));
 		Self::pay(task, &T::JackpotAccount::get(), seat)
 	}
 

@@ -38,41 +38,24 @@ impl<T: Config> Pallet<T> {
 		Specs::<T>::get(id).is_some_and(|s| s.verification.mode == VerificationMode::Threshold)
 	}
 
-	/// What one training round costs at most: `unpaid` (the solver's pay and the cuts),
-	/// `audits` segments' verification at `segment_pay` and, in Threshold mode, the
-	/// re-check reserve; `None` on overflow. A submission holds it (and the profiles),
-	/// and a rejected proof starts another round only while the escrow covers one.
+	/// What one training round costs at most: `unpaid` (the solver's pay and the cuts)
+	/// and `audits` segments' verification at `segment_pay`; `None` on overflow. A
+	/// submission holds it (and the profiles), and a rejected proof starts another round
+	/// only while the escrow covers one.
 	pub(crate) fn round_price(
 		audits: u32,
 		segment_pay: BalanceOf<T>,
 		unpaid: BalanceOf<T>,
-		threshold: bool,
 	) -> Option<BalanceOf<T>> {
-		let reserve = if threshold {
-			Self::recheck_reserve(audits, segment_pay, unpaid)
-		} else {
-			Zero::zero()
-		};
-		segment_pay.checked_mul(&audits.into())?.checked_add(&unpaid)?.checked_add(&reserve)
+		segment_pay.checked_mul(&audits.into())?.checked_add(&unpaid)
 	}
 
 	/// [`Self::round_price`] of `task`.
-	pub(crate) fn round_cost(task: &Task<T>, threshold: bool) -> BalanceOf<T> {
+	pub(crate) fn round_cost(task: &Task<T>) -> BalanceOf<T> {
 		let unpaid =
 			task.solver_pay.saturating_add(task.jackpot_cut).saturating_add(task.treasury_cut);
-		Self::round_price(task.audits, task.segment_pay, unpaid, threshold)
+		Self::round_price(task.audits, task.segment_pay, unpaid)
 			.unwrap_or_else(sp_runtime::traits::Bounded::max_value)
-	}
-
-	/// In Threshold mode each fail may be re-checked and both its verdicts paid: from the
-	/// solver's pay and cuts (`unpaid`), which a round with a re-checked fail never pays,
-	/// and from this reserve for what they cannot cover: a second verdict on every audit.
-	pub(crate) fn recheck_reserve(
-		audits: u32,
-		segment_pay: BalanceOf<T>,
-		unpaid: BalanceOf<T>,
-	) -> BalanceOf<T> {
-		segment_pay.saturating_mul(audits.into()).saturating_sub(unpaid)
 	}
 
 	/// Settles a task whose challenge window ended, in passes: verdicts whose secret is
@@ -87,6 +70,9 @@ impl<T: Config> Pallet<T> {
 		task: &mut Task<T>,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
+		if Self::upgrade_grace(id, task, now) {
+			return Ok(true);
+		}
 		// Read once for the pages due, a withheld checkpoint and its reporter's fees.
 		let demands = Demands::<T>::get(id);
 		if let Some(due) = Self::pages_due(&demands, now) {
@@ -113,7 +99,6 @@ impl<T: Config> Pallet<T> {
 		let mut slashed: Vec<T::AccountId> = Vec::new();
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
 		Self::judge_forced(id, task, &mut audits, &forced_of, &mut slashed);
-		let exact = !Self::is_threshold(id);
 		let prover = OffTask::<T>::take(id).or_else(|| {
 			let d = Self::withheld(&demands)?;
 			let (checkpoint, by) = (d.checkpoint, d.by.clone());
@@ -134,10 +119,7 @@ impl<T: Config> Pallet<T> {
 				Self::fail(id, task, FailReason::ProofRejected);
 				return Ok(false);
 			};
-			return Self::reject(id, task, solver, Some(prover), Zero::zero(), !exact, now);
-		}
-		if !exact {
-			Self::recheck_fails(id, &mut audits);
+			return Self::reject(id, task, solver, Some(prover), Zero::zero(), now);
 		}
 		if Self::audit_again(id, task, &mut audits, now)? {
 			// A verdict voided just now is audited again first.
@@ -148,7 +130,7 @@ impl<T: Config> Pallet<T> {
 			// Whatever the round's end, so that every payout is in an event.
 			Self::deposit_event(Event::VerifiersPaid { id, paid: verifiers_paid });
 		}
-		match Self::round_end(task, &audits, exact) {
+		match Self::round_end(task, &audits) {
 			RoundEnd::Unverified => {
 				Self::fail(id, task, FailReason::Unverified);
 				Ok(false)
@@ -158,7 +140,7 @@ impl<T: Config> Pallet<T> {
 				Ok(false)
 			}
 			RoundEnd::Rejected { solver, reporter } => {
-				Self::reject(id, task, solver, reporter, verifiers_paid, !exact, now)
+				Self::reject(id, task, solver, reporter, verifiers_paid, now)
 			}
 			RoundEnd::NoSolver => {
 				Self::fail(id, task, FailReason::ProofRejected);
@@ -257,42 +239,13 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// The settlement pass over Threshold-mode fails that stood through the window (posted,
-	/// revealed, not forced, not refuted): each is void until the segment is audited again
-	/// by another verifier, never forced. One verifier's fail on a distance never rejects
-	/// a solver (a game over the distance slashes a liar the solver contests, but a
-	/// solver may miss its window): a second fail does, a pass leaves the segment
-	/// unverified (the solver is neither paid nor slashed), and with no re-audit left the
-	/// segment stays unverified.
-	fn recheck_fails(id: TaskId, audits: &mut AuditsOf<T>) {
-		for a in audits.iter_mut() {
-			let failed = a.verdict.is_some_and(|v| !v.pass);
-			if a.rechecks.is_some() || a.overturned || !failed {
-				continue;
-			}
-			a.rechecks = Some(a.verifier.clone());
-			a.verdict = None;
-			a.challenger = None;
-			a.refuted_by = None;
-			a.overturned = true;
-			Self::deposit_event(Event::FailRechecked {
-				id,
-				segment: a.segment,
-				verifier: a.verifier.clone(),
-			});
-		}
-	}
-
-	/// Pays each verifier whose verdict stands one segment's verification pay, and so
-	/// the verifier of each re-checked fail (it replayed and revealed; whether its fail
-	/// was right, no game can tell); returns what was paid. A round with a re-checked
-	/// fail never pays its solver, whose pay covers the second verdict.
+	/// Pays each verifier whose verdict stands one segment's verification pay; returns
+	/// what was paid.
 	fn pay_verifiers(task: &mut Task<T>, audits: &AuditsOf<T>) -> BalanceOf<T> {
 		let segment_pay = task.segment_pay;
 		let mut verifiers_paid: BalanceOf<T> = Zero::zero();
 		let standing = audits.iter().filter(|a| a.verdict.is_some() && !a.overturned);
-		let rechecked = audits.iter().filter_map(|a| a.rechecks.as_ref());
-		for who in standing.map(|a| &a.verifier).chain(rechecked) {
+		for who in standing.map(|a| &a.verifier) {
 			let paid = Self::pay(task, who, segment_pay);
 			if !paid.is_zero() {
 				T::Stake::note_earned(who, Role::Verifier, paid);
@@ -302,13 +255,8 @@ impl<T: Config> Pallet<T> {
 		verifiers_paid
 	}
 
-	/// How the round ends, from the verdicts that count (posted, trusted, not void);
-	/// `exact`: the task is in Exact mode.
-	fn round_end(
-		task: &Task<T>,
-		audits: &AuditsOf<T>,
-		exact: bool,
-	) -> RoundEnd<T::AccountId, BalanceOf<T>> {
+	/// How the round ends, from the verdicts that count (posted, trusted, not void).
+	fn round_end(task: &Task<T>, audits: &AuditsOf<T>) -> RoundEnd<T::AccountId, BalanceOf<T>> {
 		let counted: Vec<&Audit<T::AccountId>> =
 			audits.iter().filter(|a| a.verdict.is_some()).collect();
 		let failed = counted.iter().any(|a| a.verdict.is_some_and(|v| !v.pass));
@@ -323,10 +271,7 @@ impl<T: Config> Pallet<T> {
 		// unrevealed, a stalled game, a forced error or a lie about one) or never posted,
 		// and no re-audit was left to check it.
 		let unaudited = audits.iter().any(|a| a.verdict.is_none() && !a.unavailable);
-		// A pass on a re-checked Threshold fail: two verifiers disagree on a distance no
-		// game checks.
-		let disagreed = audits.iter().any(|a| a.rechecks.is_some() && a.verdict.is_some());
-		if !failed && !withheld && (unchecked || unaudited || disagreed) {
+		if !failed && !withheld && (unchecked || unaudited) {
 			// A segment was not verified: the solver is not paid, nor slashed on one
 			// verifier's word; the owner gets the rest back.
 			return RoundEnd::Unverified;
@@ -335,13 +280,13 @@ impl<T: Config> Pallet<T> {
 		if !failed && !withheld {
 			return RoundEnd::Completed(solver);
 		}
-		// The verifier that caught the fault reports it. A withheld proof has no reporter
-		// (nothing was proven), nor has a Threshold-mode fail, re-checked by a second
-		// verifier: a verifier that posts an honest segment's true replay hash with a
-		// distance past the threshold earns nothing even where the solver never contests.
+		// The verifier that caught the fault reports it, in either mode: a fail that stood
+		// through the window was open to a game over its replay hash or its distance,
+		// which the solver could contest. A withheld proof has no reporter (nothing was
+		// proven).
 		let reporter = counted
 			.iter()
-			.find(|a| exact && a.verdict.is_some_and(|v| !v.pass))
+			.find(|a| a.verdict.is_some_and(|v| !v.pass))
 			.map(|a| Reporter::Verifier(a.verifier.clone()));
 		RoundEnd::Rejected { solver, reporter }
 	}
@@ -379,15 +324,14 @@ impl<T: Config> Pallet<T> {
 	/// Rejects the solver's proof: slashes it, first paying back into the escrow what
 	/// this round's verification cost the owner, then offers the task to another
 	/// solver when rounds remain, another solver fits now and the escrow covers a
-	/// round (`threshold`: the task is judged in Threshold mode); otherwise fails the
-	/// task (refunding the rest). Returns whether the task is still live.
+	/// round; otherwise fails the task (refunding the rest). Returns whether the task is
+	/// still live.
 	pub(crate) fn reject(
 		id: TaskId,
 		task: &mut Task<T>,
 		solver: T::AccountId,
 		reporter: Option<Reporter<T::AccountId, BalanceOf<T>>>,
 		wasted: BalanceOf<T>,
-		threshold: bool,
 		now: BlockNumberFor<T>,
 	) -> Result<bool, DispatchError> {
 		let (reporter, cap) = match reporter {
@@ -421,7 +365,7 @@ impl<T: Config> Pallet<T> {
 		let another = T::Stake::active(Role::Solver)
 			.iter()
 			.any(|(a, c, _)| c.memory_mib >= task.memory_mib && *a != task.owner && *a != solver);
-		let short = task.escrow < Self::round_cost(task, threshold);
+		let short = task.escrow < Self::round_cost(task);
 		if task.rounds >= T::MaxRounds::get() || !another || short {
 			Self::fail(id, task, FailReason::ProofRejected);
 			return Ok(false);

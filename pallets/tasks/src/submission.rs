@@ -3,8 +3,8 @@
 //!
 //! The escrow is the solver's pay (`PricePerMegagas` per megagas of the work estimate),
 //! one verification pay (`VerifyPricePerMegagas` per megagas of one segment) for each
-//! audited segment and for each profiler of a Threshold task, the jackpot and treasury
-//! cuts of the solver's pay, and a Threshold task's re-check reserve.
+//! audited segment and for each profiler of a Threshold task, and the jackpot and
+//! treasury cuts of the solver's pay.
 
 use crate::*;
 
@@ -40,13 +40,8 @@ impl<T: Config> Pallet<T> {
 			.checked_add(&jackpot_cut)
 			.and_then(|v| v.checked_add(&treasury_cut))
 			.ok_or(Error::<T>::EscrowOverflow)?;
-		let recheck_reserve = if threshold {
-			Self::recheck_reserve(audits, segment_pay, unpaid)
-		} else {
-			Zero::zero()
-		};
 		// A round, and one segment's worth of work for each profiler.
-		let escrow = Self::round_price(audits, segment_pay, unpaid, threshold)
+		let escrow = Self::round_price(audits, segment_pay, unpaid)
 			.and_then(|round| round.checked_add(&segment_pay.checked_mul(&profiles.into())?))
 			.ok_or(Error::<T>::EscrowOverflow)?;
 		Ok(Quote {
@@ -59,7 +54,6 @@ impl<T: Config> Pallet<T> {
 			segment_pay,
 			jackpot_cut,
 			treasury_cut,
-			recheck_reserve,
 			escrow,
 			bond_units: Self::bond_units(solver_pay),
 		})

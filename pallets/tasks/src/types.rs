@@ -181,10 +181,6 @@ pub struct Audit<AccountId> {
 	/// This audit re-audits a segment whose previous verifier reported the store
 	/// unavailable: a second report rejects the proof.
 	pub reported_before: bool,
-	/// This audit re-checks the failing Threshold-mode verdict that the verifier named
-	/// here posted and that stood through the window: a second fail, drawn
-	/// independently, rejects the proof and a pass leaves it unverified.
-	pub rechecks: Option<AccountId>,
 }
 
 impl<AccountId> Audit<AccountId> {
@@ -200,7 +196,6 @@ impl<AccountId> Audit<AccountId> {
 			reaudits: 0,
 			unavailable: false,
 			reported_before: false,
-			rechecks: None,
 		}
 	}
 
@@ -544,10 +539,6 @@ pub struct Quote<Balance> {
 	pub jackpot_cut: Balance,
 	/// The treasury's cut.
 	pub treasury_cut: Balance,
-	/// Threshold mode: what a second verdict on every audit would cost beyond the
-	/// solver's pay and the cuts (a failing verdict is re-checked by another verifier
-	/// and both are paid, in a round that never pays the solver); usually zero.
-	pub recheck_reserve: Balance,
 	/// The escrow held at submission: all of the above, the verification pay once per
 	/// audit and per profile (what is not paid is refunded).
 	pub escrow: Balance,
@@ -564,8 +555,9 @@ sp_api::decl_runtime_apis! {
 	/// version 6: the live tasks a page at a time; version 7: a profile is committed, then
 	/// revealed, and `duties` may name `Duty::RevealProfile`; a quote shows the task's
 	/// bond units; version 8: a task's view shows the threshold it is judged by and the
-	/// bounds of thresholds; version 9: `duties` may name `Duty::Publish`).
-	#[api_version(9)]
+	/// bounds of thresholds; version 9: `duties` may name `Duty::Publish`; version 10: an
+	/// audit names no re-checked fail, and a quote holds no re-check reserve).
+	#[api_version(10)]
 	pub trait TasksApi<AccountId, Balance, BlockNumber> where
 		AccountId: codec::Codec,
 		Balance: codec::Codec,

@@ -134,7 +134,7 @@ mod tests {
 	}
 
 	/// The runtime's own migrations take a chain at the tasks pallet's storage version
-	/// 19 to 22: a demand unanswered at the upgrade (whose fee version 19 paid to the
+	/// 19 to 23: a demand unanswered at the upgrade (whose fee version 19 paid to the
 	/// treasury) has the fee moved back and held under the runtime's balances; an
 	/// answered one keeps its fee; a second run changes nothing.
 	#[test]
@@ -159,7 +159,7 @@ mod tests {
 			frame_support::storage::unhashed::put(&key, &stored);
 			StorageVersion::new(19).put::<crate::Tasks>();
 			<crate::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
-			assert_eq!(crate::Tasks::on_chain_storage_version(), 22);
+			assert_eq!(crate::Tasks::on_chain_storage_version(), 23);
 			let reason = crate::RuntimeHoldReason::Tasks(HoldReason::Demand);
 			assert_eq!(crate::Balances::balance_on_hold(&reason, &who), fee);
 			assert_eq!(crate::Balances::free_balance(&treasury), ed + fee);
@@ -175,17 +175,32 @@ mod tests {
 
 	/// The runtime moves the stake pallet's entries to version 3 before the tasks
 	/// pallet's version 22 counts the audits of live tasks in them: a verifier auditing a
-	/// task at the upgrade has its bond count the task's units.
+	/// task at the upgrade has its bond count the task's units. The audits, stored as
+	/// version 21 had them, are rewritten as version 23's first, so that the count reads
+	/// them.
 	#[test]
 	fn audits_live_at_the_upgrade_are_counted_in_the_stake_pallet() {
 		use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
 		use pallet_gensyn_stake::{Engaged, Engagements, StakeInterface};
-		use pallet_gensyn_tasks::{Audit, Audits};
+		use pallet_gensyn_tasks::{migrations::v22, Audit, Audits};
 		let mut ext = sp_io::TestExternalities::new(Default::default());
 		ext.execute_with(|| {
 			let (v, solver) = (crate::AccountId::from([7; 32]), crate::AccountId::from([8; 32]));
-			let audit = Audit::new(0, v.clone());
-			Audits::<Runtime>::insert(0, frame_support::BoundedVec::truncate_from(vec![audit]));
+			let old = v22::Audit {
+				segment: 0,
+				verifier: v.clone(),
+				verdict: None,
+				challenger: None,
+				overturned: false,
+				refuted_by: None,
+				reaudits: 1,
+				unavailable: false,
+				reported_before: false,
+				rechecks: Some(solver.clone()),
+			};
+			// Stored in version 22's shape, which names the re-checked verifier.
+			let key = Audits::<Runtime>::hashed_key_for(0);
+			frame_support::storage::unhashed::put(&key, &vec![old]);
 			// Version 2's entries: a bare count of units.
 			for who in [&v, &solver] {
 				let key = Engagements::<Runtime>::hashed_key_for(who);
@@ -195,7 +210,10 @@ mod tests {
 			StorageVersion::new(21).put::<crate::Tasks>();
 			<crate::Migrations as OnRuntimeUpgrade>::on_runtime_upgrade();
 			assert_eq!(crate::Stake::on_chain_storage_version(), 3);
-			assert_eq!(crate::Tasks::on_chain_storage_version(), 22);
+			assert_eq!(crate::Tasks::on_chain_storage_version(), 23);
+			let mut audit = Audit::new(0, v.clone());
+			audit.reaudits = 1;
+			assert_eq!(Audits::<Runtime>::get(0).to_vec(), vec![audit]);
 			assert_eq!(Engagements::<Runtime>::get(&v), Engaged { units: 1, audits: 1 });
 			assert_eq!(Engagements::<Runtime>::get(&solver), Engaged { units: 1, audits: 0 });
 			assert_eq!(<crate::Stake as StakeInterface<_, _>>::audit_units(&v), 1);

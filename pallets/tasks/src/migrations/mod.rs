@@ -148,7 +148,8 @@ pub(crate) mod v2 {
 	#[frame_support::storage_alias]
 	pub type Audits<T: Config> = StorageMap<Pallet<T>, Twox64Concat, TaskId, AuditsOf<T>>;
 
-	/// An audit as version 2 stored it: [`crate::Audit`] without `rechecks`.
+	/// An audit as version 2 stored it: version 22's without `rechecks`, as version 23
+	/// stores it again.
 	#[derive(Encode, Decode)]
 	pub struct Audit<AccountId> {
 		pub segment: u32,
@@ -163,8 +164,8 @@ pub(crate) mod v2 {
 	}
 
 	impl<AccountId> Audit<AccountId> {
-		/// The same audit as version 3 stores it: it re-checks no fail (before version 3
-		/// a Threshold fail was never re-checked).
+		/// The same audit as versions 3 to 22 store it, less the re-checked verifier
+		/// that version 23 dropped again: version 2's audit is version 23's.
 		pub fn upgrade(self) -> crate::Audit<AccountId> {
 			crate::Audit {
 				segment: self.segment,
@@ -176,14 +177,15 @@ pub(crate) mod v2 {
 				reaudits: self.reaudits,
 				unavailable: self.unavailable,
 				reported_before: self.reported_before,
-				rechecks: None,
 			}
 		}
 	}
 }
 
 /// The tasks pallet's migration from storage version 2 to 3 (runs once): every audit
-/// gains the verifier whose Threshold fail it re-checks (none).
+/// gained the verifier whose Threshold fail it re-checks (none), which version 23
+/// dropped again; the later steps read audits as version 23 writes them, so this one
+/// writes them so too.
 pub type V2ToV3<T> = VersionedMigration<
 	2,
 	3,

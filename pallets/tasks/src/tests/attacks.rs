@@ -461,76 +461,95 @@ fn a_reporter_of_several_segments_gets_one_reauditor_not_one_per_segment() {
 	assert!(honest_drawn > 0, "some salt draws the honest re-auditor");
 }
 
-/// A3 (the half rules close now): in Threshold mode a verifier posts an honest
-/// segment's true replay hash with a distance past the threshold. No game checks a
-/// distance, so the solver cannot contest it; but one verifier's fail is only checked
-/// again by another, drawn independently, whose honest pass leaves the task unverified:
-/// the solver is not slashed, and the liar earns only its verdict's pay, never a
-/// reporter's share, so the lie earns it nothing an honest pass would not.
+/// A3: in Threshold mode a verifier posts an honest segment's true replay hash with a
+/// distance past the threshold, to have the solver rejected and collect a reporter's
+/// share of its slash. A fail that stands rejects the proof as in Exact mode, so the
+/// solver contests it once the reveal shows it no forced error: the game over the
+/// distance rules for the solver, the liar is slashed, the segment is audited again and
+/// passes, and the solver is paid.
 #[test]
-fn a_threshold_fail_on_a_true_replay_never_rejects_the_solver_alone() {
+fn a_threshold_fail_on_a_true_replay_loses_to_the_solvers_contest() {
 	new_test_ext().execute_with(|| {
-		// Short segments: a verdict's pay is well below the solver's slash, so that a
-		// reporter's share would be left once the owner is made whole.
-		let id = verifying_with(spec_with(|s| {
-			s.training.checkpoint_interval = 2;
-			s.verification.audit_fraction = SpecPermill(1_000);
-		}));
-		let threshold = VerificationMode::Threshold;
-		assert!(Specs::<T>::get(id).is_some_and(|s| s.verification.mode == threshold));
+		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12, 14]);
+		assert!(TaskPallet::is_threshold(id));
 		let a = Audits::<T>::get(id)[0].clone();
-		let other = if a.verifier == 11 { 12 } else { 11 };
-		let (liar, solver, pay) = (worth(a.verifier), worth(10), task(id).segment_pay);
+		let (liar, solver) = (worth(a.verifier), worth(10));
 		let p = proof_for(task(id).checkpoints, a.segment);
 		let (h, past) = (p.checkpoint_hash, f32::MAX.to_bits());
-		assert_ok!(TaskPallet::submit_verification(
-			RuntimeOrigin::signed(a.verifier),
-			id,
-			a.segment,
-			past,
-			h,
-			p
-		));
-		run_to(task(id).deadline);
-		let again = Audits::<T>::get(id)[0].clone();
-		assert_eq!((again.verifier, again.rechecks), (other, Some(a.verifier)), "re-checked");
-		pass(id, other, a.segment);
-		run_to(task(id).deadline);
-		assert!(unverified(id));
+		let v = RuntimeOrigin::signed(a.verifier);
+		assert_ok!(TaskPallet::submit_verification(v, id, a.segment, past, h, p));
+		reveal(a.verifier, id);
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		// The distance the liar posted is not the one its sums give: the solver wins.
+		rule(id, a.segment, true);
+		reaudits_pass(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert!(!events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
-		assert_eq!(worth(10), solver, "the honest solver is not slashed");
-		assert_eq!(worth(a.verifier), liar + pay, "its verdict's pay, no reporter's share");
+		assert!(worth(a.verifier) < liar, "the liar loses");
+		assert!(worth(10) > solver, "the honest solver is paid");
 		check();
 	});
 }
 
-/// A verifier drawn on several segments of an honest solver's Threshold task fails each
-/// with a distance past the threshold, hoping one of their re-checkers is its own account
-/// and fails it too: all its fails go to one re-checker, one draw of a colluder.
+/// A liar reveals its fail on an honest segment shortly before a runtime upgrade, which
+/// stops every node's workers until its operator runs the new version, so that the
+/// period the reveal gives the solver to contest passes while its node is stopped, and
+/// the fail stands with the liar as reporter (in either mode; played here in Exact). A
+/// window with a fail the solver may contest stays open a whole period from the upgrade:
+/// the solver contests and wins.
 #[test]
-fn a_threshold_failer_of_several_segments_gets_one_rechecker() {
+fn a_fail_revealed_before_an_upgrade_leaves_the_solver_a_period_after_it() {
 	new_test_ext().execute_with(|| {
-		let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
-		let id = verifying_with(half);
-		let audits = Audits::<T>::get(id);
-		let liar = audits[0].verifier;
-		reg(13, Role::Verifier);
-		reg(14, Role::Verifier);
-		for a in &audits {
-			if a.verifier == liar {
-				fail(id, liar, a.segment);
-			} else {
-				pass(id, a.verifier, a.segment);
-			}
-		}
+		let id = verifying_by(sp_runtime::Perbill::zero(), exact(), &[11, 12, 14]);
+		let a = Audits::<T>::get(id)[0].clone();
+		let (liar, solver) = (worth(a.verifier), worth(10));
+		fail(id, a.verifier, a.segment);
+		reveal(a.verifier, id);
+		let period: u64 = <<T as Config>::ChallengePeriod as Get<u64>>::get();
+		let end = task(id).window_end;
+		// The upgrade's first block comes half a period before the window's end.
+		run_to(end - period / 2 - 1);
+		<TaskPallet as frame_support::traits::Hooks<u64>>::on_runtime_upgrade();
+		let upgraded = LastUpgrade::<T>::get();
+		assert_eq!(upgraded, end - period / 2);
 		run_to(task(id).deadline);
-		let checkers: Vec<u64> = Audits::<T>::get(id)
-			.iter()
-			.filter(|a| a.rechecks == Some(liar))
-			.map(|a| a.verifier)
-			.collect();
-		assert!(checkers.len() >= 2, "every fail is re-checked: {checkers:?}");
-		assert!(checkers.iter().all(|v| *v == checkers[0]), "one re-checker, not {checkers:?}");
+		assert_eq!(task(id).phase, Phase::Challenge, "not settled at the old end");
+		assert!(task(id).window_end >= upgraded + period, "a period from the upgrade");
+		assert!(events().contains(&Event::WindowExtended { id, until: upgraded + period }));
+		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		rule(id, a.segment, true);
+		reaudits_pass(id);
+		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
+		assert!(worth(a.verifier) < liar, "the liar loses");
+		assert!(worth(10) > solver, "the honest solver is paid");
+		check();
+	});
+}
+
+/// A solver fakes a Threshold segment and an honest verifier fails it. A fail that stood
+/// used to count only once a second verifier, drawn among the active ones, failed the
+/// segment too, and a pass from the faker's partner, drawn for it, left the task
+/// unverified: the faker went unslashed. The fail that stands rejects the proof.
+#[test]
+fn a_threshold_fakers_partner_cannot_leave_its_caught_fake_unverified() {
+	new_test_ext().execute_with(|| {
+		let id = verifying();
+		assert!(TaskPallet::is_threshold(id));
+		let a = Audits::<T>::get(id)[0].clone();
+		let partner = if a.verifier == 11 { 12 } else { 11 };
+		let (coalition, honest) = (worth_of(&[10, partner]), worth(a.verifier));
+		fail(id, a.verifier, a.segment);
+		run_to(task(id).deadline);
+		// Where a second verifier were drawn, the partner is the only one left.
+		if Tasks::<T>::get(id).is_some_and(|t| t.phase == Phase::Verifying) {
+			pass(id, partner, a.segment);
+			run_to(task(id).deadline);
+		}
+		assert!(!unverified(id), "the caught fake is not left unverified");
+		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
+		assert!(worth_of(&[10, partner]) < coalition, "the coalition loses");
+		assert!(worth(a.verifier) > honest, "the honest verifier is paid");
+		check();
 	});
 }
 

@@ -381,20 +381,17 @@ fn a_games_reaudit_draw_waits_for_randomness_made_after_the_game() {
 }
 
 /// A game that outlives the challenge window leaves the task to settle when it ends, and
-/// the settlement draws: here the re-check of a Threshold fail, which a second fail would
-/// turn into the honest solver's rejection. Drawn in the block after the game's end, from
-/// a beacon the game's parties knew, a challenger could give its game up in the block
-/// whose beacon draws its partner to confirm the fail. The settlement waits
-/// `RandomnessDelay` blocks and moves itself once, so blocks the party cannot line up
-/// decide the re-checker.
+/// the settlement draws: here the next solver, once the fail that stood rejects the
+/// proof. Drawn in the block after the game's end, from a beacon the game's parties
+/// knew, a challenger could give its game up in the block whose beacon offers the task
+/// to its partner. The settlement waits `RandomnessDelay` blocks and moves itself once,
+/// so blocks the party cannot line up decide the next solver.
 #[test]
-fn no_block_a_party_to_a_late_game_can_line_up_decides_the_settlements_recheck() {
-	let rechecker_with = |later: u8| {
+fn no_block_a_party_to_a_late_game_can_line_up_decides_the_settlements_draw() {
+	let solver_with = |later: u8| {
 		new_test_ext().execute_with(|| {
-			let id = verifying();
-			for v in 14..=19 {
-				reg(v, Role::Verifier);
-			}
+			let id = verifying_with(cheap_threshold());
+			spare_solvers();
 			verify_all(id, false);
 			let failed = Audits::<T>::get(id)[0].segment;
 			run_to_reveals(id);
@@ -412,49 +409,55 @@ fn no_block_a_party_to_a_late_game_can_line_up_decides_the_settlements_recheck()
 			if task(id).phase == Phase::Challenge {
 				run_to(task(id).deadline);
 			}
-			assert_eq!(task(id).phase, Phase::Verifying, "the fail is re-checked");
-			let audits = Audits::<T>::get(id);
-			audits.iter().find(|a| a.segment == failed).map(|a| a.verifier).unwrap()
+			assert_eq!(task(id).phase, Phase::Offered, "rejected, and offered to another");
+			task(id).solver.unwrap()
 		})
 	};
-	varies_with_later_blocks(rechecker_with);
+	varies_with_later_blocks(solver_with);
 }
 
 /// A verifier that reveals late keeps the window open a whole period for the solver, so
-/// the reveal's timing sets the settlement's block, and the settlement draws (the re-check
-/// of a Threshold fail). The settlement moves itself once from there, as a game's does.
+/// the reveal's timing sets the settlement's block, and the settlement draws (here the
+/// re-audit of the other verifier's verdicts, never revealed). The settlement moves
+/// itself once from there, as a game's does.
 #[test]
-fn a_late_reveal_does_not_line_up_the_block_that_draws_the_recheck() {
-	let rechecker_with = |later: u8| {
+fn a_late_reveal_does_not_line_up_the_block_that_draws_the_reaudit() {
+	let reauditor_with = |later: u8| {
 		new_test_ext().execute_with(|| {
-			let id = verifying_with_spares();
+			let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
+			let id = verifying_by(sp_runtime::Perbill::zero(), half, &[11, 12]);
+			for v in 14..=19 {
+				reg(v, Role::Verifier);
+				commit(v);
+			}
 			verify_all(id, false);
 			let last = task(id).window_end - 1;
 			run_to(last);
 			DELAY.with(|d| *d.borrow_mut() = 10);
 			let verifier = Audits::<T>::get(id)[0].verifier;
+			assert!(Audits::<T>::get(id).iter().any(|a| a.verifier != verifier), "two verifiers");
 			reveal(verifier, id);
 			let until = last + PERIOD.with(|p| *p.borrow());
 			assert_eq!((task(id).window_end, task(id).deadline), (until, until));
 			assert_eq!(MovedDraw::<T>::get(id), Some((until, last)), "the settlement moves");
 			line_up(last, until, later);
-			reveal_all_but(id, verifier);
+			// The other verifier never reveals: its verdicts are void and audited again.
 			run_to_settlement(id, until);
-			assert_eq!(task(id).phase, Phase::Verifying, "the fails are re-checked");
+			assert_eq!(task(id).phase, Phase::Verifying, "audited again");
 			Audits::<T>::get(id).iter().map(|a| a.verifier).collect::<Vec<_>>()
 		})
 	};
-	varies_with_later_blocks(rechecker_with);
+	varies_with_later_blocks(reauditor_with);
 }
 
 /// The last verifier to post chooses the block that opens the window, and so the block
 /// of the settlement a challenge period later, which draws (the re-audit of an unrevealed
-/// verdict, the re-check of a Threshold fail). A verifier that is also a block author
+/// verdict, the next solver after a rejected proof). A verifier that is also a block author
 /// could line that block up with its own slot: the settlement moves itself once, as every
 /// draw a party timed does.
 #[test]
-fn the_last_verdict_does_not_line_up_the_block_that_draws_the_recheck() {
-	let rechecker_with = |later: u8| {
+fn the_last_verdict_does_not_line_up_the_block_that_draws_the_reaudit() {
+	let reauditor_with = |later: u8| {
 		new_test_ext().execute_with(|| {
 			let id = verifying_with_spares();
 			let posted = frame_system::Pallet::<T>::block_number();
@@ -471,7 +474,7 @@ fn the_last_verdict_does_not_line_up_the_block_that_draws_the_recheck() {
 			Audits::<T>::get(id).iter().map(|a| a.verifier).collect::<Vec<_>>()
 		})
 	};
-	varies_with_later_blocks(rechecker_with);
+	varies_with_later_blocks(reauditor_with);
 }
 
 /// A game's re-audit that finds no verifier leaves the task to settle at the window's
@@ -509,7 +512,7 @@ fn a_reaudit_that_found_nobody_leaves_a_settlement_that_moves() {
 }
 
 /// A task audited by verifiers 11 and 12 (with the real jackpot, nothing forced), and six
-/// more verifiers, committed, to re-audit or re-check its segments.
+/// more verifiers, committed, to re-audit its segments.
 fn verifying_with_spares() -> TaskId {
 	let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12]);
 	for v in 14..=19 {
@@ -517,6 +520,23 @@ fn verifying_with_spares() -> TaskId {
 		commit(v);
 	}
 	id
+}
+
+/// A Threshold task of one audit of a 2-step segment: a rejected proof's slash pays its
+/// verdict back into the escrow, which then covers another round.
+fn cheap_threshold() -> TaskSpec {
+	spec_with(|s| {
+		s.training.checkpoint_interval = 2;
+		s.verification.audit_fraction = SpecPermill(1);
+	})
+}
+
+/// Registers solvers 2 to 7, once the task's solver is drawn: a rejected proof offers the
+/// task to one of them.
+fn spare_solvers() {
+	for s in 2..=7 {
+		reg(s, Role::Solver);
+	}
 }
 
 /// Runs to task `id`'s settlement filed at the window's `end`, and to where it moved
@@ -534,15 +554,4 @@ fn run_to_settlement(id: TaskId, end: u64) {
 fn varies_with_later_blocks<O: Ord + core::fmt::Debug>(outcome: impl Fn(u8) -> O) {
 	let outcomes: std::collections::BTreeSet<_> = (1..=8).map(outcome).collect();
 	assert!(outcomes.len() > 1, "the blocks up to the deadline decided it: {outcomes:?}");
-}
-
-/// Reveals the secrets of the verifiers drawn for `id` other than `but`.
-fn reveal_all_but(id: TaskId, but: u64) {
-	let mut done = vec![but];
-	for a in Audits::<T>::get(id) {
-		if !done.contains(&a.verifier) {
-			reveal(a.verifier, id);
-			done.push(a.verifier);
-		}
-	}
 }

@@ -64,10 +64,10 @@ fn one_excluded_worker_becomes_a_list_when_storage_moves_to_version_2() {
 	});
 }
 
-/// Version 2's audits named no re-checked verifier; the migration to version 3 reads
-/// each back whole, re-checking nothing, and runs once.
+/// Version 2's audits named no re-checked verifier, nor do version 23's; the migration to
+/// version 3 reads each back whole and runs once.
 #[test]
-fn audits_gain_no_recheck_when_storage_moves_to_version_3() {
+fn audits_read_back_whole_when_storage_moves_to_version_3() {
 	use crate::migrations::v2;
 	use frame_support::traits::OnRuntimeUpgrade;
 	new_test_ext().execute_with(|| {
@@ -80,7 +80,7 @@ fn audits_gain_no_recheck_when_storage_moves_to_version_3() {
 			a.segment
 		));
 		let before = Audits::<T>::get(id);
-		assert!(before.len() > 1 && before.iter().all(|a| a.rechecks.is_none()));
+		assert!(before.len() > 1);
 		let old: Vec<v2::Audit<u64>> = before
 			.clone()
 			.into_iter()
@@ -97,7 +97,6 @@ fn audits_gain_no_recheck_when_storage_moves_to_version_3() {
 			})
 			.collect();
 		v2::Audits::<T>::insert(id, BoundedVec::truncate_from(old));
-		assert!(Audits::<T>::try_get(id).is_err(), "version 2's bytes do not read as version 3");
 		StorageVersion::new(2).put::<TaskPallet>();
 		crate::migrations::V2ToV3::<T>::on_runtime_upgrade();
 		assert_eq!(StorageVersion::get::<TaskPallet>(), 3);
@@ -635,5 +634,52 @@ fn every_auditor_is_counted_when_storage_moves_to_version_22() {
 		crate::migrations::V21ToV22::<T>::on_runtime_upgrade();
 		assert_eq!(Stake::audit_units(&a.verifier), units, "counted once");
 		check();
+	});
+}
+
+/// Versions 3 to 22 named in each audit the verifier whose Threshold fail it re-checked;
+/// version 23 drops it (a fail that stands rejects the proof). The audits are rewritten
+/// before any versioned step and read back whole, the re-check an ordinary re-audit; the
+/// rewrite runs only on a chain at those versions, and once.
+#[test]
+fn audits_drop_their_recheck_when_storage_moves_to_version_23() {
+	use crate::migrations::{v22, DropRechecks, V22ToV23};
+	use frame_support::traits::OnRuntimeUpgrade;
+	new_test_ext().execute_with(|| {
+		let half = spec_with(|s| s.verification.audit_fraction = SpecPermill(500_000));
+		let id = verifying_with(half);
+		let before = Audits::<T>::get(id);
+		assert!(before.len() > 1);
+		let old: Vec<v22::Audit<u64>> = before
+			.iter()
+			.enumerate()
+			.map(|(i, a)| v22::Audit {
+				segment: a.segment,
+				verifier: a.verifier,
+				verdict: a.verdict,
+				challenger: a.challenger,
+				overturned: a.overturned,
+				refuted_by: a.refuted_by,
+				reaudits: a.reaudits,
+				unavailable: a.unavailable,
+				reported_before: a.reported_before,
+				rechecks: (i == 0).then_some(13),
+			})
+			.collect();
+		v22::Audits::<T>::insert(id, BoundedVec::truncate_from(old.clone()));
+		assert_ne!(Audits::<T>::try_get(id).ok(), Some(before.clone()), "22's bytes are not 23's");
+		// Below version 3 (a test chain records none): nothing is rewritten.
+		DropRechecks::<T>::on_runtime_upgrade();
+		assert_eq!(v22::Audits::<T>::get(id).map(|a| a.to_vec()), Some(old.clone()));
+		StorageVersion::new(22).put::<TaskPallet>();
+		DropRechecks::<T>::on_runtime_upgrade();
+		V22ToV23::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 23);
+		assert_eq!(Audits::<T>::get(id), before);
+		check();
+		// Run once: a second upgrade leaves version 23's audits as they are.
+		DropRechecks::<T>::on_runtime_upgrade();
+		V22ToV23::<T>::on_runtime_upgrade();
+		assert_eq!(Audits::<T>::get(id), before);
 	});
 }

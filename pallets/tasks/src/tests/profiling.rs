@@ -286,8 +286,8 @@ fn partner_profilers_cannot_set_a_threshold_that_fails_honest_solvers() {
 /// Two profilers in league with a lazy solver agree on a huge threshold, the median, so
 /// that its copied checkpoints pass; or three honest profilers agree on a large one, for
 /// a model (the submitter's choice) whose honest replays stray that far. Lowered to the
-/// ceiling, the second would fail every honest replay, and a re-checker would fail it
-/// too. Either way the task fails before a solver is drawn, refunded but for the
+/// ceiling, the second would fail every honest replay, and the fail would stand.
+/// Either way the task fails before a solver is drawn, refunded but for the
 /// profiles paid as they agreed: the lazy solver trains nothing to be paid for, and no
 /// honest solver is slashed. (Unpaid past the ceiling, an honest profiler would do
 /// better to post the ceiling whatever it measured.)

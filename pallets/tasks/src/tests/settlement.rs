@@ -170,107 +170,40 @@ fn a_task_fails_once_its_rounds_are_spent() {
 	});
 }
 
-/// A Threshold task whose one audit (by 11 or 12) fails at the window's end: the fail is
-/// re-checked by the other. Returns the task, the first verifier, the re-checker and the
-/// solver's bond before.
-fn threshold_fail_rechecked() -> (TaskId, u64, u64, u64) {
-	let id = verifying();
-	let a = Audits::<T>::get(id)[0].clone();
-	let other = if a.verifier == 11 { 12 } else { 11 };
-	let sb = Stake::bond(&10, Role::Solver);
-	verify_all(id, false);
-	run_to(task(id).deadline);
-	assert!(events().contains(&Event::FailRechecked {
-		id,
-		segment: a.segment,
-		verifier: a.verifier
-	}));
-	assert_eq!(task(id).phase, Phase::Verifying, "the fail alone settles nothing");
-	let again = Audits::<T>::get(id)[0].clone();
-	assert_eq!((again.verifier, again.rechecks, again.verdict), (other, Some(a.verifier), None));
-	assert_eq!(Stake::bond(&10, Role::Solver), sb);
-	(id, a.verifier, other, sb)
-}
-
+/// A Threshold fail that stands through the window rejects the proof as an Exact one
+/// does: nothing is audited again, the solver is slashed, and the verifier is paid its
+/// verdict and, as the reporter, its share of what the slash leaves once the owner is
+/// made whole.
 #[test]
-fn a_threshold_fail_rejects_the_proof_once_a_second_verifier_fails_it_too() {
+fn a_threshold_fail_that_stands_rejects_the_proof_and_pays_its_reporter() {
 	new_test_ext().execute_with(|| {
-		let (id, first, second, sb) = threshold_fail_rechecked();
-		let (f, s, pay) = (worth(first), worth(second), task(id).segment_pay);
+		// Short segments: a verdict's pay is below the slash, so a reporter's share is left.
+		let id = verifying_with(spec_with(|s| {
+			s.training.checkpoint_interval = 2;
+			s.verification.audit_fraction = SpecPermill(1);
+		}));
+		assert!(TaskPallet::is_threshold(id));
+		let t = task(id);
+		let verifier = Audits::<T>::get(id)[0].verifier;
+		let (v, sb) = (worth(verifier), Stake::bond(&10, Role::Solver));
 		verify_all(id, false);
 		run_to(task(id).deadline);
 		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
+		assert!(!events().iter().any(|e| matches!(e, Event::Reaudited { .. })), "no second look");
 		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
-		// Both replayed, both are paid; neither is a reporter (a distance is unproven).
-		assert_eq!((worth(first), worth(second)), (f + pay, s + pay));
-		assert!(events().contains(&Event::VerifiersPaid { id, paid: 2 * pay }));
+		let wasted = t.segment_pay * u64::from(t.audits);
+		let back = wasted.min(100);
+		assert!(back < 100, "a share is left for the reporter");
+		assert_eq!(worth(verifier), v + wasted + (100 - back) / 2, "its pay and its share");
 		check();
 	});
 }
 
+/// A Threshold task's escrow is one round (the solver's pay, the cuts, a verdict per
+/// audit) and its profiles: a fail that stands is never audited again, so nothing is
+/// held for a second verdict, even where every segment is audited.
 #[test]
-fn a_pass_on_a_rechecked_threshold_fail_leaves_the_task_unverified_and_nobody_slashed() {
-	new_test_ext().execute_with(|| {
-		let (id, first, second, sb) = threshold_fail_rechecked();
-		let (f, s, pay) = (worth(first), worth(second), task(id).segment_pay);
-		let owner = worth(1);
-		verify_all(id, true);
-		run_to(task(id).deadline);
-		assert!(unverified(id), "two verifiers disagree on a distance no game checks");
-		assert_eq!(Stake::bond(&10, Role::Solver), sb);
-		assert_eq!((worth(first), worth(second)), (f + pay, s + pay));
-		// The owner pays both verdicts (its worth counts the escrow) and gets the rest back.
-		assert_eq!(worth(1), owner - 2 * pay);
-		check();
-	});
-}
-
-#[test]
-fn a_threshold_fail_no_verifier_can_recheck_leaves_the_task_unverified() {
-	new_test_ext().execute_with(|| {
-		let id = verifying();
-		let a = Audits::<T>::get(id)[0].clone();
-		let other = if a.verifier == 11 { 12 } else { 11 };
-		assert_ok!(Stake::unbond(RuntimeOrigin::signed(other), Role::Verifier));
-		let (sb, v, pay) =
-			(Stake::bond(&10, Role::Solver), worth(a.verifier), task(id).segment_pay);
-		verify_all(id, false);
-		run_to(task(id).deadline);
-		assert!(unverified(id));
-		assert_eq!(Stake::bond(&10, Role::Solver), sb, "one verifier's word slashes nobody");
-		assert_eq!(worth(a.verifier), v + pay, "the fail is paid: it was replayed and revealed");
-		check();
-	});
-}
-
-/// A re-checker that stays silent is slashed and the segment it was to check is given to
-/// another verifier: it is never dropped for a fresh draw of other segments, which a
-/// cheating solver's silent partner could otherwise buy.
-#[test]
-fn a_silent_rechecker_leaves_the_fail_to_be_rechecked_by_another() {
-	new_test_ext().execute_with(|| {
-		let (id, first, second, sb) = threshold_fail_rechecked();
-		let segment = Audits::<T>::get(id)[0].segment;
-		reg(13, Role::Verifier);
-		let vb = Stake::bond(&second, Role::Verifier);
-		run_to(task(id).deadline);
-		assert!(Stake::bond(&second, Role::Verifier) < vb, "the silent re-checker is slashed");
-		let a = Audits::<T>::get(id)[0].clone();
-		assert_eq!((a.segment, a.verifier, a.rechecks), (segment, 13, Some(first)));
-		verify_all(id, false);
-		run_to(task(id).deadline);
-		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
-		assert_eq!(Stake::bond(&10, Role::Solver), sb - 100);
-		check();
-	});
-}
-
-/// A Threshold task auditing every segment: a second verdict on each costs more than the
-/// solver's pay and cuts that a re-checked round leaves unpaid, so the escrow holds the
-/// difference too, and every verdict of a round whose fails were all re-checked is paid
-/// in full.
-#[test]
-fn a_threshold_task_holds_enough_to_pay_a_second_verdict_on_every_audit() {
+fn a_threshold_task_holds_one_round_and_its_profiles() {
 	new_test_ext().execute_with(|| {
 		let all = spec_with(|s| {
 			s.verification.audit_fraction = SpecPermill(1_000_000);
@@ -279,20 +212,14 @@ fn a_threshold_task_holds_enough_to_pay_a_second_verdict_on_every_audit() {
 		reg(10, Role::Solver);
 		let q = TaskPallet::quote(&all).unwrap();
 		let unpaid = q.solver_pay + q.jackpot_cut + q.treasury_cut;
-		let second = q.segment_pay * u64::from(q.audits);
-		assert!(second > unpaid, "the spec needs a reserve: {q:?}");
-		assert_eq!(q.recheck_reserve, second - unpaid);
-		assert_eq!(q.escrow, unpaid + second + q.recheck_reserve);
+		let verdicts = q.segment_pay * u64::from(q.audits);
+		assert!(verdicts > unpaid, "a second verdict on each would not fit in the pay");
+		assert_eq!(q.escrow, unpaid + verdicts + q.segment_pay * u64::from(q.profiles));
 		let id = verifying_with(all);
 		assert_eq!(task(id).escrow, q.escrow);
-		reg(13, Role::Verifier);
-		reg(14, Role::Verifier);
 		verify_all(id, false);
 		run_to(task(id).deadline);
-		assert!(Audits::<T>::get(id).iter().all(|a| a.rechecks.is_some()));
-		verify_all(id, false);
-		run_to(task(id).deadline);
-		assert!(events().contains(&Event::VerifiersPaid { id, paid: 2 * second }));
+		assert!(events().contains(&Event::VerifiersPaid { id, paid: verdicts }));
 		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { solver: 10, .. })));
 		check();
 	});

@@ -28,11 +28,12 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// verdict's `Survived` entry), and one write per leg the copy of a slashed verifier's
 /// bond on the active list, and one more the verifier's reveal deadline (`RevealBy`)
 /// dropped as the round ends; and a read and a write of the round's demanded
-/// checkpoints (`Demands`, two a leg and the run's first). A settlement that returns
+/// checkpoints (`Demands`, two a leg and the run's first), and of the last upgrade's block
+/// (`LastUpgrade`: a fail the solver may contest waits a period past it). A settlement that returns
 /// unanswered demands' fees (each its demander's hold and account read and written:
 /// four reads and four writes a leg, two more for the first checkpoint) pays no
-/// verdict and neither re-checks nor audits one again, so the return takes the place of
-/// each leg's pay out of escrow and earnings note (as many) and of a re-check's reads;
+/// verdict and audits none again, so the return takes the place of each leg's pay out of
+/// escrow and earnings note (as many) and of a re-audit's reads;
 /// a settlement that pays verdicts has every demand answered. Where the first unanswered
 /// demand names a standby, the deadline slashes it and does nothing else, far less
 /// (the settlement follows a block later). A verify
@@ -43,7 +44,7 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// that draws auditors does not make; a re-audit that lets a demand's standby go reads and
 /// writes the round's demands (and reads the spec) in place of a settlement's.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 17 + 6 * DEADLINE_LEGS + ROOM_READS;
+const DEADLINE_READS: u64 = 18 + 6 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.
