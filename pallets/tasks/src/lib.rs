@@ -409,7 +409,9 @@ pub mod pallet {
 
 	/// The first block of the last runtime upgrade (version 21; nothing before): a demand
 	/// made within a publish period of it gives the nodes, whose workers stop until their
-	/// operators run the new version, that long before its period starts.
+	/// operators run the new version, that long before its period starts; and a
+	/// settlement that finds a fail the solver may contest within a challenge period of it
+	/// keeps the window open until a period after it.
 	#[pallet::storage]
 	pub type LastUpgrade<T: Config> = StorageValue<_, BlockNumberFor<T>, ValueQuery>;
 

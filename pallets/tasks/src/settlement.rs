@@ -58,13 +58,15 @@ impl<T: Config> Pallet<T> {
 			.unwrap_or_else(sp_runtime::traits::Bounded::max_value)
 	}
 
-	/// Settles a task whose challenge window ended, in passes: verdicts whose secret is
-	/// unrevealed are judged and voided ([`Self::judge_unrevealed`]), and so are forced
-	/// errors ([`Self::judge_forced`]); a voided segment with re-audits left goes to a
-	/// new verifier first (so a verifier cannot buy a solver an unaudited segment for the
-	/// price of a slash, and no segment is passed unchecked because it was forced);
-	/// otherwise the verifiers are paid for what counts and the round ends as one
-	/// [`RoundEnd`]. Returns whether the task is still live.
+	/// Settles a task whose challenge window ended, in passes (first, a window with a fail
+	/// the solver may contest stays open a period past a recent runtime upgrade:
+	/// [`Self::upgrade_grace`]): verdicts whose secret is unrevealed are judged and voided
+	/// ([`Self::judge_unrevealed`]), and so are forced errors ([`Self::judge_forced`]);
+	/// a voided segment with re-audits left goes to a new verifier first (so a verifier
+	/// cannot buy a solver an unaudited segment for the price of a slash, and no segment
+	/// is passed unchecked because it was forced); otherwise the verifiers are paid for
+	/// what counts and the round ends as one [`RoundEnd`]. Returns whether the task is
+	/// still live.
 	pub(crate) fn settle(
 		id: TaskId,
 		task: &mut Task<T>,
