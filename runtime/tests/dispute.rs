@@ -12,7 +12,9 @@ use frame_support::traits::{
 	Get,
 };
 use gensyn_primitives::{fixtures, merkle};
-use gensyn_runtime::{configs::MOVE_TIMEOUT, Arbitration, Balances, Jackpot, Runtime, Tasks, UNIT};
+use gensyn_runtime::{
+	configs::MOVE_TIMEOUT, Arbitration, Balances, Jackpot, Runtime, RuntimeOrigin, Tasks, UNIT,
+};
 use pallet_gensyn_stake::Role;
 use pallet_gensyn_tasks::{CheckpointProof, Phase};
 use sp_keyring::Sr25519Keyring;
@@ -104,6 +106,71 @@ fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {
 			<Runtime as pallet_gensyn_stake::Config>::ReporterShare::get() * false_slash;
 		assert_eq!(Balances::balance(&who(Charlie)), charlie_free + bond + charlie_share);
 		assert!(pallet_gensyn_arbitration::Disputes::<Runtime>::iter().next().is_none());
+		check_conservation();
+	});
+}
+
+/// An honest solver that keeps less free balance than a game bond (all else it has is
+/// bonded, past what its task could be slashed) still contests a wrong fail on its task:
+/// its stake backs the game, which holds no bond of its. The verifier that lied is
+/// slashed, part of it to the solver; the solver's bond and balance do not fall.
+#[test]
+fn a_solver_with_no_free_balance_for_a_game_bond_still_contests_a_wrong_fail() {
+	use Sr25519Keyring::{Alice, Bob, Charlie};
+	common::new_ext("development").execute_with(|| {
+		common::run_to_block(1);
+		register(Bob, Role::Solver, 200 * UNIT);
+		register(Charlie, Role::Verifier, 100 * UNIT);
+		let id = pallet_gensyn_tasks::NextTaskId::<Runtime>::get();
+		Tasks::submit_task(signed(Alice), spec()).expect("the spec is valid");
+		no_forced_errors();
+		let secret = [1u8; 32];
+		Jackpot::commit(signed(Charlie), merkle::blake2_256(&secret)).expect("commits");
+		run_until(50, || phase(id) == Some(Phase::Offered));
+		Tasks::accept_task(signed(Bob), id).expect("accepts");
+		let leaves: Vec<[u8; 32]> = (0u8..3).map(|i| merkle::hash_leaf(&[i])).collect();
+		let location = b"/runs/0".to_vec().try_into().expect("short location");
+		let root = merkle::root(&leaves);
+		Tasks::submit_result(signed(Bob), id, leaves[2], root, 3, location).expect("result");
+		run_until(50, || phase(id) == Some(Phase::Verifying));
+
+		// Charlie fails Bob's first audited segment with a replay he never made.
+		let audits = pallet_gensyn_tasks::Audits::<Runtime>::get(id);
+		let wrong = audits[0].segment;
+		for a in &audits {
+			let seg = a.segment as usize;
+			let truth = leaves[seg + 1];
+			let replay = if a.segment == wrong { [7u8; 32] } else { truth };
+			let siblings = merkle::proof(&leaves, seg + 1).expect("leaf").siblings;
+			let proof = CheckpointProof {
+				checkpoint_hash: truth,
+				siblings: siblings.try_into().expect("short proof"),
+			};
+			Tasks::submit_verification(signed(Charlie), id, a.segment, 0, replay, proof)
+				.expect("verdict");
+		}
+		let from = pallet_gensyn_tasks::RevealsFrom::<Runtime>::get(id).expect("a window");
+		common::run_to_block(from);
+		Jackpot::reveal(signed(Charlie), id, secret).expect("reveals");
+
+		// Bob keeps a fifth of a game bond free.
+		let game_bond: u128 = <Runtime as pallet_gensyn_arbitration::Config>::GameBond::get();
+		Balances::force_set_balance(RuntimeOrigin::root(), who(Bob).into(), game_bond / 5)
+			.expect("root sets a balance");
+		let bob = (Balances::total_balance(&who(Bob)), bond_of(Bob, Role::Solver));
+		let charlie_bond = bond_of(Charlie, Role::Verifier);
+		Tasks::challenge(signed(Bob), id, wrong).expect("the solver contests");
+		let game = pallet_gensyn_arbitration::Disputes::<Runtime>::get((id, wrong)).expect("game");
+		assert_eq!(game.bond, 0);
+		check_conservation();
+
+		// Charlie cannot prove the replay: he loses the game and his slash.
+		common::run_to_block(now() + MOVE_TIMEOUT + 1);
+		assert!(pallet_gensyn_arbitration::Disputes::<Runtime>::get((id, wrong)).is_none());
+		let slash: u128 = <Runtime as pallet_gensyn_tasks::Config>::WrongVerdictSlash::get();
+		assert_eq!(bond_of(Charlie, Role::Verifier), charlie_bond - slash);
+		assert_eq!(bond_of(Bob, Role::Solver), bob.1);
+		assert!(Balances::total_balance(&who(Bob)) > bob.0, "the reporter's share");
 		check_conservation();
 	});
 }

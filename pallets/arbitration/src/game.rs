@@ -10,43 +10,16 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 		challenger: &T::AccountId,
 		defendant: &T::AccountId,
 	) -> DispatchResult {
-		let key = (task, segment);
-		ensure!(!Disputes::<T>::contains_key(key), Error::<T>::AlreadyOpen);
-		let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
-		ensure!(ctx.steps > 0, Error::<T>::NoSubject);
-		let bond = T::GameBond::get();
-		T::Currency::hold(&HoldReason::GameBond.into(), challenger, bond)?;
-		let deadline = Self::schedule(key);
-		// A Threshold-mode verdict posts a root and a distance from it: the challenger
-		// first names which it disputes.
-		let (stage, turn) = match ctx.claimed_distance {
-			Some(_) => (Stage::Choose, Party::Challenger),
-			None => (Stage::Start, Party::Defendant),
-		};
-		let d = Dispute::<T> {
-			challenger: challenger.clone(),
-			defendant: defendant.clone(),
-			bond,
-			stage,
-			posted: Posted::Nothing,
-			turn,
-			deadline,
-			moves: 0,
-			first_step: ctx.first_step,
-			steps: ctx.steps,
-			checkpoint_root: ctx.checkpoint_root,
-			checkpoints: ctx.checkpoints,
-			claimed_root: ctx.claimed_root,
-			order_randomness: ctx.order_randomness,
-		};
-		Disputes::<T>::insert(key, d);
-		Self::deposit_event(Event::Opened {
-			task,
-			segment,
-			challenger: challenger.clone(),
-			defendant: defendant.clone(),
-		});
-		Ok(())
+		Self::start((task, segment), challenger, defendant, T::GameBond::get())
+	}
+
+	fn open_staked(
+		task: TaskId,
+		segment: u32,
+		challenger: &T::AccountId,
+		defendant: &T::AccountId,
+	) -> DispatchResult {
+		Self::start((task, segment), challenger, defendant, Zero::zero())
 	}
 
 	fn rules_on(spec: &TaskSpec) -> bool {
@@ -86,6 +59,54 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 }
 
 impl<T: Config> Pallet<T> {
+	/// Opens the game over `key` between `challenger` and `defendant`, holding `bond`
+	/// of the challenger's (none for a challenger whose task stake backs the game).
+	fn start(
+		key: DisputeKey,
+		challenger: &T::AccountId,
+		defendant: &T::AccountId,
+		bond: BalanceOf<T>,
+	) -> DispatchResult {
+		let (task, segment) = key;
+		ensure!(!Disputes::<T>::contains_key(key), Error::<T>::AlreadyOpen);
+		let ctx = T::Subjects::context(task, segment).ok_or(Error::<T>::NoSubject)?;
+		ensure!(ctx.steps > 0, Error::<T>::NoSubject);
+		if !bond.is_zero() {
+			T::Currency::hold(&HoldReason::GameBond.into(), challenger, bond)?;
+		}
+		let deadline = Self::schedule(key);
+		// A Threshold-mode verdict posts a root and a distance from it: the challenger
+		// first names which it disputes.
+		let (stage, turn) = match ctx.claimed_distance {
+			Some(_) => (Stage::Choose, Party::Challenger),
+			None => (Stage::Start, Party::Defendant),
+		};
+		let d = Dispute::<T> {
+			challenger: challenger.clone(),
+			defendant: defendant.clone(),
+			bond,
+			stage,
+			posted: Posted::Nothing,
+			turn,
+			deadline,
+			moves: 0,
+			first_step: ctx.first_step,
+			steps: ctx.steps,
+			checkpoint_root: ctx.checkpoint_root,
+			checkpoints: ctx.checkpoints,
+			claimed_root: ctx.claimed_root,
+			order_randomness: ctx.order_randomness,
+		};
+		Disputes::<T>::insert(key, d);
+		Self::deposit_event(Event::Opened {
+			task,
+			segment,
+			challenger: challenger.clone(),
+			defendant: defendant.clone(),
+		});
+		Ok(())
+	}
+
 	/// The signer and the game over `(task, segment)`, when the signer is `party` and it
 	/// is `party`'s turn.
 	pub(crate) fn turn_of(
@@ -223,7 +244,7 @@ impl<T: Config> Pallet<T> {
 		OpenedChunks::<T>::remove(key);
 		if challenger_won {
 			Self::release_bond(&d);
-		} else {
+		} else if !d.bond.is_zero() {
 			let moved = T::Currency::transfer_on_hold(
 				&HoldReason::GameBond.into(),
 				&d.challenger,

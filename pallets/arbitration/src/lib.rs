@@ -45,7 +45,7 @@ use gensyn_repops::{
 use pallet_gensyn_tasks::{
 	DisputeArbiter, DisputeContext, DisputeOutcome, DisputeSubjects, OffTaskProof, TaskId,
 };
-use sp_runtime::traits::Saturating;
+use sp_runtime::traits::{Saturating, Zero};
 
 /// The move-deadline queue over the pallet's storage.
 pub(crate) type Deadlines<T> = pallet_gensyn_tasks::queue::PagedQueue<
@@ -75,7 +75,8 @@ pub struct Dispute<T: Config> {
 	pub challenger: T::AccountId,
 	/// The verifier defending its verdict.
 	pub defendant: T::AccountId,
-	/// The challenger's held game bond.
+	/// The challenger's held game bond: none where its stake on the task backs the game
+	/// (a solver contesting a fail on its own task).
 	pub bond: BalanceOf<T>,
 	/// Where the game stands.
 	pub stage: Stage,

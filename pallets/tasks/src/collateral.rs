@@ -226,6 +226,32 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
+	/// Whether `who`, the solver of task `id` with `audits`, contests on its stake (the
+	/// game holds no game bond of its): its solver bond covers what its engagements could
+	/// be slashed (a rejected proof's slash, or a minimum bond, a unit) and, past that,
+	/// the false-challenge slash of each contest of its open on the task and of this one.
+	/// Then a lost contest costs it stake that a rejection would not take anyway, and an
+	/// honest solver whose free balance is spent still contests. A bond its rejection
+	/// would take whole backs nothing more: a faker's lost contests would cost it
+	/// nothing, so its game holds a game bond as any challenger's does. Each open contest
+	/// engages the solver again (so that it cannot withdraw while the game runs); this
+	/// task's count here at its slash, not at the task's units, while a contest open on
+	/// another of its tasks counts as those units (more than its slash).
+	pub(crate) fn stake_backs_contest(
+		id: TaskId,
+		who: &T::AccountId,
+		audits: &[Audit<T::AccountId>],
+	) -> bool {
+		let open = audits.iter().filter(|a| a.challenger.as_ref() == Some(who)).count();
+		let open = u32::try_from(open).unwrap_or(u32::MAX);
+		let contesting = open.saturating_mul(Self::units(id));
+		let units = T::Stake::engaged_units(who).saturating_sub(contesting);
+		let per_unit = T::RejectedProofSlash::get().max(T::Stake::min_bond(Role::Solver));
+		let engaged = per_unit.saturating_mul(units.into());
+		let contests = T::FalseChallengeSlash::get().saturating_mul(open.saturating_add(1).into());
+		T::Stake::bond(who, Role::Solver) >= engaged.saturating_add(contests)
+	}
+
 	/// Whether `who`'s games on a task solved by `solver` count among its open
 	/// challenges: not when it is that solver, contesting a fail on its own task, whose
 	/// false contests its solver bond covers.

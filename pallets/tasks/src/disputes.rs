@@ -22,13 +22,14 @@ impl<T: Config> Pallet<T> {
 		// then would ride their timeout and void a verdict that no game tried.
 		ensure!(now < task.window_end, Error::<T>::WindowClosed);
 		let mut audits = Audits::<T>::get(id);
+		let is_solver = task.solver.as_ref() == Some(&who);
+		let staked = is_solver && Self::stake_backs_contest(id, &who, &audits);
 		let audit =
 			audits.iter_mut().find(|a| a.segment == segment).ok_or(Error::<T>::UnknownSegment)?;
 		let verdict = audit.verdict.ok_or(Error::<T>::NoVerdict)?;
 		ensure!(audit.challenger.is_none(), Error::<T>::AlreadyDisputed);
 		// A verdict a game already refuted is not tried twice.
 		ensure!(audit.refuted_by.is_none(), Error::<T>::NotAllowedToChallenge);
-		let is_solver = task.solver.as_ref() == Some(&who);
 		let allowed = who != audit.verifier
 			&& ((is_solver && !verdict.pass)
 				|| (!is_solver && T::Stake::is_bonded(&who, Role::Whistleblower)));
@@ -45,7 +46,11 @@ impl<T: Config> Pallet<T> {
 		let watcher = ticket.is_some_and(|t| Self::won_watch(id, &task, &who, &t));
 		ensure!(Self::open_to(id, verdict.pass, watcher), Error::<T>::NotWatcher);
 		let before_reveals = !Self::reveals_open(id);
-		T::Arbiter::open(id, segment, &who, &audit.verifier)?;
+		if staked {
+			T::Arbiter::open_staked(id, segment, &who, &audit.verifier)?;
+		} else {
+			T::Arbiter::open(id, segment, &who, &audit.verifier)?;
+		}
 		audit.challenger = Some(who.clone());
 		let audit_verifier = audit.verifier.clone();
 		Audits::<T>::insert(id, audits);

@@ -82,6 +82,8 @@ thread_local! {
 	pub static PERIOD: RefCell<u64> = const { RefCell::new(5) };
 	/// Disputes the test arbiter has open: `(task, segment, challenger, defendant)`.
 	pub static DISPUTES: RefCell<Vec<(u64, u32, u64, u64)>> = const { RefCell::new(Vec::new()) };
+	/// Disputes the test arbiter opened with no game bond: `(task, segment)`.
+	pub static STAKED: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };
 	/// Whether the test arbiter refuses to open disputes.
 	pub static REFUSE: RefCell<bool> = const { RefCell::new(false) };
 	/// The checkpoint whose off-task proof the test arbiter accepts (none: no proof).
@@ -140,6 +142,10 @@ impl crate::DisputeArbiter<u64> for TestArbiter {
 		}
 		DISPUTES.with(|d| d.borrow_mut().push((task, segment, *challenger, *defendant)));
 		Ok(())
+	}
+	fn open_staked(task: u64, segment: u32, challenger: &u64, defendant: &u64) -> DispatchResult {
+		STAKED.with(|s| s.borrow_mut().push((task, segment)));
+		Self::open(task, segment, challenger, defendant)
 	}
 	fn cancel(task: u64, segment: u32) {
 		DISPUTES.with(|d| d.borrow_mut().retain(|x| !(x.0 == task && x.1 == segment)));

@@ -5,8 +5,18 @@ use crate::*;
 
 /// The arbiter of disputes over verdicts (the pinpoint game of `pallet-arbitration`).
 pub trait DisputeArbiter<AccountId> {
-	/// Opens a dispute over `segment` of `task`; `Err` when it cannot be opened.
+	/// Opens a dispute over `segment` of `task`, holding the challenger's game bond;
+	/// `Err` when it cannot be opened.
 	fn open(
+		task: TaskId,
+		segment: u32,
+		challenger: &AccountId,
+		defendant: &AccountId,
+	) -> DispatchResult;
+	/// Opens a dispute as [`Self::open`] does, but holds no game bond: the challenger's
+	/// stake engaged on the task answers for a lost game (the solver contesting a fail
+	/// on its own task), so a challenger whose free balance is spent still contests.
+	fn open_staked(
 		task: TaskId,
 		segment: u32,
 		challenger: &AccountId,
@@ -35,6 +45,9 @@ pub trait DisputeArbiter<AccountId> {
 /// No arbiter: challenges are refused (and so no spec is refused for the arbiter's sake).
 impl<AccountId> DisputeArbiter<AccountId> for () {
 	fn open(_: TaskId, _: u32, _: &AccountId, _: &AccountId) -> DispatchResult {
+		Err(DispatchError::Other("no arbiter configured"))
+	}
+	fn open_staked(_: TaskId, _: u32, _: &AccountId, _: &AccountId) -> DispatchResult {
 		Err(DispatchError::Other("no arbiter configured"))
 	}
 	fn cancel(_: TaskId, _: u32) {}

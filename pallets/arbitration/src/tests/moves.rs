@@ -23,6 +23,30 @@ fn open_refuses_duplicates_unknown_subjects_and_poor_challengers() {
 	});
 }
 
+/// A game its challenger's task stake backs (the solver contesting a fail) opens for an
+/// account with no free funds, holds nothing, and a loss there moves nothing: the tasks
+/// pallet slashes the stake.
+#[test]
+fn a_staked_game_opens_without_a_bond_and_its_loss_moves_no_funds() {
+	new_test_ext().execute_with(|| {
+		let _g = setup(None);
+		let ctx = CONTEXTS.with(|c| c.borrow().get(&KEY).cloned().unwrap());
+		CONTEXTS.with(|c| c.borrow_mut().insert((TASK, 0), ctx));
+		let issuance = Balances::total_issuance();
+		// Account 9 has no funds: a bonded game is refused, a staked one opens.
+		assert!(<Arbitration as DisputeArbiter<u64>>::open(TASK, 0, &9, &D).is_err());
+		assert_ok!(<Arbitration as DisputeArbiter<u64>>::open_staked(TASK, 0, &9, &D));
+		assert_eq!(Disputes::<Test>::get((TASK, 0)).map(|d| d.bond), Some(0));
+		assert_eq!(Balances::total_balance_on_hold(&9), 0);
+		assert_ok!(Arbitration::do_try_state());
+		assert_ok!(Arbitration::concede(origin(9), TASK, 0));
+		assert!(Disputes::<Test>::get((TASK, 0)).is_none());
+		assert_eq!(OUTCOMES.with(|o| o.borrow().clone()), vec![(TASK, 0, false)]);
+		assert_eq!((Balances::free_balance(9), Balances::free_balance(D)), (0, 1_000));
+		assert_eq!(Balances::total_issuance(), issuance);
+	});
+}
+
 #[test]
 fn every_move_checks_turn_stage_and_proofs() {
 	new_test_ext().execute_with(|| {

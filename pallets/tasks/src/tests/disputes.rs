@@ -174,6 +174,8 @@ fn a_losing_challenger_is_slashed_and_the_task_settles() {
 		reg(13, Role::Whistleblower);
 		verify_all(id, true);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(13), id, a.segment));
+		// A whistleblower's game holds its game bond.
+		assert!(STAKED.with(|s| s.borrow().is_empty()));
 		assert_noop!(
 			<TaskPallet as DisputeOutcome>::resolve(id, 99, false),
 			Error::<T>::UnknownSegment
@@ -204,6 +206,8 @@ fn the_solver_may_dispute_a_failing_verdict_and_win() {
 		);
 		run_to_reveals(id);
 		assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+		// Its stake on the task backs the contest: the game holds no bond of its.
+		assert_eq!(STAKED.with(|s| s.borrow().clone()), vec![(id, a.segment)]);
 		rule(id, a.segment, true);
 		// The voided segment goes to the other verifier, whose replay passes it.
 		assert_eq!(task(id).phase, Phase::Verifying);
@@ -224,6 +228,46 @@ fn the_solver_may_dispute_a_failing_verdict_and_win() {
 		assert!(events().iter().any(|e| matches!(e, Event::TaskCompleted { .. })));
 		assert_eq!(Stake::bond(&10, Role::Solver), sb);
 	});
+}
+
+/// A solver contests on its stake only where its bond, past what its engagements could
+/// be slashed, covers each open contest's slash (an open contest counts at its slash, not
+/// as another engagement of the task): a bond its rejection would take whole backs
+/// nothing more, so a faker's game holds a game bond as anyone's does.
+#[test]
+fn a_solver_contests_on_its_stake_only_where_the_stake_covers_the_contests() {
+	use pallet_gensyn_stake::StakeInterface;
+	// Bonded for its engagement and `contests` false contests' slashes, no more: the
+	// segments whose games hold no bond of its.
+	let staked = |contests: u64| {
+		STAKED.with(|s| s.borrow_mut().clear());
+		new_test_ext().execute_with(|| {
+			let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
+			let id = verifying_with(two);
+			let audits = Audits::<T>::get(id);
+			assert_eq!(audits.len(), 2, "two fails to contest");
+			verify_all(id, false);
+			run_to_reveals(id);
+			let slash: u64 = <<T as Config>::FalseChallengeSlash as Get<u64>>::get();
+			let per_unit: u64 = <<T as Config>::RejectedProofSlash as Get<u64>>::get();
+			let engaged = per_unit * u64::from(Stake::engaged_units(&10));
+			let spare = Stake::bond(&10, Role::Solver) - engaged - contests * slash;
+			Stake::slash(&10, Role::Solver, spare, None);
+			for a in &audits {
+				assert_ok!(TaskPallet::challenge(RuntimeOrigin::signed(10), id, a.segment));
+			}
+			let segments = audits.iter().map(|a| a.segment).collect::<Vec<_>>();
+			STAKED.with(|s| {
+				s.borrow()
+					.iter()
+					.map(|(_, seg)| segments.iter().position(|x| x == seg))
+					.collect::<Vec<_>>()
+			})
+		})
+	};
+	assert_eq!(staked(2), vec![Some(0), Some(1)], "both slashes covered");
+	assert_eq!(staked(1), vec![Some(0)], "the first only");
+	assert_eq!(staked(0), vec![], "the rejection takes it whole");
 }
 
 #[test]
