@@ -111,6 +111,7 @@ type Migrations = (
 	pallet_gensyn_stake::migrations::V2ToV3<Runtime>,
 	pallet_gensyn_tasks::migrations::V21ToV22<Runtime>,
 	pallet_gensyn_tasks::migrations::V22ToV23<Runtime>,
+	pallet_gensyn_tasks::migrations::V23ToV24<Runtime>,
 	pallet_gensyn_jackpot::migrations::V0ToV1<Runtime>,
 );
 

@@ -219,6 +219,13 @@ pub fn demands(client: &FullClient, at: H256, task: TaskId) -> Result<Vec<Demand
 	Ok(read(client, at, key)?.unwrap_or_default())
 }
 
+/// The first blocks of the last runtime upgrades the chain keeps, oldest first, as
+/// stored at `at`: a demand still due at one is due a whole period after it.
+pub fn upgrades(client: &FullClient, at: H256) -> Result<Vec<BlockNumber>, String> {
+	let key = pallet_gensyn_tasks::Upgrades::<Runtime>::hashed_key().to_vec();
+	Ok(read(client, at, key)?.unwrap_or_default())
+}
+
 /// A checkpoint demanded on chain.
 pub type Demanded = Demand<AccountId, Balance, BlockNumber>;
 

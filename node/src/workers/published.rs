@@ -73,6 +73,7 @@ pub fn ensure(
 	let Err(unserved) = segment::checkpoint(ctx, run, index) else { return Ok(None) };
 	let at = HeaderBackend::info(&*ctx.client).best_hash;
 	let demands = chain::demands(&ctx.client, at, id)?;
+	let upgrades = chain::upgrades(&ctx.client, at)?;
 	match demands.iter().find(|d| d.checkpoint == index) {
 		None if demandable(ctx, at, id, view, index)? => {
 			log::warn!(
@@ -88,12 +89,13 @@ pub fn ensure(
 		)),
 		Some(d) if d.next.is_some() => Err(format!(
 			"task {id}: checkpoint {index} is demanded; its pages are due before block {}",
-			d.due
+			d.due_since(&upgrades)
 		)),
 		Some(d) => {
 			// Every page is proved against the committed root, so the state they hold
 			// is the committed checkpoint: no journal is needed to trust it.
-			let (state, siblings) = read(ctx, at, id, spec, view, index, (d.at, d.due))?;
+			let pages = (d.at, d.due_since(&upgrades));
+			let (state, siblings) = read(ctx, at, id, spec, view, index, pages)?;
 			keep((&ctx.store, &ctx.data.cache), spec, (&run.root, index), (&state, &siblings))?;
 			log::info!(
 				target: "gensyn-worker",

@@ -172,11 +172,15 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The first block at which demand `d`'s pages may come from the solver's standby
-	/// verifier too: half its publish period after the demand. An online solver's node
-	/// publishes within minutes.
+	/// verifier too ([`Demand::solvers_turn_end`], past the kept upgrades).
 	pub fn solvers_turn_end(d: &DemandOf<T>) -> BlockNumberFor<T> {
-		let period = d.due.saturating_sub(d.at);
-		d.at.saturating_add(period / 2u32.into())
+		d.solvers_turn_end(&Upgrades::<T>::get())
+	}
+
+	/// The last block (exclusive) a page of demand `d` may be published in
+	/// ([`Demand::due_since`], past the kept upgrades).
+	pub fn demand_due(d: &DemandOf<T>) -> BlockNumberFor<T> {
+		d.due_since(&Upgrades::<T>::get())
 	}
 
 	/// `publish_page`: checks the page against the run's checkpoint root and moves the
@@ -196,7 +200,7 @@ impl<T: Config> Pallet<T> {
 			.ok_or(Error::<T>::NotDemanded)?;
 		let next = d.next.ok_or(Error::<T>::NotDemanded)?;
 		let now = frame_system::Pallet::<T>::block_number();
-		ensure!(now < d.due, Error::<T>::DemandLapsed);
+		ensure!(now < Self::demand_due(d), Error::<T>::DemandLapsed);
 		ensure!(next == (item, page), Error::<T>::NotNextPage);
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		ensure!(Self::may_publish(&task, d, &who, now), Error::<T>::NotPublisher);
@@ -304,31 +308,6 @@ impl<T: Config> Pallet<T> {
 		task.deadline = Self::schedule(id, now.saturating_add(One::one()));
 	}
 
-	/// Gives every demand awaiting pages that is still due a whole period from `now`: a
-	/// runtime upgrade stops every node's workers until its operator runs the new
-	/// version, so neither a solver nor its standby is held to a period an upgrade cut
-	/// short (a settlement waiting for the pages waits for the new due). The demand's
-	/// block stays (its pages are read from there on), so the solver's turn ends half-way
-	/// from it to the new due, at least half a period before it. Returns the weight:
-	/// every round's demands read, and those moved written.
-	pub(crate) fn restart_demands(now: BlockNumberFor<T>) -> Weight {
-		let (mut rounds, mut moved) = (0u64, 0u64);
-		for (id, mut demands) in Demands::<T>::iter() {
-			rounds = rounds.saturating_add(1);
-			let mut changed = false;
-			for d in demands.iter_mut().filter(|d| d.next.is_some() && now < d.due) {
-				let period = d.due.saturating_sub(d.at);
-				d.due = now.saturating_add(period);
-				changed = true;
-			}
-			if changed {
-				moved = moved.saturating_add(1);
-				Demands::<T>::insert(id, demands);
-			}
-		}
-		T::DbWeight::get().reads_writes(rounds, moved)
-	}
-
 	/// The last block a page of a round's `demands` is still due before, if one awaits
 	/// pages at `now`: the settlement waits until then. The window itself does not move
 	/// (challenges wait for the pages anyway); the last page reopens it a period.
@@ -336,8 +315,9 @@ impl<T: Config> Pallet<T> {
 		demands: &[DemandOf<T>],
 		now: BlockNumberFor<T>,
 	) -> Option<BlockNumberFor<T>> {
+		let upgrades = Upgrades::<T>::get();
 		let pending = demands.iter().filter(|d| d.next.is_some());
-		pending.map(|d| d.due).filter(|due| now < *due).max()
+		pending.map(|d| d.due_since(&upgrades)).filter(|due| now < *due).max()
 	}
 
 	/// The first of a round's `demands` that nobody answered: past [`Self::pages_due`],

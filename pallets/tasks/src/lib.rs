@@ -75,8 +75,15 @@ include!("types.rs");
 /// a demand's fee held until its pages come; 21: a demand names its standby verifier, and
 /// the last upgrade's block is kept; 22: each verifier's audits counted in the stake
 /// pallet; 23: an audit no longer names a fail it re-checks, since a Threshold fail that
-/// stands rejects the proof as an Exact one does).
-const STORAGE_VERSION: StorageVersion = StorageVersion::new(23);
+/// stands rejects the proof as an Exact one does; 24: the last upgrades' blocks are kept,
+/// and a demand's due is read past them rather than rewritten at an upgrade).
+const STORAGE_VERSION: StorageVersion = StorageVersion::new(24);
+
+/// How many runtime upgrades [`Upgrades`] keeps: more than ever fall within one
+/// demand's life (a publish period of at most a day, and the graces upgrades add). A
+/// demand held open by an upgrade the list has since dropped would read its due without
+/// that upgrade's grace.
+pub const UPGRADES_KEPT: u32 = 16;
 
 #[frame_support::pallet_macros::import_section(errors::errors)]
 #[frame_support::pallet_macros::import_section(events::events)]
@@ -409,11 +416,21 @@ pub mod pallet {
 
 	/// The first block of the last runtime upgrade (version 21; nothing before): a demand
 	/// made within a publish period of it gives the nodes, whose workers stop until their
-	/// operators run the new version, that long before its period starts; and a
-	/// settlement that finds a fail the solver may contest within a challenge period of it
-	/// keeps the window open until a period after it.
+	/// operators run the new version, that long before its period starts (one made before
+	/// it is due a whole period after it: [`Upgrades`]); a settlement that
+	/// finds a fail the solver may contest within a challenge period of it keeps the
+	/// window open until a period after it.
 	#[pallet::storage]
 	pub type LastUpgrade<T: Config> = StorageValue<_, BlockNumberFor<T>, ValueQuery>;
+
+	/// The first blocks of the last [`UPGRADES_KEPT`] runtime upgrades, oldest first
+	/// (version 24; upgrades before are not kept: they moved the demands they found): a
+	/// demand still due at one is due a whole period after it ([`Demand::due_since`]).
+	/// Kept rather than written into every demand at the upgrade, which would visit every
+	/// round's.
+	#[pallet::storage]
+	pub type Upgrades<T: Config> =
+		StorageValue<_, BoundedVec<BlockNumberFor<T>, ConstU32<UPGRADES_KEPT>>, ValueQuery>;
 
 	/// Tasks whose committed run was proven not one of the task (`prove_off_task`), and
 	/// who proved it: at settlement the proof is rejected with the prover as reporter.
@@ -475,10 +492,18 @@ pub mod pallet {
 
 		fn on_runtime_upgrade() -> Weight {
 			// Every upgrade, after the storage migrations (which run first), before the
-			// system pallet moves the block number on to the upgrade's block.
+			// system pallet moves the block number on to the upgrade's block. What an
+			// upgrade moves (a demand's due, a fail's window) is read from it, not written.
 			let now = frame_system::Pallet::<T>::block_number().saturating_add(One::one());
 			LastUpgrade::<T>::put(now);
-			Self::restart_demands(now).saturating_add(T::DbWeight::get().writes(1))
+			Upgrades::<T>::mutate(|kept| {
+				// Full, it holds an oldest to drop.
+				if kept.is_full() {
+					kept.remove(0);
+				}
+				let _ = kept.try_push(now);
+			});
+			T::DbWeight::get().reads_writes(1, 2)
 		}
 
 		fn integrity_test() {

@@ -647,7 +647,8 @@ pub struct Demand<AccountId, Balance, BlockNumber> {
 	pub fee: Balance,
 	/// The block of the demand (its pages are in blocks from there on).
 	pub at: BlockNumber,
-	/// The last block (exclusive) a page may be published in.
+	/// The last block (exclusive) a page may be published in, as the demand was made (a
+	/// later runtime upgrade moves it: [`Demand::due_since`]).
 	pub due: BlockNumber,
 	/// The next page expected, as (item, page); `None` once every page is published.
 	pub next: Option<(u32, u32)>,
@@ -656,6 +657,35 @@ pub struct Demand<AccountId, Balance, BlockNumber> {
 	/// and this is the round's first demand left unanswered (version 21; `None` where no
 	/// verdict that read it stood, and once it was slashed).
 	pub standby: Option<AccountId>,
+}
+
+impl<AccountId, Balance, BlockNumber: sp_runtime::traits::AtLeast32BitUnsigned + Copy>
+	Demand<AccountId, Balance, BlockNumber>
+{
+	/// The last block (exclusive) a page may be published in, given the first blocks of
+	/// the runtime upgrades since the demand (`upgrades`, oldest first; earlier ones are
+	/// skipped): each upgrade the demand was still due at gives it a whole period of its
+	/// after it, since an upgrade stops every node's workers until its operator runs the
+	/// new version. One that lapsed before an upgrade stays lapsed. Its pages are read
+	/// from its own block on.
+	pub fn due_since(&self, upgrades: &[BlockNumber]) -> BlockNumber {
+		let period = self.due.saturating_sub(self.at);
+		upgrades.iter().fold(self.due, |due, &upgrade| {
+			if self.at < upgrade && upgrade < due {
+				due.max(upgrade.saturating_add(period))
+			} else {
+				due
+			}
+		})
+	}
+
+	/// The first block at which the demand's standby may publish too (given `upgrades`,
+	/// as [`Self::due_since`]): half-way from the demand to its due. An online solver's
+	/// node publishes within minutes.
+	pub fn solvers_turn_end(&self, upgrades: &[BlockNumber]) -> BlockNumber {
+		let period = self.due_since(upgrades).saturating_sub(self.at);
+		self.at.saturating_add(period / 2u32.into())
+	}
 }
 
 /// A demand as the pallet stores it.

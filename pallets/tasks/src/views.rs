@@ -114,12 +114,15 @@ impl<T: Config> Pallet<T> {
 	) {
 		let now = frame_system::Pallet::<T>::block_number();
 		// A page sent in the last block before its due lands too late, and would pay.
-		let in_time = |d: &DemandOf<T>| now.saturating_add(1u32.into()) < d.due;
-		for d in Demands::<T>::get(id).into_iter().filter(in_time) {
-			let Some((item, page)) = d.next else { continue };
+		for d in Demands::<T>::get(id) {
+			let due = Self::demand_due(&d);
+			let Some((item, page)) = d.next.filter(|_| now.saturating_add(1u32.into()) < due)
+			else {
+				continue;
+			};
 			if Self::may_publish(t, &d, who, now) {
 				let checkpoint = d.checkpoint;
-				out.push(Duty::Publish { task: id, checkpoint, item, page, by: d.due });
+				out.push(Duty::Publish { task: id, checkpoint, item, page, by: due });
 			}
 		}
 	}

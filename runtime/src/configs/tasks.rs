@@ -159,7 +159,7 @@ mod tests {
 			frame_support::storage::unhashed::put(&key, &stored);
 			StorageVersion::new(19).put::<crate::Tasks>();
 			<crate::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
-			assert_eq!(crate::Tasks::on_chain_storage_version(), 23);
+			assert_eq!(crate::Tasks::on_chain_storage_version(), 24);
 			let reason = crate::RuntimeHoldReason::Tasks(HoldReason::Demand);
 			assert_eq!(crate::Balances::balance_on_hold(&reason, &who), fee);
 			assert_eq!(crate::Balances::free_balance(&treasury), ed + fee);
@@ -210,7 +210,7 @@ mod tests {
 			StorageVersion::new(21).put::<crate::Tasks>();
 			<crate::Migrations as OnRuntimeUpgrade>::on_runtime_upgrade();
 			assert_eq!(crate::Stake::on_chain_storage_version(), 3);
-			assert_eq!(crate::Tasks::on_chain_storage_version(), 23);
+			assert_eq!(crate::Tasks::on_chain_storage_version(), 24);
 			let mut audit = Audit::new(0, v.clone());
 			audit.reaudits = 1;
 			assert_eq!(Audits::<Runtime>::get(0).to_vec(), vec![audit]);

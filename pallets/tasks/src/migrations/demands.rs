@@ -129,3 +129,12 @@ impl<T: Config> frame_support::traits::UncheckedOnRuntimeUpgrade for NameStandby
 		Ok(())
 	}
 }
+
+/// The tasks pallet's migration from storage version 23 to 24 (runs once): a runtime
+/// upgrade no longer rewrites every demand's due, which visited every round's demands;
+/// the chain keeps the last upgrades' blocks ([`crate::Upgrades`]) and reads a demand's
+/// due past them. The list starts empty: the dues of demands under way already hold the
+/// upgrades before (the old rule wrote them), and this upgrade's own block is the first
+/// kept (the pallet's upgrade hook, which runs after the migrations, adds it).
+pub type V23ToV24<T> =
+	VersionedMigration<23, 24, NothingToMove, Pallet<T>, <T as frame_system::Config>::DbWeight>;

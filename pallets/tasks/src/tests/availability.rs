@@ -655,17 +655,21 @@ fn a_demander_and_a_silent_replaced_standby_lose_by_it() {
 }
 
 /// A runtime upgrade stops every node's workers until its operator runs the new
-/// version: a demand under way gets a whole period again from the upgrade, the solver's
-/// turn first, and one made within a period after it starts its period when that grace
-/// ends, so neither the solver nor its standby answers for time the upgrade took. A
-/// demand already lapsed, or answered, stays as it was.
+/// version: a demand still due at it is due a whole period after it, the solver's turn
+/// first, and one made within a period after it starts its period when that grace ends,
+/// so neither the solver nor its standby answers for time the upgrade took. The upgrade
+/// writes no demand (it would visit every round's): the due is read past the kept
+/// upgrades, so a second upgrade after the demand's first due, while the first
+/// upgrade's grace lasts, gives it a period more, and pages past the first due are
+/// taken.
 #[test]
 fn a_runtime_upgrade_restarts_a_demands_period() {
 	use frame_support::traits::Hooks;
 	new_test_ext().execute_with(|| {
-		let (id, _) = passed(tiny());
-		let audits = Audits::<T>::get(id);
-		assert_ok!(demand(13, id, audits[0].segment));
+		let spec = tiny();
+		let (id, leaves) = passed(spec.clone());
+		let segment = Audits::<T>::get(id)[0].segment;
+		assert_ok!(demand(13, id, segment));
 		let d = Demands::<T>::get(id)[0].clone();
 		let period = d.due - d.at;
 		run_to(TaskPallet::solvers_turn_end(&d) + 1);
@@ -673,22 +677,29 @@ fn a_runtime_upgrade_restarts_a_demands_period() {
 		let now = System::block_number() + 1;
 		TaskPallet::on_runtime_upgrade();
 		assert_eq!(LastUpgrade::<T>::get(), now);
-		let after = Demands::<T>::get(id)[0].clone();
-		assert_eq!((after.at, after.due), (d.at, now + period), "its pages read from its block");
-		let standby = after.standby.unwrap();
+		assert_eq!(Upgrades::<T>::get().to_vec(), vec![now]);
+		assert_eq!(Demands::<T>::get(id), vec![d.clone()], "the upgrade writes no demand");
+		assert_eq!(TaskPallet::demand_due(&d), now + period);
+		let standby = d.standby.unwrap();
 		let asked = TaskPallet::duties(&standby).iter().any(|d| matches!(d, Duty::Publish { .. }));
 		assert!(!asked, "the solver's turn again");
 
-		// Lapsed (its settlement not yet run) or answered: nothing moves.
-		Demands::<T>::mutate(id, |d| d[0].due = now);
-		let lapsed = Demands::<T>::get(id);
+		// A second upgrade past the first due, within the first upgrade's grace.
+		run_to(d.due + 1);
+		let second = System::block_number() + 1;
+		assert!(second < now + period);
 		TaskPallet::on_runtime_upgrade();
-		assert_eq!(Demands::<T>::get(id), lapsed);
-		Demands::<T>::mutate(id, |d| (d[0].due, d[0].next) = (now + period, None));
-		let answered = Demands::<T>::get(id);
-		run_to(now + 3);
-		TaskPallet::on_runtime_upgrade();
-		assert_eq!(Demands::<T>::get(id), answered);
+		assert_eq!(TaskPallet::demand_due(&d), second + period);
+		// The solver's pages are taken past the demand's first due, and read from its block.
+		let pages = pages(&spec, &leaves, segment);
+		run_to(second + 1);
+		for p in &pages {
+			assert_ok!(publish(10, id, segment, p));
+		}
+		assert_eq!(Demands::<T>::get(id)[0].next, None);
+		settle(id);
+		assert!(!events().iter().any(|e| matches!(e, Event::CheckpointWithheld { .. })));
+		check();
 	});
 	new_test_ext().execute_with(|| {
 		// A demand made within a period of an upgrade starts its period after that grace.
@@ -700,6 +711,44 @@ fn a_runtime_upgrade_restarts_a_demands_period() {
 		let pages = publish::page_count(&publish::tensor_lengths(&tiny()));
 		let period = <<T as Config>::PublishPeriod as Get<u64>>::get().max(4 * pages);
 		assert_eq!((d.at, d.due), (now, now - 1 + 2 * period));
+		assert_eq!(TaskPallet::demand_due(&d), d.due, "no grace on top of its own");
+	});
+}
+
+/// A demand's due counts each kept upgrade it was still due at, in order: one that lapsed
+/// before an upgrade stays lapsed (its demander is owed its bounty), and one made after
+/// an upgrade owes it nothing. The chain keeps the last `UPGRADES_KEPT` upgrades.
+#[test]
+fn a_demands_due_counts_each_upgrade_it_was_still_due_at() {
+	use frame_support::traits::Hooks;
+	let d = Demand {
+		checkpoint: 1,
+		by: 13u64,
+		fee: 0u64,
+		at: 10u64,
+		due: 20,
+		next: None,
+		standby: None,
+	};
+	let due = |upgrades: &[u64]| d.due_since(upgrades);
+	assert_eq!(due(&[5]), 20, "made after it");
+	assert_eq!(due(&[10]), 20, "made in its block, after it");
+	assert_eq!(due(&[15]), 25);
+	assert_eq!(due(&[20]), 20, "lapsed at it");
+	assert_eq!(due(&[15, 22]), 32, "the first upgrade's grace held it open at the second");
+	assert_eq!(due(&[15, 25]), 25, "lapsed again before the second");
+	assert_eq!(due(&[15, 22, 31]), 41);
+	assert_eq!(d.solvers_turn_end(&[15]), 17, "half-way from the demand to its due");
+	new_test_ext().execute_with(|| {
+		let kept = UPGRADES_KEPT as u64;
+		for n in 1..=kept + 1 {
+			run_to(System::block_number() + 1);
+			TaskPallet::on_runtime_upgrade();
+			assert_eq!(Upgrades::<T>::get().len() as u64, n.min(kept));
+		}
+		let last = System::block_number() + 1;
+		let kept_blocks: Vec<u64> = (last + 1 - kept..=last).collect();
+		assert_eq!(Upgrades::<T>::get().to_vec(), kept_blocks, "the oldest dropped");
 	});
 }
 

@@ -683,3 +683,21 @@ fn audits_drop_their_recheck_when_storage_moves_to_version_23() {
 		assert_eq!(Audits::<T>::get(id), before);
 	});
 }
+
+/// Version 24 keeps the upgrades' blocks rather than rewriting every demand's due at an
+/// upgrade: the list starts empty (the dues under way already hold the upgrades before),
+/// and the hook, which runs after the migrations, adds the upgrade that moves the version.
+#[test]
+fn upgrades_are_kept_from_the_one_that_moves_storage_to_version_24() {
+	use crate::migrations::V23ToV24;
+	use frame_support::traits::{Hooks, OnRuntimeUpgrade};
+	new_test_ext().execute_with(|| {
+		StorageVersion::new(23).put::<TaskPallet>();
+		V23ToV24::<T>::on_runtime_upgrade();
+		assert_eq!(StorageVersion::get::<TaskPallet>(), 24);
+		assert!(Upgrades::<T>::get().is_empty());
+		<TaskPallet as Hooks<u64>>::on_runtime_upgrade();
+		assert_eq!(Upgrades::<T>::get().to_vec(), vec![System::block_number() + 1]);
+		check();
+	});
+}

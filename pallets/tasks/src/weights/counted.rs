@@ -29,7 +29,8 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// bond on the active list, and one more the verifier's reveal deadline (`RevealBy`)
 /// dropped as the round ends; and a read and a write of the round's demanded
 /// checkpoints (`Demands`, two a leg and the run's first), and of the last upgrade's block
-/// (`LastUpgrade`: a fail the solver may contest waits a period past it). A settlement that returns
+/// (`LastUpgrade`: a fail the solver may contest waits a period past it), and a read of
+/// the kept upgrades (`Upgrades`: a demand's due is read past them). A settlement that returns
 /// unanswered demands' fees (each its demander's hold and account read and written:
 /// four reads and four writes a leg, two more for the first checkpoint) pays no
 /// verdict and audits none again, so the return takes the place of each leg's pay out of
@@ -44,7 +45,7 @@ pub const DEADLINE_LEGS: u64 = 48;
 /// that draws auditors does not make; a re-audit that lets a demand's standby go reads and
 /// writes the round's demands (and reads the spec) in place of a settlement's.
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
-const DEADLINE_READS: u64 = 18 + 6 * DEADLINE_LEGS + ROOM_READS;
+const DEADLINE_READS: u64 = 19 + 6 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
 /// bond (whether it covers the task's bond units) and its bond and engagement count
 /// (whether it has room), and the task's bond units.
@@ -53,10 +54,11 @@ const ROOM_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64 + 1;
 /// entry (about 60) per candidate, and the task's `BondUnits` entry.
 const ROOM_PROOF: u64 = 210 * crate::draw::ROOM_TRIES as u64 + 50;
 const DEADLINE_WRITES: u64 = 21 + 10 * DEADLINE_LEGS;
-/// A task, its spec and audits; per leg, about 1.1 KB, with a timed-out game's challenger
-/// count, the verifier's reveal deadline and two demands (about 100 bytes each, with
-/// their standbys). The active lists a deadline reads are in [`DEADLINE_LISTS_PROOF`].
-const DEADLINE_PROOF: u64 = 6_100 + 1_420 * DEADLINE_LEGS + ROOM_PROOF;
+/// A task, its spec and audits, and the kept upgrades (about 70 bytes); per leg, about
+/// 1.1 KB, with a timed-out game's challenger count, the verifier's reveal deadline and
+/// two demands (about 100 bytes each, with their standbys). The active lists a deadline
+/// reads are in [`DEADLINE_LISTS_PROOF`].
+const DEADLINE_PROOF: u64 = 6_170 + 1_420 * DEADLINE_LEGS + ROOM_PROOF;
 /// The three full active lists a block's deadlines read (a solver draw reads the
 /// verifiers' too, a verifier draw the whistleblowers', and a slash writes the copy of
 /// the slashed worker's bond on its role's), and the three `Joined` lists (a slash that
@@ -218,16 +220,16 @@ impl Counted {
 		Weight::from_parts(60_000_000, 10_000 + 520 * DEADLINE_LEGS)
 			.saturating_add(db.reads_writes(7 + DEADLINE_LEGS, 3))
 	}
-	/// publish_page: r Demands (two entries a leg, with their standbys), Tasks, Specs; w
-	/// Demands; the last page w Tasks, files
+	/// publish_page: r Demands (two entries a leg, with their standbys), Upgrades (a
+	/// demand's due is read past them), Tasks, Specs; w Demands; the last page w Tasks, files
 	/// the settlement (r/w Deadlines, MovedDraw) and pays the fee (r/w the demander's
 	/// holds and account, the treasury's account). The check hashes a full page (256
 	/// leaves of 256 bytes and 255 nodes) and three proofs of up to 32 levels: about 610
 	/// blake2 hashes, counted at 4 us each in wasm.
 	pub fn publish_page(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(2_500_000_000, 4_000 + 250 * DEADLINE_LEGS)
-			.saturating_add(db.reads_writes(8, 8))
+		Weight::from_parts(2_500_000_000, 4_070 + 250 * DEADLINE_LEGS)
+			.saturating_add(db.reads_writes(9, 8))
 	}
 }
 
