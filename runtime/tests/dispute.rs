@@ -116,42 +116,9 @@ fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {
 /// slashed, part of it to the solver; the solver's bond and balance do not fall.
 #[test]
 fn a_solver_with_no_free_balance_for_a_game_bond_still_contests_a_wrong_fail() {
-	use Sr25519Keyring::{Alice, Bob, Charlie};
+	use Sr25519Keyring::{Bob, Charlie};
 	common::new_ext("development").execute_with(|| {
-		common::run_to_block(1);
-		register(Bob, Role::Solver, 200 * UNIT);
-		register(Charlie, Role::Verifier, 100 * UNIT);
-		let id = pallet_gensyn_tasks::NextTaskId::<Runtime>::get();
-		Tasks::submit_task(signed(Alice), spec()).expect("the spec is valid");
-		no_forced_errors();
-		let secret = [1u8; 32];
-		Jackpot::commit(signed(Charlie), merkle::blake2_256(&secret)).expect("commits");
-		run_until(50, || phase(id) == Some(Phase::Offered));
-		Tasks::accept_task(signed(Bob), id).expect("accepts");
-		let leaves: Vec<[u8; 32]> = (0u8..3).map(|i| merkle::hash_leaf(&[i])).collect();
-		let location = b"/runs/0".to_vec().try_into().expect("short location");
-		let root = merkle::root(&leaves);
-		Tasks::submit_result(signed(Bob), id, leaves[2], root, 3, location).expect("result");
-		run_until(50, || phase(id) == Some(Phase::Verifying));
-
-		// Charlie fails Bob's first audited segment with a replay he never made.
-		let audits = pallet_gensyn_tasks::Audits::<Runtime>::get(id);
-		let wrong = audits[0].segment;
-		for a in &audits {
-			let seg = a.segment as usize;
-			let truth = leaves[seg + 1];
-			let replay = if a.segment == wrong { [7u8; 32] } else { truth };
-			let siblings = merkle::proof(&leaves, seg + 1).expect("leaf").siblings;
-			let proof = CheckpointProof {
-				checkpoint_hash: truth,
-				siblings: siblings.try_into().expect("short proof"),
-			};
-			Tasks::submit_verification(signed(Charlie), id, a.segment, 0, replay, proof)
-				.expect("verdict");
-		}
-		let from = pallet_gensyn_tasks::RevealsFrom::<Runtime>::get(id).expect("a window");
-		common::run_to_block(from);
-		Jackpot::reveal(signed(Charlie), id, secret).expect("reveals");
+		let (id, wrong) = failed_after_reveal(200 * UNIT);
 
 		// Bob keeps a fifth of a game bond free.
 		let game_bond: u128 = <Runtime as pallet_gensyn_arbitration::Config>::GameBond::get();
@@ -171,6 +138,38 @@ fn a_solver_with_no_free_balance_for_a_game_bond_still_contests_a_wrong_fail() {
 		assert_eq!(bond_of(Charlie, Role::Verifier), charlie_bond - slash);
 		assert_eq!(bond_of(Bob, Role::Solver), bob.1);
 		assert!(Balances::total_balance(&who(Bob)) > bob.0, "the reporter's share");
+		check_conservation();
+	});
+}
+
+/// A faker bonded no more than its task could be slashed contests a fail that is true:
+/// its bond, which the rejection takes whole, backs no more, so the game holds its game
+/// bond as a whistleblower's, and conceding costs it that bond (to the verifier) and the
+/// false-challenge slash on top of what not contesting would have cost.
+#[test]
+fn a_faker_bonded_only_for_its_task_pays_a_game_bond_to_contest_a_true_fail() {
+	use Sr25519Keyring::{Bob, Charlie};
+	common::new_ext("development").execute_with(|| {
+		let min: u128 = <Runtime as pallet_gensyn_stake::Config>::MinSolverBond::get();
+		// Bob's first audited segment is a fake: Charlie's true replay fails it.
+		let (id, faked) = failed_after_reveal(min);
+
+		let game_bond: u128 = <Runtime as pallet_gensyn_arbitration::Config>::GameBond::get();
+		let (bob, charlie) =
+			(Balances::total_balance(&who(Bob)), Balances::free_balance(who(Charlie)));
+		let bob_free = Balances::free_balance(who(Bob));
+		Tasks::challenge(signed(Bob), id, faked).expect("the solver contests");
+		let game = pallet_gensyn_arbitration::Disputes::<Runtime>::get((id, faked)).expect("game");
+		assert_eq!(game.bond, game_bond);
+		assert_eq!(Balances::free_balance(who(Bob)), bob_free - game_bond);
+		check_conservation();
+
+		// Bob cannot defend his fake: he concedes.
+		Arbitration::concede(signed(Bob), id, faked).expect("concedes");
+		let slash: u128 = <Runtime as pallet_gensyn_tasks::Config>::FalseChallengeSlash::get();
+		let share = <Runtime as pallet_gensyn_stake::Config>::ReporterShare::get() * slash;
+		assert_eq!(Balances::total_balance(&who(Bob)), bob - game_bond - slash);
+		assert_eq!(Balances::free_balance(who(Charlie)), charlie + game_bond + share);
 		check_conservation();
 	});
 }
@@ -222,6 +221,47 @@ fn specs_the_game_cannot_rule_on_are_refused() {
 		}
 		Tasks::submit_task(signed(Sr25519Keyring::Alice), spec()).expect("the spec is valid");
 	});
+}
+
+/// Bob, bonded `solver_bond` as a solver, trains a task and Charlie, its verifier, fails
+/// its first audited segment (a replay hash no checkpoint has) and passes the other, then
+/// reveals his secret once reveals open, so that Bob may contest the fail; returns the
+/// task and the failed segment. No segment is forced.
+fn failed_after_reveal(solver_bond: u128) -> (u64, u32) {
+	use Sr25519Keyring::{Alice, Bob, Charlie};
+	common::run_to_block(1);
+	register(Bob, Role::Solver, solver_bond);
+	register(Charlie, Role::Verifier, 100 * UNIT);
+	let id = pallet_gensyn_tasks::NextTaskId::<Runtime>::get();
+	Tasks::submit_task(signed(Alice), spec()).expect("the spec is valid");
+	no_forced_errors();
+	let secret = [1u8; 32];
+	Jackpot::commit(signed(Charlie), merkle::blake2_256(&secret)).expect("commits");
+	run_until(50, || phase(id) == Some(Phase::Offered));
+	Tasks::accept_task(signed(Bob), id).expect("accepts");
+	let leaves: Vec<[u8; 32]> = (0u8..3).map(|i| merkle::hash_leaf(&[i])).collect();
+	let location = b"/runs/0".to_vec().try_into().expect("short location");
+	let root = merkle::root(&leaves);
+	Tasks::submit_result(signed(Bob), id, leaves[2], root, 3, location).expect("result");
+	run_until(50, || phase(id) == Some(Phase::Verifying));
+	let audits = pallet_gensyn_tasks::Audits::<Runtime>::get(id);
+	let failed = audits[0].segment;
+	for a in &audits {
+		let seg = a.segment as usize;
+		let truth = leaves[seg + 1];
+		let replay = if a.segment == failed { [7u8; 32] } else { truth };
+		let siblings = merkle::proof(&leaves, seg + 1).expect("leaf").siblings;
+		let proof = CheckpointProof {
+			checkpoint_hash: truth,
+			siblings: siblings.try_into().expect("short"),
+		};
+		Tasks::submit_verification(signed(Charlie), id, a.segment, 0, replay, proof)
+			.expect("verdict");
+	}
+	let from = pallet_gensyn_tasks::RevealsFrom::<Runtime>::get(id).expect("a window");
+	common::run_to_block(from);
+	Jackpot::reveal(signed(Charlie), id, secret).expect("reveals");
+	(id, failed)
 }
 
 /// Sets the forced-error rate to zero, as root would through the parameters pallet.
