@@ -114,7 +114,7 @@ fn training(w: &mut World, id: TaskId, task: &Task) {
 		.map(|_| match w.strategy(&solver) {
 			Strategy::LazySolver => true,
 			Strategy::Faker(p) => w.chance(p),
-			Strategy::ColludingSolver => w.chance(50),
+			Strategy::ColludingSolver | Strategy::ContestingFaker => w.chance(50),
 			_ => false,
 		})
 		.collect();
@@ -387,15 +387,16 @@ fn reveal(w: &mut World, id: TaskId, audits: &[Audit<AccountId32>]) {
 }
 
 /// The solver contests each fail on a segment it trained once the verifier's reveal
-/// shows it no forced error.
+/// shows it no forced error (a contesting faker, each fail whatever it trained).
 fn contest(w: &mut World, id: TaskId, task: &Task, audits: &[Audit<AccountId32>]) {
 	let Some(solver) = task.solver.clone() else { return };
+	let every = w.strategy(&solver) == Strategy::ContestingFaker;
 	for a in audits {
 		let fail = a.verdict.is_some_and(|v| !v.pass);
 		let revealed = pallet_gensyn_jackpot::Bindings::<Runtime>::get(&a.verifier, id)
 			.is_some_and(|b| b.secret.is_some());
 		let contestable = fail && revealed && a.challenger.is_none() && a.refuted_by.is_none();
-		if !contestable || faked(w, id, a.segment) || forced(w, id, a) {
+		if !contestable || (faked(w, id, a.segment) && !every) || forced(w, id, a) {
 			continue;
 		}
 		if w.once(id, a.segment, &a.verifier, CONTESTED) {

@@ -183,10 +183,11 @@ fn closed_deviations_lose_against_honest_play() {
 /// The deviations whose loss a small run already shows beyond its noise. The others
 /// (a 1% faker, whose rare catch is a large slash; a copycat and a verifier with its own
 /// whistleblower, which the watcher rule leaves near honest play) need the full table.
-const CLOSED: [&str; 7] = [
+const CLOSED: [&str; 8] = [
 	"lazy solver",
 	"partial faker 50%",
 	"colluding solver + bribed verifier",
+	"contesting faker 50%",
 	"lazy verifier",
 	"silent verifier",
 	"spam challenger",

@@ -56,6 +56,7 @@ pub fn rows() -> Vec<Row> {
 		dev("partial faker 10%", vec![Faker(10)]),
 		dev("partial faker 50%", vec![Faker(50)]),
 		dev("colluding solver + bribed verifier", vec![ColludingSolver, BribedVerifier]),
+		dev("contesting faker 50%", vec![ContestingFaker]),
 		dev("lazy verifier", vec![LazyVerifier]),
 		dev("silent verifier", vec![SilentVerifier]),
 		dev("verifier + its own whistleblower", vec![PartneredVerifier, OwnWhistleblower]),

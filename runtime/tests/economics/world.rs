@@ -26,6 +26,9 @@ pub enum Strategy {
 	Faker(u32),
 	/// Solver: fakes half its segments, counting on its partner verifier to pass them.
 	ColludingSolver,
+	/// Solver: fakes half its segments and contests every fail on them, for the game a
+	/// defender might lose on time.
+	ContestingFaker,
 	/// Verifier: passes the colluding solver's segments unreplayed; honest elsewhere.
 	BribedVerifier,
 	/// Verifier: never replays; passes every segment but its forced errors.
@@ -71,7 +74,7 @@ pub fn population() -> Vec<Member> {
 		}
 	};
 	add(Some(Role::Solver), Honest, 4);
-	for s in [LazySolver, Faker(1), Faker(10), Faker(50), ColludingSolver] {
+	for s in [LazySolver, Faker(1), Faker(10), Faker(50), ColludingSolver, ContestingFaker] {
 		add(Some(Role::Solver), s, 1);
 	}
 	add(Some(Role::Verifier), Honest, 6);
