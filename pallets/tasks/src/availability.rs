@@ -137,10 +137,11 @@ impl<T: Config> Pallet<T> {
 			return;
 		}
 		let mut demands = Demands::<T>::get(id);
+		let upgrades = Upgrades::<T>::get();
 		let mut changed = false;
 		for d in demands.iter_mut() {
 			let let_go = d.standby.as_ref().is_some_and(|s| gone.contains(s));
-			if !let_go || d.next.is_none() || now >= Self::solvers_turn_end(d) {
+			if !let_go || d.next.is_none() || now >= d.solvers_turn_end(&upgrades) {
 				continue;
 			}
 			d.standby = Self::standby_among(audits, || Self::is_threshold(id), d.checkpoint);
@@ -156,19 +157,19 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// Whether `who` may publish the next page of demand `d` of task `task` at `now`: the
-	/// solver throughout the period, and the demand's standby verifier once the solver's
-	/// turn is over. Nobody else: no third party can put a copy of a
+	/// Whether `who` may publish the next page of demand `d` of task `task` at `now`,
+	/// given the block its solver's turn ends (`turn_end`: [`Self::solvers_turn_end`]):
+	/// the solver throughout the period, and the demand's standby verifier once the
+	/// solver's turn is over. Nobody else: no third party can put a copy of a
 	/// publisher's page in a block ahead of it and make the publisher's own fail and
 	/// pay its fee.
 	pub fn may_publish(
 		task: &Task<T>,
-		d: &DemandOf<T>,
+		(d, turn_end): (&DemandOf<T>, BlockNumberFor<T>),
 		who: &T::AccountId,
 		now: BlockNumberFor<T>,
 	) -> bool {
-		task.solver.as_ref() == Some(who)
-			|| (now >= Self::solvers_turn_end(d) && d.standby.as_ref() == Some(who))
+		task.solver.as_ref() == Some(who) || (now >= turn_end && d.standby.as_ref() == Some(who))
 	}
 
 	/// The first block at which demand `d`'s pages may come from the solver's standby
@@ -200,10 +201,13 @@ impl<T: Config> Pallet<T> {
 			.ok_or(Error::<T>::NotDemanded)?;
 		let next = d.next.ok_or(Error::<T>::NotDemanded)?;
 		let now = frame_system::Pallet::<T>::block_number();
-		ensure!(now < Self::demand_due(d), Error::<T>::DemandLapsed);
+		// Read once for the due and the solver's turn.
+		let upgrades = Upgrades::<T>::get();
+		ensure!(now < d.due_since(&upgrades), Error::<T>::DemandLapsed);
 		ensure!(next == (item, page), Error::<T>::NotNextPage);
 		let mut task = Tasks::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
-		ensure!(Self::may_publish(&task, d, &who, now), Error::<T>::NotPublisher);
+		let turn_end = d.solvers_turn_end(&upgrades);
+		ensure!(Self::may_publish(&task, (d, turn_end), &who, now), Error::<T>::NotPublisher);
 		let result = task.result.as_ref().ok_or(Error::<T>::WrongPhase)?;
 		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		let lengths = publish::tensor_lengths(&spec);

@@ -31,13 +31,15 @@ impl<T: Config> Pallet<T> {
 	/// What `who` must do now (runtime API).
 	pub fn duties(who: &T::AccountId) -> Vec<Duty<BlockNumberFor<T>>> {
 		let mut out = Vec::new();
+		// Read once: every demand's due and turn are read past the same upgrades.
+		let upgrades = Upgrades::<T>::get();
 		if !T::Stake::bond(who, Role::Verifier).is_zero() && !T::ForcedErrors::has_commitment(who) {
 			out.push(Duty::Commit);
 		}
 		for (id, _) in WorkerTasks::<T>::iter_prefix(who) {
 			let Some(t) = Tasks::<T>::get(id) else { continue };
 			let is_solver = t.solver.as_ref() == Some(who);
-			Self::publish_duties(id, &t, who, &mut out);
+			Self::publish_duties((id, &t), who, &upgrades, &mut out);
 			match t.phase {
 				Phase::Profiling
 					if t.profilers.iter().any(|p| p.who == *who && p.threshold.is_none())
@@ -103,24 +105,24 @@ impl<T: Config> Pallet<T> {
 		out
 	}
 
-	/// The next page of each checkpoint of task `id` demanded and still in time (a call
-	/// sent now lands before its due), for `who` when it may publish it
-	/// ([`Pallet::may_publish`]).
+	/// The next page of each checkpoint of task `id` (`t`) demanded and still in time (a
+	/// call sent now lands before its due, read past the kept `upgrades`), for `who` when
+	/// it may publish it ([`Pallet::may_publish`]).
 	fn publish_duties(
-		id: TaskId,
-		t: &Task<T>,
+		(id, t): (TaskId, &Task<T>),
 		who: &T::AccountId,
+		upgrades: &[BlockNumberFor<T>],
 		out: &mut Vec<Duty<BlockNumberFor<T>>>,
 	) {
 		let now = frame_system::Pallet::<T>::block_number();
 		// A page sent in the last block before its due lands too late, and would pay.
 		for d in Demands::<T>::get(id) {
-			let due = Self::demand_due(&d);
+			let due = d.due_since(upgrades);
 			let Some((item, page)) = d.next.filter(|_| now.saturating_add(1u32.into()) < due)
 			else {
 				continue;
 			};
-			if Self::may_publish(t, &d, who, now) {
+			if Self::may_publish(t, (&d, d.solvers_turn_end(upgrades)), who, now) {
 				let checkpoint = d.checkpoint;
 				out.push(Duty::Publish { task: id, checkpoint, item, page, by: due });
 			}
