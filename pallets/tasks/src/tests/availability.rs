@@ -7,7 +7,7 @@ use super::*;
 use gensyn_primitives::{fixtures, publish};
 
 /// The tiny MLP in Exact mode (3 audited segments of 30; 9 pages a checkpoint).
-fn tiny() -> TaskSpec {
+pub(super) fn tiny() -> TaskSpec {
 	fixtures::with(fixtures::tiny_mlp(), |s| s.verification.mode = VerificationMode::Exact)
 }
 
@@ -30,7 +30,7 @@ fn run_leaves(spec: &TaskSpec, n: u32) -> Vec<[u8; 32]> {
 }
 
 /// Every page of checkpoint `k` of the run, in order, with its proof.
-fn pages(spec: &TaskSpec, leaves: &[[u8; 32]], k: u32) -> Vec<publish::Page> {
+pub(super) fn pages(spec: &TaskSpec, leaves: &[[u8; 32]], k: u32) -> Vec<publish::Page> {
 	let s = state(spec, k);
 	let refs: Vec<&[f32]> = s.iter().map(|t| t.as_slice()).collect();
 	publish::pages(k.into(), &refs, leaves, k).unwrap()
@@ -38,7 +38,7 @@ fn pages(spec: &TaskSpec, leaves: &[[u8; 32]], k: u32) -> Vec<publish::Page> {
 
 /// A task of `spec` whose run has real states, every drawn segment passed by the
 /// solver's partners, and its window open; with the run's checkpoint leaves.
-fn passed(spec: TaskSpec) -> (TaskId, Vec<[u8; 32]>) {
+pub(super) fn passed(spec: TaskSpec) -> (TaskId, Vec<[u8; 32]>) {
 	let id = submitted_with(spec.clone());
 	reg(12, Role::Verifier);
 	reg(13, Role::Whistleblower);
@@ -71,11 +71,16 @@ fn passed(spec: TaskSpec) -> (TaskId, Vec<[u8; 32]>) {
 	(id, leaves)
 }
 
-fn demand(who: u64, id: TaskId, checkpoint: u32) -> DispatchResult {
+pub(super) fn demand(who: u64, id: TaskId, checkpoint: u32) -> DispatchResult {
 	TaskPallet::demand_checkpoint(RuntimeOrigin::signed(who), id, checkpoint)
 }
 
-fn publish(who: u64, id: TaskId, checkpoint: u32, p: &publish::Page) -> DispatchResultWithPostInfo {
+pub(super) fn publish(
+	who: u64,
+	id: TaskId,
+	checkpoint: u32,
+	p: &publish::Page,
+) -> DispatchResultWithPostInfo {
 	let bytes = BoundedVec::truncate_from(p.bytes.clone());
 	TaskPallet::publish_page(
 		RuntimeOrigin::signed(who),
@@ -89,7 +94,7 @@ fn publish(who: u64, id: TaskId, checkpoint: u32, p: &publish::Page) -> Dispatch
 }
 
 /// Runs blocks until task `id` leaves its challenge window (settled, or moved on).
-fn settle(id: TaskId) {
+pub(super) fn settle(id: TaskId) {
 	for _ in 0..8 {
 		match Tasks::<T>::get(id) {
 			Some(t) if t.phase == Phase::Challenge => run_to(t.deadline),
@@ -100,7 +105,7 @@ fn settle(id: TaskId) {
 }
 
 /// What `who` has held for its demands.
-fn demand_held(who: u64) -> u64 {
+pub(super) fn demand_held(who: u64) -> u64 {
 	Balances::balance_on_hold(&RuntimeHoldReason::TaskPallet(HoldReason::Demand), &who)
 }
 
@@ -651,104 +656,6 @@ fn a_demander_and_a_silent_replaced_standby_lose_by_it() {
 			.any(|e| matches!(e, Event::StandbySlashed { verifier, .. } if *verifier == other)));
 		assert!(worth_of(&[13, other]) < pair, "the deal costs the pair");
 		check();
-	});
-}
-
-/// A runtime upgrade stops every node's workers until its operator runs the new
-/// version: a demand still due at it is due a whole period after it, the solver's turn
-/// first, and one made within a period after it starts its period when that grace ends,
-/// so neither the solver nor its standby answers for time the upgrade took. The upgrade
-/// writes no demand (it would visit every round's): the due is read past the kept
-/// upgrades, so a second upgrade after the demand's first due, while the first
-/// upgrade's grace lasts, gives it a period more, and pages past the first due are
-/// taken.
-#[test]
-fn a_runtime_upgrade_restarts_a_demands_period() {
-	use frame_support::traits::Hooks;
-	new_test_ext().execute_with(|| {
-		let spec = tiny();
-		let (id, leaves) = passed(spec.clone());
-		let segment = Audits::<T>::get(id)[0].segment;
-		assert_ok!(demand(13, id, segment));
-		let d = Demands::<T>::get(id)[0].clone();
-		let period = d.due - d.at;
-		run_to(TaskPallet::solvers_turn_end(&d) + 1);
-		// The hook runs before the block number moves on to the upgrade's block.
-		let now = System::block_number() + 1;
-		TaskPallet::on_runtime_upgrade();
-		assert_eq!(LastUpgrade::<T>::get(), now);
-		assert_eq!(Upgrades::<T>::get().to_vec(), vec![now]);
-		assert_eq!(Demands::<T>::get(id), vec![d.clone()], "the upgrade writes no demand");
-		assert_eq!(TaskPallet::demand_due(&d), now + period);
-		let standby = d.standby.unwrap();
-		let asked = TaskPallet::duties(&standby).iter().any(|d| matches!(d, Duty::Publish { .. }));
-		assert!(!asked, "the solver's turn again");
-
-		// A second upgrade past the first due, within the first upgrade's grace.
-		run_to(d.due + 1);
-		let second = System::block_number() + 1;
-		assert!(second < now + period);
-		TaskPallet::on_runtime_upgrade();
-		assert_eq!(TaskPallet::demand_due(&d), second + period);
-		// The solver's pages are taken past the demand's first due, and read from its block.
-		let pages = pages(&spec, &leaves, segment);
-		run_to(second + 1);
-		for p in &pages {
-			assert_ok!(publish(10, id, segment, p));
-		}
-		assert_eq!(Demands::<T>::get(id)[0].next, None);
-		settle(id);
-		assert!(!events().iter().any(|e| matches!(e, Event::CheckpointWithheld { .. })));
-		check();
-	});
-	new_test_ext().execute_with(|| {
-		// A demand made within a period of an upgrade starts its period after that grace.
-		let (id, _) = passed(tiny());
-		let now = System::block_number();
-		LastUpgrade::<T>::put(now - 1);
-		assert_ok!(demand(13, id, Audits::<T>::get(id)[0].segment));
-		let d = Demands::<T>::get(id)[0].clone();
-		let pages = publish::page_count(&publish::tensor_lengths(&tiny()));
-		let period = <<T as Config>::PublishPeriod as Get<u64>>::get().max(4 * pages);
-		assert_eq!((d.at, d.due), (now, now - 1 + 2 * period));
-		assert_eq!(TaskPallet::demand_due(&d), d.due, "no grace on top of its own");
-	});
-}
-
-/// A demand's due counts each kept upgrade it was still due at, in order: one that lapsed
-/// before an upgrade stays lapsed (its demander is owed its bounty), and one made after
-/// an upgrade owes it nothing. The chain keeps the last `UPGRADES_KEPT` upgrades.
-#[test]
-fn a_demands_due_counts_each_upgrade_it_was_still_due_at() {
-	use frame_support::traits::Hooks;
-	let d = Demand {
-		checkpoint: 1,
-		by: 13u64,
-		fee: 0u64,
-		at: 10u64,
-		due: 20,
-		next: None,
-		standby: None,
-	};
-	let due = |upgrades: &[u64]| d.due_since(upgrades);
-	assert_eq!(due(&[5]), 20, "made after it");
-	assert_eq!(due(&[10]), 20, "made in its block, after it");
-	assert_eq!(due(&[15]), 25);
-	assert_eq!(due(&[20]), 20, "lapsed at it");
-	assert_eq!(due(&[15, 22]), 32, "the first upgrade's grace held it open at the second");
-	assert_eq!(due(&[15, 25]), 25, "lapsed again before the second");
-	assert_eq!(due(&[15, 22, 31]), 41);
-	assert_eq!(d.solvers_turn_end(&[15]), 17, "half-way from the demand to its due");
-	new_test_ext().execute_with(|| {
-		let kept = UPGRADES_KEPT as u64;
-		for n in 1..=kept + 1 {
-			run_to(System::block_number() + 1);
-			TaskPallet::on_runtime_upgrade();
-			assert_eq!(Upgrades::<T>::get().len() as u64, n.min(kept));
-		}
-		let last = System::block_number() + 1;
-		let kept_blocks: Vec<u64> = (last + 1 - kept..=last).collect();
-		assert_eq!(Upgrades::<T>::get().to_vec(), kept_blocks, "the oldest dropped");
 	});
 }
 

@@ -29,6 +29,7 @@ mod settlement;
 mod submission;
 mod training;
 mod unavailable;
+mod upgrades;
 mod verification;
 mod views;
 mod watch;
