@@ -21,52 +21,17 @@ use sp_keyring::Sr25519Keyring;
 
 #[test]
 fn a_wrong_verdict_loses_its_game_and_a_false_challenge_is_slashed() {
-	use Sr25519Keyring::{Alice, Bob, Charlie, Dave};
+	use Sr25519Keyring::{Charlie, Dave};
 	common::new_ext("development").execute_with(|| {
 		common::run_to_block(1);
-		register(Bob, Role::Solver, 100 * UNIT);
-		register(Charlie, Role::Verifier, 100 * UNIT);
 		register(Dave, Role::Whistleblower, 50 * UNIT);
-		let id = pallet_gensyn_tasks::NextTaskId::<Runtime>::get();
-		Tasks::submit_task(signed(Alice), spec()).expect("the spec is valid");
-		// No segment is forced: which are depends on the draw's randomness, which nobody
-		// knows at the commitment, and this game is about wrong verdicts, not forced ones.
-		no_forced_errors();
-		let secret = [1u8; 32];
-		Jackpot::commit(signed(Charlie), merkle::blake2_256(&secret)).expect("commits");
-		check_conservation();
-
-		// Bob is drawn, accepts, and commits his (honest) checkpoints.
-		run_until(50, || phase(id) == Some(Phase::Offered));
-		Tasks::accept_task(signed(Bob), id).expect("accepts");
-		let leaves: Vec<[u8; 32]> = (0u8..3).map(|i| merkle::hash_leaf(&[i])).collect();
-		let root = merkle::root(&leaves);
-		let location = b"/runs/0".to_vec().try_into().expect("short location");
-		Tasks::submit_result(signed(Bob), id, leaves[2], root, 3, location).expect("result");
-		run_until(50, || phase(id) == Some(Phase::Verifying));
+		// Charlie fails the first audited segment with a replay no checkpoint has and
+		// passes the other, then reveals: a refuted verdict is then judged at once.
+		let (id, wrong) = failed_after_reveal(100 * UNIT);
 		let audits = pallet_gensyn_tasks::Audits::<Runtime>::get(id);
 		assert_eq!(audits.len(), 2);
-
-		// Charlie posts a wrong replay for the first audited segment, a right one for the
-		// other.
-		let (wrong, right) = (audits[0].segment, audits[1].segment);
-		for (seg, replay) in [(wrong, [7u8; 32]), (right, leaves[audits[1].segment as usize + 1])] {
-			let proof = merkle::proof(&leaves, seg as usize + 1).expect("leaf");
-			let proof = CheckpointProof {
-				checkpoint_hash: leaves[seg as usize + 1],
-				siblings: proof.siblings.try_into().expect("short proof"),
-			};
-			Tasks::submit_verification(signed(Charlie), id, seg, 0, replay, proof)
-				.expect("verdict");
-		}
-		assert_eq!(phase(id), Some(Phase::Challenge));
-		// Reveals open in the window's last third, which the chain fixes; Charlie reveals
-		// his secret as soon as they do: a refuted verdict is then judged at once.
-		let not_open = pallet_gensyn_jackpot::Error::<Runtime>::RevealNotOpen;
-		assert_eq!(Jackpot::reveal(signed(Charlie), id, secret), Err(not_open.into()));
-		let from = pallet_gensyn_tasks::RevealsFrom::<Runtime>::get(id).expect("a window");
-		common::run_to_block(from);
-		Jackpot::reveal(signed(Charlie), id, secret).expect("reveals");
+		let right = audits.iter().map(|a| a.segment).find(|s| *s != wrong).expect("a pass");
+		check_conservation();
 
 		// Dave challenges the wrong verdict: a game opens and holds his bond.
 		let dave_free = Balances::balance(&who(Dave));
@@ -258,6 +223,11 @@ fn failed_after_reveal(solver_bond: u128) -> (u64, u32) {
 		Tasks::submit_verification(signed(Charlie), id, a.segment, 0, replay, proof)
 			.expect("verdict");
 	}
+	assert_eq!(phase(id), Some(Phase::Challenge));
+	// Reveals open in the window's last third, which the chain fixes; Charlie reveals as
+	// soon as they do.
+	let not_open = pallet_gensyn_jackpot::Error::<Runtime>::RevealNotOpen;
+	assert_eq!(Jackpot::reveal(signed(Charlie), id, secret), Err(not_open.into()));
 	let from = pallet_gensyn_tasks::RevealsFrom::<Runtime>::get(id).expect("a window");
 	common::run_to_block(from);
 	Jackpot::reveal(signed(Charlie), id, secret).expect("reveals");
