@@ -428,17 +428,63 @@ fn bounded<V, S: frame_support::traits::Get<u32>>(v: Vec<V>) -> Result<BoundedVe
 	BoundedVec::try_from(v).map_err(|_| ReproError::OutOfRange)
 }
 
+/// The solver's committed checkpoint roots as a defendant knows them: every leaf (the
+/// run's journal), or only those of the checkpoints it read from their pages on chain,
+/// each with its siblings as the pages proved them. A game over a segment needs only its
+/// start and its end.
+pub trait CheckpointLeaves {
+	/// Leaf `index`: checkpoint `index`'s state root.
+	fn leaf(&self, index: u32) -> Option<Hash32>;
+	/// The siblings of leaf `index` under the committed root.
+	fn siblings(&self, index: u32) -> Option<Vec<Hash32>>;
+}
+
+impl CheckpointLeaves for [Hash32] {
+	fn leaf(&self, index: u32) -> Option<Hash32> {
+		self.get(index as usize).copied()
+	}
+	fn siblings(&self, index: u32) -> Option<Vec<Hash32>> {
+		merkle::proof(self, index as usize).map(|p| p.siblings)
+	}
+}
+
+impl CheckpointLeaves for Vec<Hash32> {
+	fn leaf(&self, index: u32) -> Option<Hash32> {
+		self.as_slice().leaf(index)
+	}
+	fn siblings(&self, index: u32) -> Option<Vec<Hash32>> {
+		self.as_slice().siblings(index)
+	}
+}
+
+/// Some checkpoints' leaves, each with its siblings: `(index, leaf, siblings)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProvedLeaves(pub Vec<(u32, Hash32, Vec<Hash32>)>);
+
+impl CheckpointLeaves for ProvedLeaves {
+	fn leaf(&self, index: u32) -> Option<Hash32> {
+		self.0.iter().find(|(i, ..)| *i == index).map(|(_, leaf, _)| *leaf)
+	}
+	fn siblings(&self, index: u32) -> Option<Vec<Hash32>> {
+		self.0.iter().find(|(i, ..)| *i == index).map(|(.., s)| s.clone())
+	}
+}
+
 /// The honest defendant's move: answers from `run` (the segment's replay); `leaves` are
 /// the solver's checkpoint roots (the start proof). Concedes when its own values cannot
 /// back its claim (a claimed root its replay does not reach).
-pub fn defend<T: Config>(run: &Run, leaves: &[Hash32], table: &Table) -> Result<Call<T>> {
+pub fn defend<T: Config>(
+	run: &Run,
+	leaves: &(impl CheckpointLeaves + ?Sized),
+	table: &Table,
+) -> Result<Call<T>> {
 	let (task, segment, first) = (table.task, table.segment, table.first_step);
 	let at = |step: u64| first.checked_add(step).ok_or(ReproError::OutOfRange);
 	let call = match table.stage {
 		Stage::Start => {
-			let start_root = *leaves.get(segment as usize).ok_or(ReproError::OutOfRange)?;
-			let proof = merkle::proof(leaves, segment as usize).ok_or(ReproError::OutOfRange)?;
-			Call::prove_start { task, segment, start_root, siblings: bounded(proof.siblings)? }
+			let start_root = leaves.leaf(segment).ok_or(ReproError::OutOfRange)?;
+			let siblings = leaves.siblings(segment).ok_or(ReproError::OutOfRange)?;
+			Call::prove_start { task, segment, start_root, siblings: bounded(siblings)? }
 		}
 		Stage::Steps { lo, hi, .. } => {
 			let points = geo::dissection_points(lo, hi, MAX_POINTS);

@@ -2,8 +2,8 @@
 //! replay of the segment (its first state the segment's start, its last the replay's
 //! end) and the solver's checkpoint at the segment's end.
 
-use super::{bounded, Result, Run};
-use crate::{Call, CheckpointValues, Config, Hash32, Stage, StateValue, SumTerm, MAX_POINTS};
+use super::{bounded, CheckpointLeaves, Result, Run};
+use crate::{Call, CheckpointValues, Config, Stage, StateValue, SumTerm, MAX_POINTS};
 use alloc::vec::Vec;
 use gensyn_primitives::merkle;
 use gensyn_repops::{
@@ -56,7 +56,7 @@ pub fn challenge(
 pub fn defend<T: Config>(
 	run: &Run,
 	claimed: &TrainState,
-	leaves: &[Hash32],
+	leaves: &(impl CheckpointLeaves + ?Sized),
 	table: &super::Table,
 ) -> Result<Option<Call<T>>> {
 	let (task, segment) = (table.task, table.segment);
@@ -116,17 +116,17 @@ fn state_value(state: &TrainState, tensor: u32, elem: u64) -> Result<StateValue>
 /// the values at `tensors`' element `elem`.
 fn checkpoint_values(
 	state: &TrainState,
-	leaves: &[Hash32],
+	leaves: &(impl CheckpointLeaves + ?Sized),
 	index: u32,
 	tensors: &[u32],
 	elem: u64,
 ) -> Result<CheckpointValues> {
-	let proof = merkle::proof(leaves, index as usize).ok_or(ReproError::OutOfRange)?;
+	let siblings = leaves.siblings(index).ok_or(ReproError::OutOfRange)?;
 	let values =
 		tensors.iter().map(|t| state_value(state, *t, elem)).collect::<Result<Vec<_>>>()?;
 	Ok(CheckpointValues {
 		state_root: state.root(),
-		siblings: bounded(proof.siblings)?,
+		siblings: bounded(siblings)?,
 		values: bounded(values)?,
 	})
 }
@@ -135,7 +135,7 @@ fn checkpoint_values(
 fn term_proof(
 	run: &Run,
 	claimed: &TrainState,
-	leaves: &[Hash32],
+	leaves: &(impl CheckpointLeaves + ?Sized),
 	segment: u32,
 	kind: thr::Sum,
 	at: &thr::TermAt,

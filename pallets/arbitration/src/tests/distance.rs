@@ -354,3 +354,38 @@ fn only_a_work_term_needs_the_segments_steps() {
 		});
 	}
 }
+
+/// A defendant that read only its segment's checkpoints from their pages on chain (each
+/// leaf with the siblings its pages proved), without the run's journal, moves exactly as
+/// one that holds every leaf: at the start and at both kinds of sum term. Without them
+/// it has no move.
+#[test]
+fn a_defendant_with_only_its_segments_checkpoints_moves_as_with_every_leaf() {
+	let order = threshold::sums_of(&honest_run().spec);
+	let term = |sum| {
+		let index = order.iter().position(|s| *s == sum).unwrap() as u32;
+		Stage::Sum { sum: index, lo: 0, hi: 1, lo_acc: 0, hi_acc: 0 }
+	};
+	for stage in [Stage::Start, term(threshold::Sum::Work(0)), term(threshold::Sum::Off(0))] {
+		new_test_ext().execute_with(|| {
+			let g = setup_distance(rounded, None);
+			open();
+			Disputes::<Test>::mutate(KEY, |d| {
+				let d = d.as_mut().unwrap();
+				(d.stage, d.turn) = (stage, Party::Defendant);
+			});
+			let t = distance_table(&g, &game());
+			let proved = |indices: &[u32]| {
+				let leaf = |i: u32| g.leaves[i as usize];
+				let siblings = |i: u32| {
+					gensyn_primitives::merkle::proof(&g.leaves, i as usize).unwrap().siblings
+				};
+				ProvedLeaves(indices.iter().map(|&i| (i, leaf(i), siblings(i))).collect())
+			};
+			let all = defend::<Test>(&g.replay, &g.leaves, &t).unwrap();
+			let own = defend::<Test>(&g.replay, &proved(&[SEG, SEG + 1]), &t).unwrap();
+			assert_eq!(own, all, "{stage:?}");
+			assert!(defend::<Test>(&g.replay, &proved(&[]), &t).is_err(), "{stage:?}");
+		});
+	}
+}
