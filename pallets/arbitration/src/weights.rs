@@ -71,8 +71,8 @@ const PER_CARRY_STEP: u64 = 400_000;
 const RULE: u64 = 150_000_000;
 /// The reads and writes of a ruling's second slash (bond, hold, account, jackpot
 /// account, total issuance, the active list's entry) and of the verdict's `Survived`
-/// entry, on top of the rest.
-const RULE_RW: u64 = 7;
+/// entry, and the round's demands, on top of the rest.
+const RULE_RW: u64 = 8;
 /// The ruling's proof: one full active list (the loser's role, which is also the list a
 /// re-audit draws from when the loser is the verifier) and that role's `Joined` list (a
 /// slash below the minimum bond takes the loser off both), bonds, accounts, the task,
@@ -81,8 +81,9 @@ const RULE_PROOF: u64 = RULE_LISTS_PROOF + RULE_ENTRIES_PROOF;
 /// One role's active and `Joined` lists.
 const RULE_LISTS_PROOF: u64 = pallet_gensyn_tasks::weights::ACTIVE_LIST_PROOF
 	+ pallet_gensyn_tasks::weights::JOINED_LIST_PROOF;
-/// The rest of a ruling's proof.
-const RULE_ENTRIES_PROOF: u64 = 10_650;
+/// The rest of a ruling's proof, with the round's demands (up to 10 KB), which a
+/// voided verdict's re-audit reads to tell whether a report still stands.
+const RULE_ENTRIES_PROOF: u64 = 20_650;
 
 fn parts<W: Get<frame_support::weights::RuntimeDbWeight>>(
 	ref_time: u64,

@@ -38,7 +38,10 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// `report_unavailable`: the drawn verifier reports that the solver's store does not
-	/// serve `segment`; the audit is done, unpaid and unslashed.
+	/// serve `segment`; the audit is done, unpaid and unslashed, and the checkpoints the
+	/// segment's replay needs are demanded on chain for nothing
+	/// ([`Self::demand_for_report`]): the solver publishes them or its proof is rejected
+	/// as withheld, so a report alone never decides.
 	pub(crate) fn do_report_unavailable(
 		who: T::AccountId,
 		id: TaskId,
@@ -47,6 +50,7 @@ impl<T: Config> Pallet<T> {
 		let (mut task, mut audits, i) = Self::owed_audit(id, segment, &who)?;
 		let audit = audits.get_mut(i).ok_or(Error::<T>::UnknownSegment)?;
 		audit.unavailable = true;
+		Self::demand_for_report(id, segment, &who);
 		Self::note_done(id, &mut task, audits)?;
 		Self::deposit_event(Event::StoreUnavailable { id, segment, verifier: who });
 		Ok(())

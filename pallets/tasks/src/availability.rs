@@ -28,15 +28,42 @@ impl<T: Config> Pallet<T> {
 		ensure!(Self::demandable(id, checkpoint, now), Error::<T>::NotDemandable);
 		let mut demands = Demands::<T>::get(id);
 		ensure!(!demands.iter().any(|d| d.checkpoint == checkpoint), Error::<T>::AlreadyDemanded);
+		let bytes = Self::demandable_bytes(id)?;
+		let fee = Self::demand_fee(bytes);
+		let (demand, pages) = Self::new_demand(id, checkpoint, who.clone(), fee, now)?;
+		let (due, standby) = (demand.due, demand.standby.clone());
+		// Bounded by the round's audits: each of their checkpoints once.
+		demands.try_push(demand).map_err(|_| Error::<T>::NotDemandable)?;
+		T::Currency::hold(&HoldReason::Demand.into(), &who, fee)?;
+		Demands::<T>::insert(id, demands);
+		let event = Event::CheckpointDemanded { id, checkpoint, by: who, fee, pages, due, standby };
+		Self::deposit_event(event);
+		Ok(())
+	}
+
+	/// The bytes of task `id`'s state, if a demand may ask for it: a task submitted
+	/// before the bound (or under a larger one) is not put to a demand its solver could
+	/// not answer.
+	fn demandable_bytes(id: TaskId) -> Result<u64, DispatchError> {
+		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
+		let bytes = publish::state_bytes(&publish::tensor_lengths(&spec));
+		ensure!(bytes <= T::MaxPublishBytes::get(), Error::<T>::SpecStateTooLarge);
+		Ok(bytes)
+	}
+
+	/// A demand of `checkpoint` of task `id` by `by` for `fee`, made at `now`, with the
+	/// number of its pages.
+	fn new_demand(
+		id: TaskId,
+		checkpoint: u32,
+		by: T::AccountId,
+		fee: BalanceOf<T>,
+		now: BlockNumberFor<T>,
+	) -> Result<(DemandOf<T>, u32), DispatchError> {
 		let spec = Specs::<T>::get(id).ok_or(Error::<T>::UnknownTask)?;
 		let lengths = publish::tensor_lengths(&spec);
 		let pages = u32::try_from(publish::page_count(&lengths))
 			.map_err(|_| Error::<T>::SpecStateTooLarge)?;
-		// A task submitted before the bound (or under a larger one) is not put to a
-		// demand its solver could not answer.
-		let bytes = publish::state_bytes(&lengths);
-		ensure!(bytes <= T::MaxPublishBytes::get(), Error::<T>::SpecStateTooLarge);
-		let fee = Self::demand_fee(bytes);
 		// Two blocks a page for each half, whatever governance set: pages go one a call
 		// and in order, so a shorter period could not be answered.
 		let floor = BlockNumberFor::<T>::from(pages.saturating_mul(4));
@@ -50,15 +77,56 @@ impl<T: Config> Pallet<T> {
 		// turn does: `replace_standbys`).
 		let standby = Self::standby(id, checkpoint);
 		let next = Some((0, 0));
-		let by = who.clone();
-		let demand = Demand { checkpoint, by, fee, at: now, due, next, standby: standby.clone() };
-		// Bounded by the round's audits: each of their checkpoints once.
-		demands.try_push(demand).map_err(|_| Error::<T>::NotDemandable)?;
-		T::Currency::hold(&HoldReason::Demand.into(), &who, fee)?;
+		Ok((Demand { checkpoint, by, fee, at: now, due, next, standby }, pages))
+	}
+
+	/// Demands, for nothing, the checkpoints a replay of `segment` of task `id` and its
+	/// defence in a game need (its start, which a game's first move proves even where it
+	/// is the seeded state, and its end) for `who`, which reported the
+	/// solver's store unavailable for it: the data answers the report. A checkpoint
+	/// already demanded keeps its demand; a state too large to publish, or no room left,
+	/// leaves the report to the re-audit alone. Free, because a report is a drawn
+	/// verifier's duty, bounded by its audits, and an honest one pays nothing for it.
+	pub(crate) fn demand_for_report(id: TaskId, segment: u32, who: &T::AccountId) {
+		if Self::demandable_bytes(id).is_err() {
+			return;
+		}
+		let now = frame_system::Pallet::<T>::block_number();
+		let mut demands = Demands::<T>::get(id);
+		for checkpoint in [segment, segment.saturating_add(1)] {
+			if demands.iter().any(|d| d.checkpoint == checkpoint) {
+				continue;
+			}
+			let Ok((demand, pages)) =
+				Self::new_demand(id, checkpoint, who.clone(), Zero::zero(), now)
+			else {
+				break;
+			};
+			let (due, standby) = (demand.due, demand.standby.clone());
+			if demands.try_push(demand).is_err() {
+				break;
+			}
+			let by = who.clone();
+			let fee = Zero::zero();
+			Self::deposit_event(Event::CheckpointDemanded {
+				id,
+				checkpoint,
+				by,
+				fee,
+				pages,
+				due,
+				standby,
+			});
+		}
 		Demands::<T>::insert(id, demands);
-		let event = Event::CheckpointDemanded { id, checkpoint, by: who, fee, pages, due, standby };
-		Self::deposit_event(event);
-		Ok(())
+	}
+
+	/// Whether the checkpoints a replay of `segment` needs (its start and its end) were
+	/// published on a demand of the round's `demands`: a report on it is then no proof
+	/// that the solver withholds them, and a verifier replays from their pages.
+	pub fn published_for(demands: &[DemandOf<T>], segment: u32) -> bool {
+		let answered = |c: u32| demands.iter().any(|d| d.checkpoint == c && d.next.is_none());
+		answered(segment) && answered(segment.saturating_add(1))
 	}
 
 	/// What a demand of a checkpoint of `bytes` costs: [`Config::DemandFeePerMiB`] a
@@ -94,23 +162,29 @@ impl<T: Config> Pallet<T> {
 	/// verdict read the checkpoint, so that it holds a checked copy: the one that replayed
 	/// from it, else (Threshold mode, which measures a segment's end against it) the one
 	/// whose segment ended there; for the run's first, the task's seeded start, the first
-	/// in the round's audits with a verdict. A verdict a game refuted names nobody. One
-	/// verifier only: several would race each other, and every page that lost a race would
-	/// fail and pay its fee.
+	/// in the round's audits with a verdict, not a re-audit of a report. A verdict a game
+	/// refuted names nobody. One verifier only: several would race each other, and every
+	/// page that lost a race would fail and pay its fee.
 	pub fn standby(id: TaskId, checkpoint: u32) -> Option<T::AccountId> {
-		Self::standby_among(&Audits::<T>::get(id), || Self::is_threshold(id), checkpoint)
+		let demands = Demands::<T>::get(id);
+		let audits = Audits::<T>::get(id);
+		Self::standby_among((&audits, &demands), || Self::is_threshold(id), checkpoint)
 	}
 
 	/// [`Self::standby`] among `audits`, the task's in Threshold mode where `threshold`
 	/// says so (asked only when no verifier replayed from the checkpoint).
 	fn standby_among(
-		audits: &[Audit<T::AccountId>],
+		(audits, demands): (&[Audit<T::AccountId>], &[DemandOf<T>]),
 		threshold: impl FnOnce() -> bool,
 		checkpoint: u32,
 	) -> Option<T::AccountId> {
 		let judged = || audits.iter().filter(|a| a.verdict.is_some() && a.refuted_by.is_none());
 		let c = checkpoint;
-		let from = judged().find(|a| a.segment == c || c == 0);
+		// For the first, not a verdict replayed from its segment's published pages (its
+		// verifier holds no journal to prove another checkpoint by).
+		let paged =
+			|a: &Audit<T::AccountId>| a.reported_before || Self::published_for(demands, a.segment);
+		let from = judged().find(|a| a.segment == c || (c == 0 && !paged(a)));
 		// An Exact-mode verdict compares a replay's end with the checkpoint's hash only:
 		// nothing holds its verifier to keeping the state, so it is not slashed for it.
 		let to = || {
@@ -137,6 +211,8 @@ impl<T: Config> Pallet<T> {
 			return;
 		}
 		let mut demands = Demands::<T>::get(id);
+		// What was published, read before the standbys change (they do not change it).
+		let before = demands.clone().into_inner();
 		let upgrades = Upgrades::<T>::get();
 		let mut changed = false;
 		for d in demands.iter_mut() {
@@ -144,7 +220,8 @@ impl<T: Config> Pallet<T> {
 			if !let_go || d.next.is_none() || now >= d.solvers_turn_end(&upgrades) {
 				continue;
 			}
-			d.standby = Self::standby_among(audits, || Self::is_threshold(id), d.checkpoint);
+			let (c, among) = (d.checkpoint, (audits, before.as_slice()));
+			d.standby = Self::standby_among(among, || Self::is_threshold(id), c);
 			changed = true;
 			Self::deposit_event(Event::StandbyReplaced {
 				id,
@@ -329,6 +406,13 @@ impl<T: Config> Pallet<T> {
 	/// demand's fee is returned as the round ends ([`Self::end_demands`]).
 	pub(crate) fn withheld(demands: &[DemandOf<T>]) -> Option<&DemandOf<T>> {
 		demands.iter().find(|d| d.next.is_some())
+	}
+
+	/// The first of a round's `demands` nobody answered that decides the round ahead of a
+	/// counted fail (`failed`): any, where no verdict failed; else only one its demander
+	/// paid for (a report's, free, does not).
+	pub(crate) fn withheld_before(demands: &[DemandOf<T>], failed: bool) -> Option<&DemandOf<T>> {
+		demands.iter().find(|d| d.next.is_some() && !(failed && d.fee.is_zero()))
 	}
 
 	/// The fees `who`'s answered demands among a round's `demands` paid: a reporter of

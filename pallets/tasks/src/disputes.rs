@@ -297,7 +297,8 @@ impl<T: Config> DisputeOutcome for Pallet<T> {
 			// know, a party could end the game (concede) in the block whose beacon draws
 			// its partner to re-audit; so the draw waits and moves.
 			let soon = now.saturating_add(Self::randomness_delay());
-			let at = if audits.iter().any(Self::due_reaudit) {
+			let demands = Demands::<T>::get(id);
+			let at = if audits.iter().any(|a| Self::due_reaudit(a, &demands)) {
 				// Past the window's end the settlement draws instead.
 				soon
 			} else {

@@ -479,12 +479,21 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Whether `a` is to be audited again: its verdict was voided, or its report of an
-	/// unavailable store stands unchecked, and it has re-audits left (a report on a
-	/// re-audit of a report is the second one: final).
-	pub(crate) fn due_reaudit(a: &Audit<T::AccountId>) -> bool {
-		let second_report = a.unavailable && a.reported_before;
+	/// unavailable store stands unchecked, and it has re-audits left. A report on a
+	/// re-audit of a report is the second one: final, unless the checkpoints its replay
+	/// needs were published on the round's `demands` (then it proves nothing, and another
+	/// verifier checks the segment from the pages).
+	pub(crate) fn due_reaudit(a: &Audit<T::AccountId>, demands: &[DemandOf<T>]) -> bool {
+		let second_report =
+			a.unavailable && a.reported_before && !Self::published_for(demands, a.segment);
+		// A report waits for the pages it demanded: a verifier drawn before they come
+		// could only report again, and use a re-audit up (the settlement waits too).
+		let ends = [a.segment, a.segment.saturating_add(1)];
+		let awaited = a.unavailable
+			&& demands.iter().any(|d| ends.contains(&d.checkpoint) && d.next.is_some());
 		a.reaudits < T::MaxReaudits::get()
 			&& !second_report
+			&& !awaited
 			&& (a.unavailable || (a.overturned && a.verdict.is_none()))
 	}
 
@@ -519,10 +528,11 @@ impl<T: Config> Pallet<T> {
 		task: &mut Task<T>,
 		audits: &mut AuditsOf<T>,
 	) -> Result<bool, DispatchError> {
+		let demands = Demands::<T>::get(id);
 		let voided: Vec<usize> = audits
 			.iter()
 			.enumerate()
-			.filter(|(_, a)| Self::due_reaudit(a))
+			.filter(|(_, a)| Self::due_reaudit(a, &demands))
 			.map(|(i, _)| i)
 			.collect();
 		if voided.is_empty() {

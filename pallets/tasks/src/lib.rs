@@ -594,12 +594,15 @@ pub mod pallet {
 		/// `segment` needs (the journal, or the checkpoints as committed), or that the
 		/// task's committed data cannot be replayed (its chunk root or content is not what
 		/// the spec says, which a solver checks before it accepts), instead of a verdict.
-		/// The audit counts as done, unpaid and unslashed. At settlement the
-		/// segment goes to a new verifier, as a voided verdict does; when the new verifier
-		/// reports it unavailable too, two verifiers drawn independently could not fetch
-		/// the solver's proof and it is rejected. A report no verifier checks again within
-		/// the segment's re-audits ([`Config::MaxReaudits`], shared with voided verdicts)
-		/// fails the task unpaid and unslashed (`FailReason::Unverified`).
+		/// The audit counts as done, unpaid and unslashed, and the segment's start and end
+		/// checkpoints are demanded on chain for nothing ([`Pallet::demand_checkpoint`]'s
+		/// rules): unpublished by their due, the proof is rejected as withheld. At
+		/// settlement the segment goes to a new verifier, as a voided verdict does, which
+		/// may replay it from the pages; a second report rejects the proof only where the
+		/// checkpoints could not be demanded (a state too large to publish). A report no
+		/// verifier checks again within the segment's re-audits ([`Config::MaxReaudits`],
+		/// shared with voided verdicts) fails the task unpaid and unslashed
+		/// (`FailReason::Unverified`).
 		#[pallet::call_index(7)]
 		#[pallet::weight(T::WeightInfo::report_unavailable())]
 		pub fn report_unavailable(

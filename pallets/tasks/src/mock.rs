@@ -80,6 +80,9 @@ thread_local! {
 	pub static DELAY: RefCell<u64> = const { RefCell::new(2) };
 	/// The challenge period [`ChallengePeriod`] reads (a test may shorten it mid-flight).
 	pub static PERIOD: RefCell<u64> = const { RefCell::new(5) };
+	/// The largest state a demand may ask for, which [`MaxPublishBytes`] reads (a test
+	/// may lower it under a task submitted before, as an upgrade could).
+	pub static PUBLISH_BYTES: RefCell<u64> = const { RefCell::new(1 << 20) };
 	/// Disputes the test arbiter has open: `(task, segment, challenger, defendant)`.
 	pub static DISPUTES: RefCell<Vec<(u64, u32, u64, u64)>> = const { RefCell::new(Vec::new()) };
 	/// Disputes the test arbiter opened with no game bond: `(task, segment)`.
@@ -160,6 +163,14 @@ impl crate::DisputeArbiter<u64> for TestArbiter {
 		proof: &crate::OffTaskProof,
 	) -> bool {
 		OFF_TASK_INDEX.with(|i| *i.borrow() == Some(proof.index))
+	}
+}
+
+/// Reads [`PUBLISH_BYTES`].
+pub struct MaxPublishBytes;
+impl frame_support::traits::Get<u64> for MaxPublishBytes {
+	fn get() -> u64 {
+		PUBLISH_BYTES.with(|r| *r.borrow())
 	}
 }
 
@@ -319,7 +330,7 @@ impl pallet_gensyn_tasks::Config for Test {
 	type ThresholdBounds = TestBounds;
 	type PublishPeriod = ConstU64<8>;
 	type DemandFeePerMiB = ConstU64<1>;
-	type MaxPublishBytes = ConstU64<{ 1 << 20 }>;
+	type MaxPublishBytes = MaxPublishBytes;
 	type WeightInfo = ();
 	#[cfg(feature = "runtime-benchmarks")]
 	type BenchmarkHelper = TestLottery;
@@ -374,6 +385,7 @@ impl ExtBuilder {
 		AUTHORED.with(|a| a.borrow_mut().clear());
 		DELAY.with(|d| *d.borrow_mut() = 2);
 		PERIOD.with(|d| *d.borrow_mut() = 5);
+		PUBLISH_BYTES.with(|b| *b.borrow_mut() = 1 << 20);
 		DISPUTES.with(|d| d.borrow_mut().clear());
 		REFUSE.with(|r| *r.borrow_mut() = false);
 		OFF_TASK_INDEX.with(|r| *r.borrow_mut() = None);

@@ -10,8 +10,8 @@ use crate::*;
 impl<T: Config> Pallet<T> {
 	/// `prove_off_task`: checks `proof` against the task's committed result and records
 	/// its prover (the first one): `who`, unless the checkpoint it opens is being
-	/// published on a demand (a page of it is on chain), whose demander pays to put it on
-	/// chain and reports it (a proof copied from the pool, or made by the solver's own
+	/// published on a paid demand (a page of it is on chain), whose demander pays to put
+	/// it on chain and reports it (a proof copied from the pool, or made by the solver's own
 	/// account from the pages, even before the last, takes nothing from it).
 	pub(crate) fn do_prove_off_task(
 		who: T::AccountId,
@@ -26,10 +26,11 @@ impl<T: Config> Pallet<T> {
 			T::Arbiter::off_task(&spec, &result.checkpoint_root, result.checkpoints, &proof),
 			Error::<T>::NotOffTask
 		);
-		// Pages come in order: one on chain moved the next from the first.
+		// Pages come in order: one on chain moved the next from the first. A report's
+		// demand, free, put nothing on chain at its reporter's cost: the prover keeps it.
 		let demanded = Demands::<T>::get(id)
 			.into_iter()
-			.find(|d| d.checkpoint == proof.index && d.next != Some((0, 0)))
+			.find(|d| d.checkpoint == proof.index && d.next != Some((0, 0)) && !d.fee.is_zero())
 			.map(|d| d.by);
 		let by = demanded.unwrap_or(who);
 		OffTask::<T>::insert(id, &by);

@@ -101,8 +101,13 @@ impl<T: Config> Pallet<T> {
 		let mut slashed: Vec<T::AccountId> = Vec::new();
 		Self::judge_unrevealed(id, &mut audits, &forced_of, &mut slashed);
 		Self::judge_forced(id, task, &mut audits, &forced_of, &mut slashed);
+		// A report's demand, which cost its verifier nothing, yields to a counted fail:
+		// the fail's verifier reports the fault, and the verdicts that stand are paid (a
+		// partner's early report must not turn a caught fake into its own bounty). A
+		// demand paid for keeps its place.
+		let failed = audits.iter().any(|a| a.verdict.is_some_and(|v| !v.pass));
 		let prover = OffTask::<T>::take(id).or_else(|| {
-			let d = Self::withheld(&demands)?;
+			let d = Self::withheld_before(&demands, failed)?;
 			let (checkpoint, by) = (d.checkpoint, d.by.clone());
 			Self::deposit_event(Event::CheckpointWithheld { id, checkpoint, by: by.clone() });
 			Some(by)
@@ -132,7 +137,7 @@ impl<T: Config> Pallet<T> {
 			// Whatever the round's end, so that every payout is in an event.
 			Self::deposit_event(Event::VerifiersPaid { id, paid: verifiers_paid });
 		}
-		match Self::round_end(task, &audits) {
+		match Self::round_end(task, &audits, &demands) {
 			RoundEnd::Unverified => {
 				Self::fail(id, task, FailReason::Unverified);
 				Ok(false)
@@ -258,13 +263,21 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// How the round ends, from the verdicts that count (posted, trusted, not void).
-	fn round_end(task: &Task<T>, audits: &AuditsOf<T>) -> RoundEnd<T::AccountId, BalanceOf<T>> {
+	fn round_end(
+		task: &Task<T>,
+		audits: &AuditsOf<T>,
+		demands: &[DemandOf<T>],
+	) -> RoundEnd<T::AccountId, BalanceOf<T>> {
 		let counted: Vec<&Audit<T::AccountId>> =
 			audits.iter().filter(|a| a.verdict.is_some()).collect();
 		let failed = counted.iter().any(|a| a.verdict.is_some_and(|v| !v.pass));
 		// A re-audit reported unavailable too: two verifiers drawn independently could not
-		// fetch the solver's proof.
-		let withheld = audits.iter().any(|a| a.unavailable && a.reported_before);
+		// fetch the solver's proof, and the chain could not ask it for the checkpoints (a
+		// state too large to publish). Where they were published, the reports prove
+		// nothing: the segment is unchecked.
+		let withheld = audits.iter().any(|a| {
+			a.unavailable && a.reported_before && !Self::published_for(demands, a.segment)
+		});
 		// A report no verifier checked again: none was left to draw, the one drawn stayed
 		// silent, or its verdict does not count (untrusted, voided).
 		let unchecked =

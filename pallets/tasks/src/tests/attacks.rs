@@ -427,6 +427,7 @@ fn a_reporter_of_several_segments_gets_one_reauditor_not_one_per_segment() {
 				pass(id, a.verifier, a.segment);
 			}
 			for a in &mine {
+				super::unavailable::unpublishable();
 				assert_ok!(TaskPallet::report_unavailable(
 					RuntimeOrigin::signed(reporter),
 					id,

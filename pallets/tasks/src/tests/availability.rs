@@ -39,6 +39,29 @@ pub(super) fn pages(spec: &TaskSpec, leaves: &[[u8; 32]], k: u32) -> Vec<publish
 /// A task of `spec` whose run has real states, every drawn segment passed by the
 /// solver's partners, and its window open; with the run's checkpoint leaves.
 pub(super) fn passed(spec: TaskSpec) -> (TaskId, Vec<[u8; 32]>) {
+	let (id, leaves) = verifying_run(spec);
+	for a in Audits::<T>::get(id) {
+		pass_run(id, a.verifier, a.segment, &leaves);
+	}
+	assert_eq!(task(id).phase, Phase::Challenge);
+	(id, leaves)
+}
+
+/// `who` posts the true pass on `segment` of the run with `leaves`.
+pub(super) fn pass_run(id: TaskId, who: u64, segment: u32, leaves: &[[u8; 32]]) {
+	let next = segment as usize + 1;
+	let siblings = merkle::proof(leaves, next).unwrap().siblings;
+	let proof = CheckpointProof {
+		checkpoint_hash: leaves[next],
+		siblings: BoundedVec::truncate_from(siblings),
+	};
+	let who = RuntimeOrigin::signed(who);
+	assert_ok!(TaskPallet::submit_verification(who, id, segment, 0, leaves[next], proof));
+}
+
+/// A task of `spec` whose run has real states, in its Verifying phase (verifiers 11 and
+/// 12, whistleblower 13); with the run's checkpoint leaves.
+pub(super) fn verifying_run(spec: TaskSpec) -> (TaskId, Vec<[u8; 32]>) {
 	let id = submitted_with(spec.clone());
 	reg(12, Role::Verifier);
 	reg(13, Role::Whistleblower);
@@ -57,17 +80,6 @@ pub(super) fn passed(spec: TaskSpec) -> (TaskId, Vec<[u8; 32]>) {
 	));
 	run_to(task(id).deadline);
 	assert_eq!(task(id).phase, Phase::Verifying);
-	for a in Audits::<T>::get(id) {
-		let next = a.segment as usize + 1;
-		let p = merkle::proof(&leaves, next).unwrap();
-		let proof = CheckpointProof {
-			checkpoint_hash: leaves[next],
-			siblings: BoundedVec::truncate_from(p.siblings),
-		};
-		let who = RuntimeOrigin::signed(a.verifier);
-		assert_ok!(TaskPallet::submit_verification(who, id, a.segment, 0, leaves[next], proof));
-	}
-	assert_eq!(task(id).phase, Phase::Challenge);
 	(id, leaves)
 }
 
@@ -540,14 +552,7 @@ fn a_standby_no_longer_auditing_the_task_is_not_slashed() {
 		let redrawn = Audits::<T>::get(id).iter().find(|b| b.segment == a.segment).unwrap().clone();
 		assert_ne!(redrawn.verifier, a.verifier, "audited again by another");
 		assert!(TaskPallet::duties(&a.verifier).is_empty(), "shown nothing");
-		let next = a.segment as usize + 1;
-		let p = merkle::proof(&leaves, next).unwrap();
-		let proof = CheckpointProof {
-			checkpoint_hash: leaves[next],
-			siblings: BoundedVec::truncate_from(p.siblings),
-		};
-		let who = RuntimeOrigin::signed(redrawn.verifier);
-		assert_ok!(TaskPallet::submit_verification(who, id, a.segment, 0, leaves[next], proof));
+		pass_run(id, redrawn.verifier, a.segment, &leaves);
 		let before = worth(a.verifier);
 		// Nobody else's verdict read the checkpoint (Exact mode): none stands by now.
 		let none = Event::StandbyReplaced { id, checkpoint: a.segment, standby: None };

@@ -133,6 +133,7 @@ fn a_reauditor_whose_bond_covers_the_units_is_drawn_first() {
 			let drawn: Vec<u64> = audits.iter().map(|a| a.verifier).collect();
 			assert!(drawn.iter().all(|v| [11, 12, 14].contains(v)), "salt {salt}: {drawn:?}");
 			let first = audits[0].clone();
+			super::unavailable::unpublishable();
 			assert_ok!(TaskPallet::report_unavailable(
 				RuntimeOrigin::signed(first.verifier),
 				id,

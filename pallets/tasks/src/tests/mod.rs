@@ -25,6 +25,7 @@ mod migrations;
 mod off_task;
 mod profiling;
 mod property;
+mod reports;
 mod settlement;
 mod submission;
 mod training;
@@ -422,7 +423,10 @@ fn rule(id: TaskId, segment: u32, challenger_won: bool) {
 	let before = drawn();
 	assert_ok!(<TaskPallet as DisputeOutcome>::resolve(id, segment, challenger_won));
 	assert_eq!(drawn(), before, "no re-audit is drawn in the ruling's block");
-	let due = || Audits::<T>::get(id).iter().any(TaskPallet::due_reaudit);
+	let due = || {
+		let demands = Demands::<T>::get(id);
+		Audits::<T>::get(id).iter().any(|a| TaskPallet::due_reaudit(a, &demands))
+	};
 	let t = task(id);
 	if t.phase == Phase::Challenge && due() {
 		run_to(t.deadline);

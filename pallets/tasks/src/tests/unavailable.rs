@@ -1,6 +1,14 @@
-//! Reports of an unavailable proof store and their re-audits.
+//! Reports of an unavailable proof store and their re-audits, on tasks whose state a
+//! demand can no longer ask for (submitted under a larger bound than the chain's now):
+//! nothing is demanded, and the re-audits alone check a report, a second report
+//! rejecting the proof. `reports.rs` plays reports whose checkpoints the chain demands.
 
 use super::*;
+
+/// Lowers the bound on a demanded state under every task submitted so far.
+pub(super) fn unpublishable() {
+	PUBLISH_BYTES.with(|b| *b.borrow_mut() = 0);
+}
 
 #[test]
 fn report_unavailable_errors() {
@@ -46,6 +54,7 @@ fn report_unavailable_errors() {
 fn verifying_two() -> (TaskId, Audit<u64>, Audit<u64>) {
 	let two = spec_with(|s| s.verification.audit_fraction = SpecPermill(200_000));
 	let id = verifying_with(two);
+	unpublishable();
 	let audits = Audits::<T>::get(id);
 	assert_eq!(audits.len(), 2);
 	(id, audits[0].clone(), audits[1].clone())
@@ -56,12 +65,14 @@ fn verifying_two() -> (TaskId, Audit<u64>, Audit<u64>) {
 /// unbonds first. Returns the task, the reporter and the other verifier.
 fn reported_unavailable(spare: bool) -> (TaskId, u64, u64) {
 	let id = verifying();
+	unpublishable();
 	let a = Audits::<T>::get(id)[0].clone();
 	assert_eq!(Audits::<T>::get(id).len(), 1);
 	let other = if a.verifier == 11 { 12 } else { 11 };
 	if !spare {
 		assert_ok!(Stake::unbond(RuntimeOrigin::signed(other), Role::Verifier));
 	}
+	unpublishable();
 	assert_ok!(TaskPallet::report_unavailable(RuntimeOrigin::signed(a.verifier), id, a.segment));
 	assert!(events().contains(&Event::StoreUnavailable {
 		id,
@@ -95,6 +106,7 @@ fn a_store_reported_unavailable_twice_rejects_the_solver_and_nobody_else_pays() 
 		assert!(WorkerTasks::<T>::get(reporter, id).is_none());
 		// A spare verifier is never drawn after the second report: it is final.
 		reg(14, Role::Verifier);
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(RuntimeOrigin::signed(other), id, a.segment));
 		run_to(task(id).deadline);
 		// Two verifiers drawn independently could not fetch the proof: rejected, and with
@@ -147,9 +159,11 @@ fn a_report_on_the_reaudit_of_a_voided_verdict_is_a_first_report_not_a_rejection
 		// The first verifier fetched the proof (it posted a verdict, since refuted); the
 		// re-auditor's report is one verifier's word: the solver is not rejected.
 		let (id, _) = overturned_pass(VerificationMode::Threshold, true);
+		unpublishable();
 		let a = Audits::<T>::get(id)[0].clone();
 		assert!(a.reaudits == 1 && !a.reported_before);
 		let sb = Stake::bond(&10, Role::Solver);
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(a.verifier),
 			id,
@@ -170,6 +184,7 @@ fn a_report_survives_a_missed_verdict_whose_silent_verifier_is_not_drawn_to_rech
 		// Two audits by 11 and 12: one reports, the other posts nothing.
 		let (id, r, m) = verifying_two();
 		assert_ne!(r.verifier, m.verifier);
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(r.verifier),
 			id,
@@ -210,6 +225,7 @@ fn a_silent_verifier_never_takes_the_room_a_reaudit_needs_in_replaced() {
 		// still need room.
 		let filler: Vec<u64> = (100..107).collect();
 		Replaced::<T>::insert(id, BoundedVec::try_from(filler).unwrap());
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(r.verifier),
 			id,
@@ -274,6 +290,7 @@ fn a_reaudit_verdict_left_unrevealed_is_slashed_once_and_another_verifier_checks
 	new_test_ext().execute_with(|| {
 		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12, 14]);
 		let first = Audits::<T>::get(id)[0].clone();
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(first.verifier),
 			id,
@@ -316,6 +333,7 @@ fn a_reaudit_of_a_report_is_never_forced_so_its_honest_pass_checks_the_report() 
 	new_test_ext().execute_with(|| {
 		let id = verifying_by(sp_runtime::Perbill::zero(), spec(), &[11, 12, 14]);
 		let first = Audits::<T>::get(id)[0].clone();
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(first.verifier),
 			id,
@@ -372,6 +390,7 @@ fn an_unchecked_report_beside_a_passing_verdict_leaves_the_solver_unpaid() {
 		let (id, r, p) = verifying_two();
 		let t = task(id);
 		let (solver, pb) = (Balances::free_balance(10), Balances::free_balance(p.verifier));
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(r.verifier),
 			id,
@@ -457,6 +476,7 @@ fn a_report_outlives_a_refuted_reaudit_so_the_next_report_rejects_the_proof() {
 		rule(id, a.segment, true);
 		let a = Audits::<T>::get(id)[0].clone();
 		assert_eq!((a.verifier, a.reaudits, a.reported_before), (14, 2, true));
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(RuntimeOrigin::signed(14), id, a.segment));
 		run_to(task(id).deadline);
 		assert!(events().iter().any(|e| matches!(e, Event::ProofRejected { .. })));
@@ -474,10 +494,12 @@ fn a_report_whose_reaudit_a_game_voided_survives_a_later_verifying_deadline() {
 			s.verification.mode = VerificationMode::Threshold;
 		});
 		let id = verifying_with(three);
+		unpublishable();
 		let audits = Audits::<T>::get(id);
 		assert_eq!(audits.len(), 3);
 		let (s0, s1, s2) = (audits[0].clone(), audits[1].clone(), audits[2].clone());
 		assert_eq!(s0.verifier, s2.verifier);
+		unpublishable();
 		assert_ok!(TaskPallet::report_unavailable(
 			RuntimeOrigin::signed(s1.verifier),
 			id,

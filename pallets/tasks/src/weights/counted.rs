@@ -135,11 +135,14 @@ impl Counted {
 			.saturating_add(self.window_opened())
 	}
 	/// report_unavailable: r Tasks, Audits, Deadlines; w Tasks, Audits, Deadlines; the
-	/// last report opens the window ([`Counted::window_opened`]).
+	/// last report opens the window ([`Counted::window_opened`]). It demands two
+	/// checkpoints: r/w Demands (up to 10 KB), r Specs (three times), LastUpgrade (twice),
+	/// and for each one's standby Audits and Specs again; the spec's tensor lengths are
+	/// walked three times.
 	pub fn report_unavailable(&self) -> Weight {
 		let db = self.0;
-		Weight::from_parts(40_000_000, 12_000)
-			.saturating_add(db.reads_writes(3, 3))
+		Weight::from_parts(70_000_000, 24_000)
+			.saturating_add(db.reads_writes(3 + 10, 3 + 1))
 			.saturating_add(self.window_opened())
 	}
 	// A window's opening fixes its verifiers' reveal deadlines: r Audits, and per audit
