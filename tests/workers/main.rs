@@ -12,7 +12,9 @@
 //! solver paid in full); a solver node killed mid-training and restarted; a solver that
 //! stops and never commits (slashed at its deadline, the task re-drawn and completed);
 //! a spec whose data fails its checks (declined by the solver, nobody slashed); a solver
-//! whose proof store fails verifiers (reported twice, rejected); a solver that contests
+//! whose proof store serves nobody (reported, it publishes what the report demands, and
+//! a re-auditor replays from the pages; or, its checkpoints not its commitment's, the
+//! demand lapses and it is rejected); a solver that contests
 //! the fails on its fake and stops serving its journal (the verifier still wins); a
 //! whistleblower that cannot fetch the checkpoints (it demands them, the solver
 //! publishes them on chain, or a verifier does when the solver's node is down).
@@ -63,7 +65,7 @@ fn main() -> ExitCode {
 		a_killed_solver_restarts_and_resumes_from_its_last_checkpoint,
 		a_verifier_replays_from_the_solvers_copy_when_the_submitter_stops_serving,
 		a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower,
-		a_solver_withholding_its_proof_is_reported_twice_and_rejected,
+		a_solver_whose_store_serves_nothing_answers_the_reports_and_is_paid,
 		a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected,
 		a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published,
 		a_hidden_run_from_another_start_is_proven_off_the_task_from_its_pages,
@@ -672,30 +674,18 @@ fn a_forced_error_is_caught_and_the_jackpot_pays_the_whistleblower() {
 }
 
 /// Bob's proof store serves nothing. Charlie, the only verifier when the task is drawn,
-/// reports his segments unavailable (neither paid nor slashed); at settlement one goes to
-/// Eve (a second verifier node, registered once Charlie found the store empty), whose
-/// report makes two verifiers drawn independently that could not fetch the proof: Bob is
-/// rejected and slashed, and with no other solver the task fails and Alice is refunded
-/// all but the profile (paid to Charlie).
-fn a_solver_withholding_its_proof_is_reported_twice_and_rejected() {
-	proof_not_served_is_reported_twice_and_rejected("withholding-solver");
-}
-
-/// Bob commits checkpoint hashes that are not his checkpoints' and serves the real
-/// checkpoints: no verifier can replay from a committed state, and none posts a verdict
-/// it could not defend in a game (a failing one would name a replay root it cannot
-/// back). Both report the segment unavailable, as for a store that serves nothing: Bob
-/// is rejected and slashed, no verifier is slashed.
-fn a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected() {
-	proof_not_served_is_reported_twice_and_rejected("mismatched-solver");
-}
-
-/// Bob's store does not serve his committed proof (`fault`); see the two tests above.
-fn proof_not_served_is_reported_twice_and_rejected(fault: &str) {
+/// reports his segments unavailable (neither paid nor slashed), and each report demands
+/// the checkpoints its segment's replay needs: Bob's node publishes them on chain. At
+/// settlement Charlie's segments go to Eve (a second verifier node, registered once
+/// Charlie found the store empty), who cannot fetch them from the store either: she
+/// replays them from the published pages and passes them, and Bob, who served nobody
+/// but answered every demand, is paid in full.
+fn a_solver_whose_store_serves_nothing_answers_the_reports_and_is_paid() {
 	let s = setup_with(Options {
-		fault: Some(fault),
+		fault: Some("withholding-solver"),
 		forced_percent: Some("0"),
 		node_args: &["--unavailable-after", "1"],
+		publish_period: Some("120"),
 		..Options::default()
 	});
 	let empty = "the solver's store does not serve segment";
@@ -703,29 +693,54 @@ fn proof_not_served_is_reported_twice_and_rejected(fault: &str) {
 	let (stdout, stderr, log, eve_log) = with_eve_joining(&s, &eve_args, empty);
 	let ended = stdout.lines().any(|l| l.starts_with("OUTCOME "));
 	assert!(ended, "the task did not end:\n{stdout}\n{stderr}\nworkers:\n{}", worker_lines(&log));
-	let submitted = tagged_json(&stdout, "RESULT ");
 	let outcome = tagged_json(&stdout, "OUTCOME ");
+	assert_eq!(outcome["end"], "TaskCompleted", "{outcome}\n{}", worker_lines(&log));
+	assert!(stdout.contains("tasks.StoreUnavailable"), "Charlie reported:\n{stdout}");
+	assert!(stdout.contains("tasks.CheckpointPublished"), "Bob answered:\n{stdout}");
+	assert!(!stdout.contains("tasks.ProofRejected"), "{stdout}");
+	assert!(stdout.contains("tasks.Reaudited"), "{stdout}");
+	let replayed = "replayed from its published pages";
+	assert!(eve_log.contains(replayed), "Eve replays from the pages:\n{}", tail(&eve_log));
+	let to = outcome["blockNumber"].as_u64().expect("block");
+	let ledger = ledger(&s, to, "//Bob");
+	let (d_bob, fee_bob) = account(&ledger, 0);
+	assert_eq!(d_bob, planck(&outcome["data"]["solverPaid"]) - fee_bob, "Bob: {ledger}");
+}
+
+/// Bob commits checkpoint hashes that are not his checkpoints' and serves the real
+/// checkpoints: no verifier can replay from a committed state, and none posts a verdict
+/// it could not defend in a game (a failing one would name a replay root it cannot
+/// back). Charlie reports the segment unavailable, as for a store that serves nothing,
+/// and his report demands its checkpoints, which Bob cannot publish (no page of his
+/// proves against his root): the demand lapses, Bob is rejected and slashed, and
+/// Charlie is paid the withheld checkpoint's bounty, with no second verifier needed.
+fn a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected() {
+	let s = setup_with(Options {
+		fault: Some("mismatched-solver"),
+		forced_percent: Some("0"),
+		node_args: &["--unavailable-after", "1"],
+		publish_period: Some("120"),
+		..Options::default()
+	});
+	let (submitted, outcome, stdout) = submit_and_follow(&s);
+	let log = s.node.log();
 	assert_eq!(outcome["end"], "TaskFailed", "{outcome}\n{}", worker_lines(&log));
+	assert!(stdout.contains("tasks.StoreUnavailable"), "{stdout}");
+	assert!(stdout.contains("tasks.CheckpointWithheld"), "{stdout}");
 	assert!(stdout.contains("ProofRejected"), "{stdout}");
-	let reports = stdout.lines().filter(|l| l.contains("tasks.StoreUnavailable")).count();
-	let audits = submitted["audits"].as_u64().expect("audits") as usize;
-	assert_eq!(reports, audits + 1, "Charlie's reports and Eve's:\n{stdout}");
-	let reaudits = stdout.lines().filter(|l| l.contains("tasks.Reaudited")).count();
-	assert_eq!(reaudits, 1, "{stdout}");
+	assert!(!stdout.contains("tasks.Reaudited"), "one report is enough:\n{stdout}");
 	assert!(!stdout.contains("tasks.VerdictPosted"), "nothing was judged:\n{stdout}");
-	assert!(eve_log.contains("reporting it unavailable"), "{}", tail(&eve_log));
 
 	let to = outcome["blockNumber"].as_u64().expect("block");
-	let ledger = ledger(&s, to, "//Alice,//Bob,//Charlie,//Eve");
+	let ledger = ledger(&s, to, "//Alice,//Bob,//Charlie");
 	const GSN: i128 = 1_000_000_000_000;
 	let (d_bob, fee_bob) = account(&ledger, 1);
 	assert_eq!(d_bob, -100 * GSN - fee_bob, "Bob slashed: {ledger}");
-	// A report is neither paid nor slashed; Charlie was paid for profiling the task.
+	// Charlie was paid for profiling the task and, as the reporter whose demand went
+	// unanswered, the withheld checkpoint's bounty.
 	let profile_pay = planck(&submitted["segmentPay"]);
 	let (d_charlie, fee_charlie) = account(&ledger, 2);
-	assert_eq!(d_charlie, profile_pay - fee_charlie, "Charlie: {ledger}");
-	let (d_eve, fee_eve) = account(&ledger, 3);
-	assert_eq!(d_eve, -fee_eve, "Eve: {ledger}");
+	assert_eq!(d_charlie, profile_pay + 10 * GSN - fee_charlie, "Charlie: {ledger}");
 	// Alice paid the profile only (Alice authors the blocks: the fees come to her).
 	let escrow = planck(&submitted["escrow"]);
 	let refunded = planck(&outcome["data"]["refunded"]);

@@ -125,10 +125,15 @@ impl Player {
 				claimed: replayed.claimed.as_ref(),
 			};
 			let call = match game.side {
-				Party::Defendant => {
-					let leaves = &replayed.committed.journaled()?.leaves;
-					prover::defend::<Runtime>(&replayed.run, leaves, &table)
-				}
+				Party::Defendant => match replayed.committed.journaled() {
+					Ok(j) => prover::defend::<Runtime>(&replayed.run, &j.leaves, &table),
+					// A verdict replayed from the segment's published pages defends from
+					// the leaves they proved.
+					Err(e) => {
+						let leaves = paged_leaves(&ctx, &replayed.committed, segment).ok_or(e)?;
+						prover::defend::<Runtime>(&replayed.run, &leaves, &table)
+					}
+				},
 				Party::Challenger => prover::challenge::<Runtime>(&replayed.run, &table),
 			}
 			.map_err(|e| format!("no move for {:?}: {e}", game.stage))?;
@@ -162,9 +167,10 @@ pub fn replayed(
 	}
 	let spec = chain::spec(view)?;
 	let committed = segment::committed_run(ctx, role, task, view)?;
-	if role != "whistleblower" {
+	if role != "whistleblower" && paged_leaves(ctx, &committed, segment).is_none() {
 		// Only a whistleblower replays without the journal: the others move from its
-		// leaves, and a replay kept without them would stay unable to move.
+		// leaves (or from the leaves of the segment's published pages), and a replay kept
+		// without them would stay unable to move.
 		committed.journaled()?;
 	}
 	let run = segment::replay(ctx, &spec, view.order_randomness, &committed, segment)?;
@@ -324,9 +330,20 @@ pub fn check_verdict(
 	Ok(Some((id, segment)))
 }
 
+/// The leaves of `segment`'s start and end checkpoints of the `committed` run, with
+/// their siblings, where this node read both from their pages on chain.
+pub fn paged_leaves(
+	ctx: &WorkerContext,
+	committed: &segment::Committed,
+	segment: u32,
+) -> Option<prover::ProvedLeaves> {
+	let indices = [segment, segment.saturating_add(1)];
+	published::proved_leaves(&ctx.data.cache, &committed.root, &indices)
+}
+
 /// Threshold mode: the distance (f32 bits, as a verifier posts it) of the solver's
 /// checkpoint from this node's replay of `segment`; `None` in Exact mode.
-fn distance_of(replayed: &Replayed, segment: u32) -> Result<Option<u32>, String> {
+pub fn distance_of(replayed: &Replayed, segment: u32) -> Result<Option<u32>, String> {
 	let Some(claimed) = replayed.claimed.as_ref() else { return Ok(None) };
 	let (start, end) = replayed.run.segment_ends(segment).map_err(|e| e.to_string())?;
 	let d = gensyn_workers::replay::relative_distance(&replayed.run.spec, start, end, claimed)

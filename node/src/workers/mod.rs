@@ -16,6 +16,7 @@ mod duties;
 mod faults;
 mod metrics;
 mod off_task;
+mod paged;
 mod publish;
 mod published;
 mod secrets;

@@ -38,6 +38,48 @@ pub fn proof(
 	prove(spec, index, &state, siblings)
 }
 
+/// Whether checkpoint `index` of `run`, as this node read it from its pages, is where
+/// the task puts it: the seeded initial state for the first, else a state stamped with
+/// the task's step for it. A verifier replays a segment from its pages only from such a
+/// start: the game opens the start as the solver committed it, and a verdict replayed
+/// from the task's start could not be defended from another.
+pub enum Placed {
+	/// On the task's schedule.
+	OnTask,
+	/// Off it, with the proof the chain takes of that, where one shows it.
+	Off(Option<OffTaskProof>),
+}
+
+/// [`Placed`] of checkpoint `index` of `run` as read from its pages; an error when it was
+/// not read.
+pub fn placed(
+	ctx: &WorkerContext,
+	spec: &TaskSpec,
+	run: &Committed,
+	index: u32,
+) -> Result<Placed, String> {
+	if index == 0 {
+		return Ok(match from_pages(ctx, spec, run)? {
+			None => Placed::OnTask,
+			Some((i, state, siblings)) => Placed::Off(prove(spec, i, &state, siblings)?),
+		});
+	}
+	let unread = format!("checkpoint {index} is not read from its pages");
+	let state = published::kept((&ctx.store, &ctx.data.cache), (&run.root, index))
+		.ok_or_else(|| unread.clone())?;
+	if state.step == spec.checkpoint_step(u64::from(index)) {
+		return Ok(Placed::OnTask);
+	}
+	let siblings = published::kept_siblings(&ctx.data.cache, (&run.root, index)).ok_or(unread)?;
+	log::warn!(
+		target: "gensyn-worker",
+		"the committed run is not the task's: its checkpoint {index}, read from its pages, is \
+		 at step {}",
+		state.step
+	);
+	Ok(Placed::Off(prove(spec, index as usize, &state, siblings)?))
+}
+
 /// A checkpoint opened to prove a run off its task: its index, its state and its
 /// siblings under the checkpoint root.
 type Opened = (usize, TrainState, Vec<[u8; 32]>);

@@ -106,6 +106,33 @@ pub fn ensure(
 	}
 }
 
+/// Reads checkpoint `index` of task `id`'s run from its pages on chain and records it,
+/// whatever the solver's store serves, once a demand of it was answered: a verifier that
+/// replays a segment from its pages reads both its ends so, since a store that serves
+/// one of them and not the other must not leave it with neither.
+pub fn read_answered(
+	ctx: &WorkerContext,
+	id: TaskId,
+	spec: &TaskSpec,
+	view: &chain::Task,
+	run: &segment::Committed,
+	index: u32,
+) -> Result<(), String> {
+	if recorded(&ctx.data.cache, (&run.root, index)) {
+		return Ok(());
+	}
+	let at = HeaderBackend::info(&*ctx.client).best_hash;
+	let demands = chain::demands(&ctx.client, at, id)?;
+	let upgrades = chain::upgrades(&ctx.client, at)?;
+	let d = demands
+		.iter()
+		.find(|d| d.checkpoint == index && d.next.is_none())
+		.ok_or_else(|| format!("task {id}: checkpoint {index} is not published"))?;
+	let pages = (d.at, d.due_since(&upgrades));
+	let (state, siblings) = read(ctx, at, id, spec, view, index, pages)?;
+	keep((&ctx.store, &ctx.data.cache), spec, (&run.root, index), (&state, &siblings))
+}
+
 /// Where a node records checkpoint `index` of the run committed to `root` as read from
 /// its pages (the file it keeps in its store, the state root the pages proved, and its
 /// siblings under the root): beside the fetched journals in its data cache.
@@ -155,6 +182,23 @@ pub fn kept_siblings(cache: &Path, (root, index): (&[u8; 32], u32)) -> Option<Ve
 	let record = std::fs::read(record(cache, root, index)).ok()?;
 	let siblings = record.get(64..)?.chunks_exact(32);
 	siblings.map(|s| s.try_into().ok()).collect()
+}
+
+/// The leaves of checkpoints `indices` of the run committed to `root`, each with its
+/// siblings under the root, as their pages proved them, if this node read every one: what
+/// a verifier without the run's journal defends its verdict with in a game.
+pub fn proved_leaves(
+	cache: &Path,
+	root: &[u8; 32],
+	indices: &[u32],
+) -> Option<pallet_gensyn_arbitration::prover::ProvedLeaves> {
+	let leaf = |index: u32| {
+		let record = std::fs::read(record(cache, root, index)).ok()?;
+		let leaf: [u8; 32] = record.get(32..64)?.try_into().ok()?;
+		Some((index, leaf, kept_siblings(cache, (root, index))?))
+	};
+	let leaves = indices.iter().map(|i| leaf(*i)).collect::<Option<Vec<_>>>()?;
+	Some(pallet_gensyn_arbitration::prover::ProvedLeaves(leaves))
 }
 
 /// Whether this node recorded checkpoint `index` of the run committed to `root` (a file

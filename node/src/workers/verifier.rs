@@ -22,13 +22,14 @@ use gensyn_workers::{
 use pallet_gensyn_jackpot::{Binding, Call as JackpotCall};
 use pallet_gensyn_stake::Role as StakeRole;
 use pallet_gensyn_tasks::{Call as TasksCall, CheckpointProof, Duty, TaskId};
+use sc_client_api::HeaderBackend;
 use sp_core::H256;
 
 use super::{
 	chain,
 	dispute::Player,
 	duties::{DutyKey, Plan, Role},
-	publish,
+	off_task, paged, publish,
 	secrets::Secrets,
 	segment::{self, Replays},
 	WorkerContext, WorkerFault,
@@ -352,19 +353,38 @@ fn verify_segment(
 	store: StoreCheck,
 ) -> Result<RuntimeCall, String> {
 	let spec = chain::spec(view)?;
+	// What the store does not serve is read from its pages on chain where a report had
+	// them published; else the store's failure counts towards a report.
+	let unserved = |why: String| match paged::verdict(ctx, id, segment, view, forced) {
+		Ok(Some(call)) => Ok(call),
+		Ok(None) => store.unserved(id, segment, why),
+		Err(e) => store.unserved(id, segment, format!("{why}; nor from its pages: {e}")),
+	};
 	let run = match segment::committed(ctx, id, view) {
 		Ok(c) => c,
-		Err(e) => return store.unserved(id, segment, e),
+		Err(e) => return unserved(e),
 	};
 	let (base, segment::Journaled { journal, leaves }) = (&run.base, run.journaled()?);
 	// A run off the task's checkpoint schedule replays to checkpoints of the solver's
-	// choosing; no segment of it is judged. Every honest verifier finds the same, so it
-	// is reported unchecked at once: two reports reject the proof.
+	// choosing; no segment of it is judged. It is proven off its task from its commitment
+	// first (which rejects the proof at settlement), then the segment is reported
+	// unchecked: a report alone proves nothing once the solver publishes what it demands.
 	let partner = ctx.faults.is(WorkerFault::PartnerFromElsewhere);
 	match replay::check_schedule(&spec, journal) {
 		Err(ReplayError::NotThisTask(_)) if partner => {}
 		Ok(()) => {}
 		Err(e @ ReplayError::NotThisTask(_)) => {
+			let best = ctx.client.info().best_hash;
+			// A proof that cannot be made (its checkpoint not served) leaves the report.
+			if !chain::off_task_proven(&ctx.client, best, id).unwrap_or(true) {
+				if let Ok(Some(proof)) = off_task::proof(ctx, &spec, &run) {
+					log::warn!(
+						target: "gensyn-worker",
+						"verifier: task {id}: {e}; proving the run off its task"
+					);
+					return Ok(RuntimeCall::Tasks(TasksCall::prove_off_task { id, proof }));
+				}
+			}
 			log::warn!(
 				target: "gensyn-worker",
 				"verifier: task {id} segment {segment}: {e}; reporting the segment unchecked"
@@ -398,7 +418,7 @@ fn verify_segment(
 
 	let private = ctx.data.private_hosts;
 	match jobs::fetch_segments(base, journal, &[segment as usize], &ctx.store, private) {
-		Err(e @ StoreError::Remote { .. }) => return store.unserved(id, segment, e.to_string()),
+		Err(e @ StoreError::Remote { .. }) => return unserved(e.to_string()),
 		// This node's own trouble (its disk): retried, never blamed on the solver.
 		Err(e) => return Err(e.to_string()),
 		// Served once the data is had too (or the time since the first failure would
@@ -426,7 +446,7 @@ fn verify_segment(
 			);
 			return Ok(RuntimeCall::Tasks(TasksCall::report_unavailable { id, segment }));
 		}
-		Err(segment::DataMiss::Unserved(why)) => return store.unserved(id, segment, why),
+		Err(segment::DataMiss::Unserved(why)) => return unserved(why),
 		Err(e @ segment::DataMiss::Local(_)) => return Err(format!("task {id}: {e}")),
 	};
 	// The chain's own: the decided threshold, or its bounded default.
@@ -451,7 +471,7 @@ fn verify_segment(
 		// never judged: a failing verdict would claim a replay root this verifier could
 		// not defend move by move, and the solver would win the game.
 		Some(Err(e @ (ReplayError::CommitmentMismatch { .. } | ReplayError::Checkpoint(_)))) => {
-			return store.unserved(id, segment, e.to_string())
+			return unserved(e.to_string())
 		}
 		// This node's own trouble (its disk, the engine): retried, never posted.
 		Some(Err(e)) => return Err(e.to_string()),
@@ -476,8 +496,7 @@ fn verify_segment(
 		if forced { " (forced error: posting a failing verdict)" } else { "" }
 	);
 	if forced {
-		distance = f32::MAX;
-		replay_hash = hash::blake2_256(&[&b"gensyn/forced-error"[..], &replay_hash[..]].concat());
+		(distance, replay_hash) = (f32::MAX, forced_error(&replay_hash));
 	}
 	Ok(RuntimeCall::Tasks(TasksCall::submit_verification {
 		id,
@@ -486,4 +505,9 @@ fn verify_segment(
 		replay_hash,
 		proof,
 	}))
+}
+
+/// The replay hash a forced error posts in place of `replay_hash`: one no replay reaches.
+pub fn forced_error(replay_hash: &[u8; 32]) -> [u8; 32] {
+	hash::blake2_256(&[&b"gensyn/forced-error"[..], &replay_hash[..]].concat())
 }
