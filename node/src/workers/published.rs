@@ -92,11 +92,7 @@ pub fn ensure(
 			d.due_since(&upgrades)
 		)),
 		Some(d) => {
-			// Every page is proved against the committed root, so the state they hold
-			// is the committed checkpoint: no journal is needed to trust it.
-			let pages = (d.at, d.due_since(&upgrades));
-			let (state, siblings) = read(ctx, at, id, spec, view, index, pages)?;
-			keep((&ctx.store, &ctx.data.cache), spec, (&run.root, index), (&state, &siblings))?;
+			keep_published(ctx, at, (id, index), (spec, view, run), (d, &upgrades))?;
 			log::info!(
 				target: "gensyn-worker",
 				"whistleblower: task {id}: read checkpoint {index} from its pages on chain"
@@ -128,7 +124,21 @@ pub fn read_answered(
 		.iter()
 		.find(|d| d.checkpoint == index && d.next.is_none())
 		.ok_or_else(|| format!("task {id}: checkpoint {index} is not published"))?;
-	let pages = (d.at, d.due_since(&upgrades));
+	keep_published(ctx, at, (id, index), (spec, view, run), (d, &upgrades))
+}
+
+/// Reads checkpoint `index` of task `id`'s run from the pages of its answered demand `d`
+/// (read past the kept `upgrades`) as of block `at`, and keeps it. Every page is proved
+/// against the committed root, so the state they hold is the committed checkpoint: no
+/// journal is needed to trust it.
+fn keep_published(
+	ctx: &WorkerContext,
+	at: H256,
+	(id, index): (TaskId, u32),
+	(spec, view, run): (&TaskSpec, &chain::Task, &segment::Committed),
+	(d, upgrades): (&chain::Demanded, &[BlockNumber]),
+) -> Result<(), String> {
+	let pages = (d.at, d.due_since(upgrades));
 	let (state, siblings) = read(ctx, at, id, spec, view, index, pages)?;
 	keep((&ctx.store, &ctx.data.cache), spec, (&run.root, index), (&state, &siblings))
 }

@@ -49,6 +49,16 @@ pub(super) fn passed(spec: TaskSpec) -> (TaskId, Vec<[u8; 32]>) {
 
 /// `who` posts the true pass on `segment` of the run with `leaves`.
 pub(super) fn pass_run(id: TaskId, who: u64, segment: u32, leaves: &[[u8; 32]]) {
+	post_run(id, who, segment, leaves, leaves[segment as usize + 1]);
+}
+
+/// `who` fails `segment` of the run with `leaves`: a replay no checkpoint has.
+pub(super) fn fail_run(id: TaskId, who: u64, segment: u32, leaves: &[[u8; 32]]) {
+	post_run(id, who, segment, leaves, [0xee; 32]);
+}
+
+/// `who` posts `replay` as its verdict on `segment` of the run with `leaves`.
+fn post_run(id: TaskId, who: u64, segment: u32, leaves: &[[u8; 32]], replay: [u8; 32]) {
 	let next = segment as usize + 1;
 	let siblings = merkle::proof(leaves, next).unwrap().siblings;
 	let proof = CheckpointProof {
@@ -56,7 +66,7 @@ pub(super) fn pass_run(id: TaskId, who: u64, segment: u32, leaves: &[[u8; 32]]) 
 		siblings: BoundedVec::truncate_from(siblings),
 	};
 	let who = RuntimeOrigin::signed(who);
-	assert_ok!(TaskPallet::submit_verification(who, id, segment, 0, leaves[next], proof));
+	assert_ok!(TaskPallet::submit_verification(who, id, segment, 0, replay, proof));
 }
 
 /// A task of `spec` whose run has real states, in its Verifying phase (verifiers 11 and
@@ -398,7 +408,7 @@ fn pages_after_the_windows_end_reopen_it_for_a_period() {
 }
 
 /// A proof that opens the run's first checkpoint (the test arbiter reads only the index).
-fn first_opened() -> OffTaskProof {
+pub(super) fn first_opened() -> OffTaskProof {
 	OffTaskProof {
 		index: 0,
 		siblings: BoundedVec::new(),

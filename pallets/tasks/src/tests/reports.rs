@@ -5,7 +5,9 @@
 //! solver that withholds them is rejected, its reporter paid.
 
 use super::{
-	availability::{demand_held, pages, pass_run, publish, settle, tiny, verifying_run},
+	availability::{
+		demand_held, fail_run, first_opened, pages, pass_run, publish, settle, tiny, verifying_run,
+	},
 	*,
 };
 
@@ -175,13 +177,7 @@ fn a_partners_report_does_not_take_a_caught_fakes_reward_from_its_verifier() {
 				pass_run(id, honest, s, &leaves);
 				continue;
 			}
-			let p = merkle::proof(&leaves, s as usize + 1).unwrap().siblings;
-			let proof = CheckpointProof {
-				checkpoint_hash: leaves[s as usize + 1],
-				siblings: BoundedVec::truncate_from(p),
-			};
-			let who = RuntimeOrigin::signed(honest);
-			assert_ok!(TaskPallet::submit_verification(who, id, s, 0, [0xee; 32], proof));
+			fail_run(id, honest, s, &leaves);
 			caught = true;
 		}
 		run_until(id, || Tasks::<T>::get(id).is_none_or(|t| t.phase != Phase::Challenge));
@@ -240,13 +236,7 @@ fn a_paid_demand_withheld_pays_its_demander_whatever_else_failed() {
 		let (id, leaves) = verifying_run(tiny());
 		let audits = Audits::<T>::get(id);
 		let (failing, passed) = (audits[0].clone(), audits[1].clone());
-		let p = merkle::proof(&leaves, failing.segment as usize + 1).unwrap().siblings;
-		let proof = CheckpointProof {
-			checkpoint_hash: leaves[failing.segment as usize + 1],
-			siblings: BoundedVec::truncate_from(p),
-		};
-		let who = RuntimeOrigin::signed(failing.verifier);
-		assert_ok!(TaskPallet::submit_verification(who, id, failing.segment, 0, [0xee; 32], proof));
+		fail_run(id, failing.verifier, failing.segment, &leaves);
 		for a in audits.iter().skip(1) {
 			pass_run(id, a.verifier, a.segment, &leaves);
 		}
@@ -256,6 +246,28 @@ fn a_paid_demand_withheld_pays_its_demander_whatever_else_failed() {
 		let withheld = Event::CheckpointWithheld { id, checkpoint: passed.segment, by: 13 };
 		assert!(events().contains(&withheld), "the paid demand decides");
 		assert_eq!(worth(13), demander + 10, "its demander gains the bounty, its fee back");
+		check();
+	});
+}
+
+/// A report's free demand does not take an off-task proof's credit: a partner verifier
+/// that reported a segment, whose checkpoint the solver started to publish, gets
+/// nothing when another account proves the run off its task from that checkpoint; the
+/// prover is paid.
+#[test]
+fn an_off_task_proof_is_credited_to_its_prover_not_to_a_reports_demand() {
+	new_test_ext().execute_with(|| {
+		let spec = tiny();
+		let (id, leaves) = verifying_run(spec.clone());
+		let reporter = Audits::<T>::get(id)[0].verifier;
+		let s = segments_of(id, reporter)[0];
+		report(reporter, id, s);
+		let first = &pages(&spec, &leaves, s)[0];
+		assert_ok!(publish(10, id, s, first));
+		OFF_TASK_INDEX.with(|i| *i.borrow_mut() = Some(s));
+		let proof = OffTaskProof { index: s, ..first_opened() };
+		assert_ok!(TaskPallet::prove_off_task(RuntimeOrigin::signed(13), id, proof));
+		assert!(events().contains(&Event::RunOffTask { id, by: 13 }), "the prover reports it");
 		check();
 	});
 }
