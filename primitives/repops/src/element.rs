@@ -8,11 +8,13 @@
 //! final division) or *element-wise* (evaluated whole from a few inputs).
 //!
 //! Reduction steps: `Dot`: `acc + a * b`; `Max`: `a > acc ? a : acc`;
-//! `ExpSum`: `acc + expf(a - b)`.
+//! `ExpSum`: `acc + expf(a - b)`; `SquareDev`: `acc + (a - b) * (a - b)`.
 
 use crate::{
 	graph::{Graph, Op, OpKind},
-	loss, optim, ReproError, Result,
+	loss, optim,
+	transformer::{layernorm, ops},
+	ReproError, Result,
 };
 use alloc::vec::Vec;
 
@@ -39,6 +41,29 @@ pub enum ReductionKind {
 	Max,
 	/// `acc + expf(a - b)`.
 	ExpSum,
+	/// `acc + (a - b) * (a - b)` (a variance's sum about the mean `b`).
+	SquareDev,
+	/// `acc + a` where `b` is token `.0`, else `acc` (an embedding's gradient: the rows
+	/// that picked it).
+	TokenSum(u32),
+}
+
+/// What a reduction's accumulator becomes once every term is in.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Finish {
+	/// It is the result.
+	None,
+	/// `acc / divisor` (a mean).
+	Divide(f32),
+	/// `acc * scale` (attention's `1 / sqrt(dh)`).
+	Scale(f32),
+	/// `1 / sqrt(acc / d + eps)` (LayerNorm's, from the variance's sum).
+	Rstd {
+		/// Features a row.
+		d: u32,
+		/// LayerNorm's `eps`.
+		eps: f32,
+	},
 }
 
 /// The shape of one element's reduction.
@@ -50,8 +75,8 @@ pub struct Reduction {
 	pub len: u64,
 	/// The accumulator's initial value.
 	pub init: Operand,
-	/// The result is `acc / divisor` when set (the mean loss).
-	pub divisor: Option<f32>,
+	/// What the accumulator becomes at the end.
+	pub finish: Finish,
 }
 
 fn op_of(g: &Graph, op: usize) -> Result<&Op> {
@@ -64,6 +89,11 @@ fn input(op: &Op, k: usize) -> Result<u32> {
 
 fn t(tensor: u32, index: usize) -> Operand {
 	Operand::Tensor { tensor, index: index as u64 }
+}
+
+/// The element counts of `op`'s inputs, by position.
+fn input_lens<'a>(g: &'a Graph, op: &'a Op) -> impl Fn(usize) -> Option<usize> + 'a {
+	move |k| g.tensors.get(*op.inputs.get(k)? as usize).map(|t| t.numel())
 }
 
 fn check_elem(g: &Graph, op: &Op, elem: u64) -> Result<usize> {
@@ -79,7 +109,7 @@ pub fn reduction(g: &Graph, op: usize, elem: u64) -> Result<Option<Reduction>> {
 	let o = op_of(g, op)?;
 	let e = check_elem(g, o, elem)?;
 	let dot = |len: usize, init: Operand| {
-		Some(Reduction { kind: ReductionKind::Dot, len: len as u64, init, divisor: None })
+		Some(Reduction { kind: ReductionKind::Dot, len: len as u64, init, finish: Finish::None })
 	};
 	Ok(match o.kind {
 		OpKind::LinearFwd { fin, fout, .. } => {
@@ -104,26 +134,27 @@ pub fn reduction(g: &Graph, op: usize, elem: u64) -> Result<Option<Reduction>> {
 			kind: ReductionKind::Max,
 			len: classes as u64,
 			init: Operand::Const(f32::NEG_INFINITY),
-			divisor: None,
+			finish: Finish::None,
 		}),
 		OpKind::PoolFwd(p) => Some(Reduction {
 			kind: ReductionKind::Max,
 			len: (p.k * p.k) as u64,
 			init: Operand::Const(f32::NEG_INFINITY),
-			divisor: None,
+			finish: Finish::None,
 		}),
 		OpKind::ExpSum { classes, .. } => Some(Reduction {
 			kind: ReductionKind::ExpSum,
 			len: classes as u64,
 			init: Operand::Const(0.0),
-			divisor: None,
+			finish: Finish::None,
 		}),
 		OpKind::MeanLoss { batch } => Some(Reduction {
 			kind: ReductionKind::Dot,
 			len: batch as u64,
 			init: Operand::Const(0.0),
-			divisor: Some(batch as f32),
+			finish: Finish::Divide(batch as f32),
 		}),
+		OpKind::Lm(kind) => ops::reduction(kind, e, &input_lens(g, o)),
 		_ => None,
 	})
 }
@@ -219,6 +250,16 @@ pub fn term_operands(g: &Graph, op: usize, elem: u64, j: u64) -> Result<[Operand
 			[t(input(o, 0)?, e * classes as usize + j), t(input(o, 1)?, e)]
 		}
 		OpKind::MeanLoss { .. } => [t(input(o, 0)?, j), one],
+		OpKind::Lm(kind) => {
+			let [a, b] = ops::terms(kind, e, j, &input_lens(g, o))?;
+			let operand = |term: ops::Term| -> Result<Operand> {
+				Ok(match term {
+					ops::Term::In(k, i) => t(input(o, k)?, i),
+					ops::Term::Const(c) => Operand::Const(c),
+				})
+			};
+			[operand(a)?, operand(b)?]
+		}
 		OpKind::PoolFwd(p) => {
 			let (ow, oh, k, s) = (p.ow as usize, p.oh as usize, p.k as usize, p.stride as usize);
 			let (ox, oy, plane) = (e % ow, (e / ow) % oh, e / (ow * oh));
@@ -271,6 +312,14 @@ pub fn apply(kind: ReductionKind, acc: f32, a: f32, b: f32) -> f32 {
 		}
 		ReductionKind::Max => loss::max_step(acc, a),
 		ReductionKind::ExpSum => acc + loss::shifted_exp(a, b),
+		ReductionKind::SquareDev => layernorm::square_step(acc, a, b),
+		ReductionKind::TokenSum(token) => {
+			if b == token as f32 {
+				acc + a
+			} else {
+				acc
+			}
+		}
 	}
 }
 
@@ -310,9 +359,11 @@ pub fn partial(
 
 /// The final value from the accumulator after every term.
 pub fn finish(red: &Reduction, acc: f32) -> f32 {
-	match red.divisor {
-		Some(d) => acc / d,
-		None => acc,
+	match red.finish {
+		Finish::None => acc,
+		Finish::Divide(d) => acc / d,
+		Finish::Scale(s) => acc * s,
+		Finish::Rstd { d, eps } => layernorm::rstd_of(acc, d as usize, eps),
 	}
 }
 
@@ -396,6 +447,10 @@ pub fn eval_element(
 		OpKind::AdamM { beta1 } => optim::adam_m(beta1, v(0, e)?, v(1, e)?),
 		OpKind::AdamV { beta2 } => optim::adam_v(beta2, v(0, e)?, v(1, e)?),
 		OpKind::AdamParam(sc) => optim::adam_param(&sc, v(0, e)?, v(1, e)?, v(2, e)?),
+		OpKind::AdamWParam { sc, decay } => {
+			optim::adam_param(&sc, optim::adamw_decay(decay, v(0, e)?), v(1, e)?, v(2, e)?)
+		}
+		OpKind::Lm(kind) => ops::element(kind, e, &v)?,
 		_ => return Err(ReproError::OutOfRange),
 	})
 }

@@ -211,6 +211,15 @@ pub enum OpKind {
 	},
 	/// `[p, m, v] -> p - step_size * (m / (sqrt(v) / sqrt(bc2) + eps))`.
 	AdamParam(optim::AdamScalars),
+	/// `[p, m, v] -> AdamParam(p * decay, m, v)`: AdamW, its decoupled decay first.
+	AdamWParam {
+		/// Adam's scalars of this step.
+		sc: optim::AdamScalars,
+		/// `1 - lr * weight_decay`.
+		decay: f32,
+	},
+	/// A language model's operator ([`crate::transformer::ops`]).
+	Lm(crate::transformer::ops::LmOp),
 }
 
 /// One op: its kind, input tensor ids and output tensor id.
@@ -246,12 +255,12 @@ pub struct Graph {
 }
 
 impl Graph {
-	fn add(&mut self, kind: TensorKind, shape: Vec<u32>) -> u32 {
+	pub(crate) fn add(&mut self, kind: TensorKind, shape: Vec<u32>) -> u32 {
 		self.tensors.push(TensorInfo { kind, shape });
 		(self.tensors.len() - 1) as u32
 	}
 
-	fn op(&mut self, kind: OpKind, inputs: Vec<u32>, shape: Vec<u32>) -> u32 {
+	pub(crate) fn op(&mut self, kind: OpKind, inputs: Vec<u32>, shape: Vec<u32>) -> u32 {
 		let out = self.add(TensorKind::Value, shape);
 		self.ops.push(Op { kind, inputs, output: out });
 		out

@@ -171,6 +171,19 @@ pub fn run_op(g: &Graph, index: usize, values: &[Vec<f32>], threads: usize) -> R
 				*o = optim::adam_param(&sc, *p, *m, *v);
 			}
 		}
+		OpKind::AdamWParam { sc, decay } => {
+			let (p, m, v) = (i(0)?, i(1)?, i(2)?);
+			if p.len() != n || m.len() != n || v.len() != n {
+				return Err(ReproError::ShapeMismatch);
+			}
+			for (((o, p), m), v) in out.iter_mut().zip(p).zip(m).zip(v) {
+				*o = optim::adam_param(&sc, optim::adamw_decay(decay, *p), *m, *v);
+			}
+		}
+		OpKind::Lm(kind) => {
+			let inputs = (0..op.inputs.len()).map(i).collect::<Result<Vec<_>>>()?;
+			crate::transformer::ops::run(kind, &inputs, &mut out)?
+		}
 	}
 	Ok(out)
 }

@@ -18,7 +18,10 @@
 //! - [`train`]: one step of AdamW after gradient-norm clipping, over tensors in state
 //!   order;
 //! - [`task`]: a spec that names such a model read as its sizes, its initial state and
-//!   one step in the task state's layout, so a run trains and replays from its spec.
+//!   one step in the task state's layout, so a run trains and replays from its spec;
+//! - [`ops`]: the forward pass's operators as op-graph ops, each evaluable one element
+//!   (and one reduction step) at a time;
+//! - [`graph`]: the op graph of the forward pass and the token loss.
 //!
 //! Each module spells out its definition, and its per-element functions (`*_step`,
 //! `*_at`) are the ones its fast loops call, so an element evaluation for the pinpoint
@@ -26,10 +29,10 @@
 //!
 //! The spec language names this model (`Embedding`, `DecoderBlock`, `LayerNorm`, a
 //! `Linear` head over the positions, the token loss and AdamW; its state layout is
-//! `gensyn_primitives::layout`'s) and [`task`] trains it, but no op graph holds one:
-//! the model's passes are plain functions, with no element evaluation of their own
-//! beyond their parts', so [`crate::graph::covers`] says no and the chain takes no
-//! such task.
+//! `gensyn_primitives::layout`'s) and [`task`] trains it. Its forward pass and loss
+//! have an op graph ([`graph`]); its backward pass, clipping and AdamW do not yet, so
+//! no whole step has one, [`crate::graph::covers`] says no and the chain takes no such
+//! task.
 
 pub mod attention;
 pub mod block;
@@ -37,9 +40,11 @@ pub mod causal_softmax;
 pub mod clip;
 pub mod embedding;
 pub mod gelu;
+pub mod graph;
 pub mod layernorm;
 pub mod lm;
 pub mod multihead;
+pub mod ops;
 pub mod task;
 pub mod train;
 
