@@ -200,7 +200,8 @@ pub struct DataLocation {
 	pub offset: u64,
 	/// The file's length in bytes.
 	pub file_len: u64,
-	/// Whether the byte is a label (class index) rather than a pixel.
+	/// Whether the byte is an id (a class label, or a token of a sequence) rather than a
+	/// pixel.
 	pub label: bool,
 }
 
@@ -215,7 +216,7 @@ impl DataLocation {
 		self.file_len.div_ceil(DATA_CHUNK_SIZE as u64)
 	}
 
-	/// The value the byte stands for in the batch tensor: `pixel / 255` or the label.
+	/// The value the byte stands for in the batch tensor: `pixel / 255`, or the id.
 	pub fn value(&self, byte: u8) -> f32 {
 		if self.label {
 			f32::from(byte)
@@ -226,14 +227,16 @@ impl DataLocation {
 }
 
 /// Whether disputes can reach into this data format (the file must hold the raw values
-/// at fixed offsets: only the uncompressed MNIST IDX bundle does).
+/// at fixed offsets: the uncompressed MNIST IDX bundle, and token sequences).
 pub fn data_disputable(format: DataFormat) -> bool {
-	format == DataFormat::MnistIdx
+	matches!(format, DataFormat::MnistIdx | DataFormat::Tokens)
 }
 
 /// Where element `elem` of tensor `tensor` (`INPUT` or `LABELS`) of step `step`'s batch
 /// lies in the data file: an MNIST IDX bundle (images IDX `[N, H, W]` then labels IDX
-/// `[N]`). Computes the epoch's sample order (`O(samples)`).
+/// `[N]`), or `N` token sequences of `t + 1` one-byte ids (a sequence's input is its
+/// first `t`, its labels its last `t`). Computes the epoch's sample order
+/// (`O(samples)`).
 pub fn data_location(
 	spec: &TaskSpec,
 	randomness: &[u8; 32],
@@ -241,6 +244,7 @@ pub fn data_location(
 	tensor: u32,
 	elem: u64,
 ) -> Result<DataLocation> {
+	let tokens = spec.data.format == DataFormat::Tokens;
 	if !data_disputable(spec.data.format) || spec.data.input.channels != 1 {
 		return Err(ReproError::Data);
 	}
@@ -248,9 +252,11 @@ pub fn data_location(
 	let per_sample =
 		u64::from(spec.data.input.height).saturating_mul(u64::from(spec.data.input.width));
 	let n = u64::from(spec.data.samples);
+	// Both of a sequence's tensors hold `t` values a sample; an image's labels one.
+	let per_label = if tokens { per_sample } else { 1 };
 	let (b, within) = match tensor {
 		INPUT if per_sample > 0 => (elem / per_sample, elem % per_sample),
-		LABELS => (elem, 0),
+		LABELS if per_label > 0 => (elem / per_label, elem % per_label),
 		_ => return Err(ReproError::OutOfRange),
 	};
 	let pos = (start as u64).checked_add(b).ok_or(ReproError::OutOfRange)?;
@@ -259,6 +265,12 @@ pub fn data_location(
 	}
 	let perm = order::epoch_permutation(spec.training.seed, randomness, epoch, spec.data.samples);
 	let sample = u64::from(*perm.get(pos as usize).ok_or(ReproError::OutOfRange)?);
+	if tokens {
+		let per = per_sample.saturating_add(1);
+		let next = u64::from(tensor == LABELS);
+		let offset = sample.saturating_mul(per).saturating_add(within).saturating_add(next);
+		return Ok(DataLocation { offset, file_len: n.saturating_mul(per), label: true });
+	}
 	let images_len = 16 + n * per_sample;
 	let file_len = images_len + 8 + n;
 	let (offset, label) = if tensor == INPUT {

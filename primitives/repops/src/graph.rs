@@ -266,6 +266,37 @@ impl Graph {
 		out
 	}
 
+	/// A step's graph over `batch` samples before its ops: the batch input and labels
+	/// of these shapes (`INPUT`, `LABELS`), then `spec`'s parameters and optimizer state
+	/// in state order.
+	pub(crate) fn inputs(spec: &TaskSpec, batch: u32, input: Vec<u32>, labels: Vec<u32>) -> Graph {
+		let mut g = Graph {
+			tensors: Vec::new(),
+			ops: Vec::new(),
+			batch,
+			loss: 0,
+			params: Vec::new(),
+			opt_state: Vec::new(),
+			new_params: Vec::new(),
+			new_opt_state: Vec::new(),
+		};
+		g.add(TensorKind::Input, input);
+		g.add(TensorKind::Labels, labels);
+		let shapes = param_shapes(spec);
+		let slots = opt_slots(&spec.training.optimizer);
+		for (i, s) in shapes.iter().enumerate() {
+			let id = g.add(TensorKind::Param(i as u32), s.clone());
+			g.params.push(id);
+		}
+		for (i, s) in shapes.iter().enumerate() {
+			for j in 0..slots {
+				let id = g.add(TensorKind::OptState((i * slots + j) as u32), s.clone());
+				g.opt_state.push(id);
+			}
+		}
+		g
+	}
+
 	/// The shape of tensor `id`.
 	pub fn shape(&self, id: u32) -> Result<&[u32]> {
 		self.tensors.get(id as usize).map(|t| t.shape.as_slice()).ok_or(ReproError::OutOfRange)
@@ -275,12 +306,15 @@ impl Graph {
 pub use gensyn_primitives::layout::{opt_slots, param_shapes};
 
 /// Whether a step of `spec` has a graph here: every layer, the loss and the optimizer
-/// are ones whose ops the pinpoint game can evaluate one element at a time. A language
-/// model's (an `Embedding`, `DecoderBlock` or `LayerNorm`, a `Linear` over a sequence,
-/// the token loss, AdamW) has none yet: its operators exist as plain functions
-/// ([`crate::transformer`]) with no element evaluation of the whole step, so the chain
-/// refuses such a task ([`covers`] is part of what the arbiter rules on).
+/// are ones whose ops the pinpoint game can evaluate one element at a time. An image
+/// model of the five image layers with the softmax loss and SGD or Adam, or the
+/// language model [`crate::transformer::task`] reads ([`crate::transformer::graph`]);
+/// no other arrangement (the chain refuses such a task: [`covers`] is part of what the
+/// arbiter rules on).
 pub fn covers(spec: &TaskSpec) -> bool {
+	if crate::transformer::task::config(spec).is_some() {
+		return true;
+	}
 	let layers = spec.model.layers.iter().all(|l| {
 		matches!(
 			l,
@@ -304,8 +338,12 @@ fn act_shape(batch: u32, a: &Activation) -> Vec<u32> {
 	}
 }
 
-/// The graph of training step `step` (0-based) on a batch of `batch` samples.
+/// The graph of training step `step` (0-based) on a batch of `batch` samples (a
+/// language model's: sequences).
 pub fn step_graph(spec: &TaskSpec, batch: u32, step: u64) -> Result<Graph> {
+	if crate::transformer::task::config(spec).is_some() {
+		return crate::transformer::graph::step_graph(spec, batch, step);
+	}
 	spec.validate()?;
 	if !covers(spec) {
 		return Err(ReproError::Unsupported);
@@ -314,31 +352,10 @@ pub fn step_graph(spec: &TaskSpec, batch: u32, step: u64) -> Result<Graph> {
 		return Err(ReproError::BadBatch);
 	}
 	let shapes = infer_shapes(&spec.model)?;
-	let mut g = Graph {
-		tensors: Vec::new(),
-		ops: Vec::new(),
-		batch,
-		loss: 0,
-		params: Vec::new(),
-		opt_state: Vec::new(),
-		new_params: Vec::new(),
-		new_opt_state: Vec::new(),
-	};
 	let input_shape = shapes.first().ok_or(ReproError::OutOfRange)?;
-	g.add(TensorKind::Input, act_shape(batch, input_shape));
-	g.add(TensorKind::Labels, vec![batch]);
+	let mut g = Graph::inputs(spec, batch, act_shape(batch, input_shape), vec![batch]);
 	let pshapes = param_shapes(spec);
 	let slots = opt_slots(&spec.training.optimizer);
-	for (i, s) in pshapes.iter().enumerate() {
-		let id = g.add(TensorKind::Param(i as u32), s.clone());
-		g.params.push(id);
-	}
-	for (i, s) in pshapes.iter().enumerate() {
-		for j in 0..slots {
-			let id = g.add(TensorKind::OptState((i * slots + j) as u32), s.clone());
-			g.opt_state.push(id);
-		}
-	}
 
 	// Forward. `saved[l]` = input tensor of layer l; `outs[l]` = its output.
 	let mut cur = INPUT;

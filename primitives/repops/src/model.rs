@@ -225,8 +225,8 @@ fn graph_inputs(
 	labels: &[u32],
 	classes: u32,
 ) -> Result<Vec<Vec<f32>>> {
-	let x_len = g.tensors.get(graph::INPUT as usize).ok_or(ReproError::OutOfRange)?.numel();
-	if inputs.len() != x_len || labels.len() != g.batch as usize {
+	let len = |id: u32| g.tensors.get(id as usize).map(|t| t.numel()).ok_or(ReproError::OutOfRange);
+	if inputs.len() != len(graph::INPUT)? || labels.len() != len(graph::LABELS)? {
 		return Err(ReproError::ShapeMismatch);
 	}
 	if labels.iter().any(|l| *l >= classes) {
@@ -307,7 +307,13 @@ fn execute(
 	threads: usize,
 ) -> Result<(Graph, Vec<Vec<f32>>)> {
 	check_state(spec, src.state())?;
-	let batch = u32::try_from(labels.len()).map_err(|_| ReproError::BadBatch)?;
+	// A language model's labels are each position's next token.
+	let per = if crate::transformer::task::config(spec).is_some() {
+		spec.model.input.width.max(1) as usize
+	} else {
+		1
+	};
+	let batch = u32::try_from(labels.len() / per).map_err(|_| ReproError::BadBatch)?;
 	let g = step_graph(spec, batch, src.state().step)?;
 	let mut values = graph_inputs(&g, &mut src, inputs, labels, spec.data.classes)?;
 	let mut run = || -> Result<()> {
@@ -336,8 +342,10 @@ fn next_state(g: &Graph, values: &mut [Vec<f32>], step: u64) -> TrainState {
 	}
 }
 
-/// One training step on a batch (`inputs`: `[B, C, H, W]` flat; `labels`: `[B]`);
-/// updates `state` and returns the batch's mean loss (before the update).
+/// One training step on a batch (`inputs`: `[B, C, H, W]` flat; `labels`: `[B]`; a
+/// language model's: each sequence's `t` token ids as `f32`, then their `B * t` next
+/// tokens, [`load_batch`]); updates `state` and returns the batch's mean loss (before
+/// the update).
 pub fn train_step(
 	spec: &TaskSpec,
 	state: &mut TrainState,
@@ -401,7 +409,9 @@ pub trait Dataset {
 	}
 }
 
-/// The batch of step `step` under the task's data order ([`gensyn_primitives::order`]).
+/// The batch of step `step` under the task's data order ([`gensyn_primitives::order`]):
+/// its inputs and labels as a step graph reads them (a language model's, its sequences'
+/// token ids as `f32` and their next tokens).
 pub fn load_batch<D: Dataset + ?Sized>(
 	spec: &TaskSpec,
 	data: &D,
@@ -411,6 +421,11 @@ pub fn load_batch<D: Dataset + ?Sized>(
 	let (epoch, start, end) = order::step_range(spec, step).ok_or(ReproError::OutOfRange)?;
 	let perm = order::epoch_permutation(spec.training.seed, randomness, epoch, spec.data.samples);
 	let idx = perm.get(start..end).ok_or(ReproError::OutOfRange)?;
+	if crate::transformer::task::config(spec).is_some() {
+		let ids = sequences_of(spec, data, idx)?;
+		let (tokens, targets, _) = crate::transformer::task::split(spec, &ids)?;
+		return Ok((tokens.iter().map(|t| *t as f32).collect(), targets));
+	}
 	batch_of(spec, data, idx)
 }
 

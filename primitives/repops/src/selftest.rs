@@ -1,7 +1,8 @@
 //! A fixed workload whose result must be the same bits on every platform: a small CNN
 //! (Adam, cosine schedule) and a small MLP (SGD with momentum, step schedule), three
 //! steps each on generated data, a language model's task (clipped AdamW) three steps
-//! on generated tokens, and each transformer operator forward and backward.
+//! on generated tokens, each transformer operator forward and backward, and the
+//! language model's first step through its op graph.
 //! Tests compare its hash natively and in a wasm32 build.
 
 use crate::{
@@ -135,12 +136,13 @@ pub fn language_spec() -> Option<TaskSpec> {
 }
 
 /// `blake2_256` over the state hashes and loss bits after three steps of each spec
-/// (the image models' and the language model's), and the transformer's operators.
+/// (the image models' and the language model's), the transformer's operators, and the
+/// language model's step through its op graph.
 pub fn probe() -> Result<[u8; 32]> {
 	let mut acc = Vec::new();
 	// A language model's spec that failed to build would leave its step unprobed.
 	let lm = language_spec().ok_or(crate::ReproError::OutOfRange)?;
-	for s in specs().into_iter().chain([lm]) {
+	for s in specs().into_iter().chain([lm.clone()]) {
 		let mut st = init_state(&s)?;
 		let losses = replay(&s, &mut st, &Generated { classes: s.data.classes }, &[5u8; 32], 3, 1)?;
 		acc.extend_from_slice(&st.hash());
@@ -150,7 +152,19 @@ pub fn probe() -> Result<[u8; 32]> {
 	}
 	transformer_ops(&mut acc)?;
 	language_model(&mut acc)?;
+	language_graph(&lm, &mut acc)?;
 	Ok(blake2_256(&acc))
+}
+
+/// Appends the running hash over every op output of the language model's first step
+/// through its op graph (what a game's step opening commits to), so the graph's ops are
+/// compared too.
+fn language_graph(spec: &TaskSpec, acc: &mut Vec<u8>) -> Result<()> {
+	let data = Generated { classes: spec.data.classes };
+	let (x, y) = crate::model::load_batch(spec, &data, &[5u8; 32], 0)?;
+	let trace = crate::model::trace_step(spec, &init_state(spec)?, &x, &y, 1)?;
+	acc.extend_from_slice(trace.prefix.last().ok_or(crate::ReproError::OutOfRange)?);
+	Ok(())
 }
 
 /// Appends the bits of every transformer operator, forward and backward, on generated

@@ -255,3 +255,70 @@ fn the_probe_replays_a_language_models_task() {
 	assert_eq!(model::replay(&spec, &mut state, &data, &[5; 32], 3, 1).unwrap().len(), 3);
 	gensyn_repops::selftest::probe().unwrap();
 }
+
+/// A step through the op graph (the one the pinpoint game walks) trains as the task's
+/// step does, and its trace commits to the same state.
+#[test]
+fn the_graph_steps_a_language_model_as_its_task_does() {
+	let spec = two_blocks();
+	let data = Cycle { vocab: 5 };
+	let randomness = [3u8; 32];
+	let mut by_task = model::init_state(&spec).unwrap();
+	let mut by_graph = by_task.clone();
+	for step in 0..4 {
+		let (x, y) = model::load_batch(&spec, &data, &randomness, step).unwrap();
+		let t = spec.model.input.width as usize;
+		assert_eq!((x.len(), y.len()), (4 * t, 4 * t), "a batch of four sequences");
+		let trace = model::trace_step(&spec, &by_graph, &x, &y, 2).unwrap();
+		let loss = model::train_step(&spec, &mut by_graph, &x, &y, 1).unwrap();
+		let want = model::replay(&spec, &mut by_task, &data, &randomness, 1, 1).unwrap()[0];
+		assert_eq!(loss.to_bits(), want.to_bits(), "step {step}");
+		assert_eq!(trace.loss.to_bits(), want.to_bits(), "step {step}");
+		assert_eq!(state_bits(&by_graph), state_bits(&by_task), "step {step}");
+		assert_eq!(trace.next.hash(), by_task.hash(), "step {step}");
+	}
+	// A target outside the vocabulary is the data's fault, refused before any op runs.
+	let (x, mut y) = model::load_batch(&spec, &data, &randomness, 4).unwrap();
+	y[3] = 5;
+	let err = model::train_step(&spec, &mut by_graph, &x, &y, 1);
+	assert_eq!(err, Err(ReproError::LabelOutOfRange));
+}
+
+/// Every token and target of a step's batch lies in the token file where the game reads
+/// it, one byte a value.
+#[test]
+fn every_batch_value_of_a_token_task_lies_where_the_game_reads_it() {
+	use gensyn_repops::{
+		dispute,
+		graph::{INPUT, LABELS},
+	};
+	let spec = fixtures::tiny_lm();
+	let data = Cycle { vocab: 5 };
+	let per = spec.model.input.width as usize + 1;
+	let mut file = vec![0u8; spec.data.samples as usize * per];
+	for (s, bytes) in file.chunks_exact_mut(per).enumerate() {
+		let mut ids = vec![0u32; per];
+		data.sequence(s as u32, &mut ids).unwrap();
+		for (b, id) in bytes.iter_mut().zip(ids) {
+			*b = id as u8;
+		}
+	}
+	assert!(dispute::data_disputable(spec.data.format));
+	let randomness = [9u8; 32];
+	for step in [0, spec.total_steps() - 1] {
+		let (x, y) = model::load_batch(&spec, &data, &randomness, step).unwrap();
+		let y: Vec<f32> = y.iter().map(|v| *v as f32).collect();
+		for (tensor, values) in [(INPUT, x), (LABELS, y)] {
+			for (e, v) in values.iter().enumerate() {
+				let loc = dispute::data_location(&spec, &randomness, step, tensor, e as u64);
+				let loc = loc.unwrap();
+				assert_eq!(loc.file_len, file.len() as u64);
+				let byte = file[loc.offset as usize];
+				assert_eq!(loc.value(byte).to_bits(), v.to_bits(), "step {step} {tensor} {e}");
+			}
+			let past =
+				dispute::data_location(&spec, &randomness, step, tensor, values.len() as u64);
+			assert_eq!(past, Err(ReproError::OutOfRange));
+		}
+	}
+}

@@ -17,7 +17,7 @@ use super::{
 	train::AdamW,
 };
 use crate::{
-	graph::{opt_slots, param_shapes, Graph, OpKind, TensorKind, INPUT, LABELS},
+	graph::{Graph, OpKind, TensorKind, INPUT, LABELS},
 	optim, ReproError, Result,
 };
 use alloc::{vec, vec::Vec};
@@ -38,6 +38,16 @@ pub fn step_graph(spec: &TaskSpec, batch: u32, step: u64) -> Result<Graph> {
 	let h = task::adamw(spec, step)?;
 	b.adamw(&grads, &h, step)?;
 	Ok(b.g)
+}
+
+/// The number of tensors in a step graph of the language model `c`, counted without
+/// building it (a submission checks it against what one move of a game opens): per
+/// block 16 parameters, their 32 moments and 129 op outputs (22 of the forward pass, 43
+/// of the backward pass, 4 a parameter of the optimizer's); around the blocks the
+/// batch's two tensors, the other 6 parameters and their 12 moments, and 51 op outputs.
+/// A test holds it to [`step_graph`].
+pub fn tensor_count(c: &Config) -> usize {
+	c.layers.saturating_mul(177).saturating_add(69)
 }
 
 /// The sizes every op of the graph is built from.
@@ -74,11 +84,10 @@ struct BlockIds {
 	gelu: u32,
 }
 
-/// A LayerNorm's input and its row statistics (tensor ids).
+/// A LayerNorm's normalised input and its rows' `rstd` (tensor ids).
 #[derive(Clone, Copy)]
 struct Norm {
-	x: u32,
-	mean: u32,
+	xhat: u32,
 	rstd: u32,
 }
 
@@ -108,31 +117,8 @@ impl Builder {
 			eps: c.eps,
 			layers: c.layers,
 		};
-		let mut g = Graph {
-			tensors: Vec::new(),
-			ops: Vec::new(),
-			batch,
-			loss: 0,
-			params: Vec::new(),
-			opt_state: Vec::new(),
-			new_params: Vec::new(),
-			new_opt_state: Vec::new(),
-		};
-		g.add(TensorKind::Input, vec![batch, t]);
-		g.add(TensorKind::Labels, vec![rows]);
-		let shapes = param_shapes(spec);
-		let slots = opt_slots(&spec.training.optimizer);
-		for (i, s) in shapes.iter().enumerate() {
-			let id = g.add(TensorKind::Param(i as u32), s.clone());
-			g.params.push(id);
-		}
-		for (i, s) in shapes.iter().enumerate() {
-			for j in 0..slots {
-				let id = g.add(TensorKind::OptState((i * slots + j) as u32), s.clone());
-				g.opt_state.push(id);
-			}
-		}
-		if g.params.len() != c.tensor_count() || slots != 2 {
+		let g = Graph::inputs(spec, batch, vec![batch, t], vec![rows]);
+		if g.params.len() != c.tensor_count() || g.opt_state.len() != 2 * g.params.len() {
 			return Err(ReproError::StateMismatch);
 		}
 		Ok(Builder { g, n })
@@ -172,9 +158,9 @@ impl Builder {
 		let Sizes { rows, d, eps, .. } = self.n;
 		let mean = self.lm(LmOp::RowMean { rows, d }, vec![x], vec![rows]);
 		let rstd = self.lm(LmOp::RowRstd { rows, d, eps }, vec![x, mean], vec![rows]);
-		let y =
-			self.lm(LmOp::Normalize { rows, d }, vec![x, mean, rstd, gamma, beta], vec![rows, d]);
-		(Norm { x, mean, rstd }, y)
+		let xhat = self.lm(LmOp::Xhat { rows, d }, vec![x, mean, rstd], vec![rows, d]);
+		let y = self.lm(LmOp::Affine { rows, d }, vec![xhat, gamma, beta], vec![rows, d]);
+		(Norm { xhat, rstd }, y)
 	}
 
 	/// Adds a LayerNorm's gradients from `dy`: `(dx, dgamma, dbeta)`.
@@ -182,10 +168,11 @@ impl Builder {
 		let Sizes { rows, d, .. } = self.n;
 		let shape = vec![rows, d];
 		let g = self.lm(LmOp::ScaledGrad { rows, d }, vec![dy, gamma], shape.clone());
-		let xhat = self.lm(LmOp::Xhat { rows, d }, vec![s.x, s.mean, s.rstd], shape.clone());
+		let xhat = s.xhat;
 		let a = self.lm(LmOp::RowMean { rows, d }, vec![g], vec![rows]);
 		let b = self.lm(LmOp::RowDot { rows, d }, vec![g, xhat], vec![rows]);
-		let dx = self.lm(LmOp::NormGrad { rows, d }, vec![s.rstd, g, a, xhat, b], shape);
+		let c = self.lm(LmOp::CentredGrad { rows, d }, vec![g, a, xhat, b], shape.clone());
+		let dx = self.lm(LmOp::RowScaled { rows, d }, vec![s.rstd, c], shape);
 		let dgamma = self.lm(LmOp::ColDot { rows, d }, vec![dy, xhat], vec![d]);
 		let dbeta = self.g.op(OpKind::LinearBwdBias { batch: rows, fout: d }, vec![dy], vec![d]);
 		[dx, dgamma, dbeta]
@@ -442,16 +429,26 @@ mod tests {
 		let g = step_graph(&spec, 2, state.step).unwrap();
 		let seqs = sequences(&c, 2, 5);
 		let values = values(&g, &state, &spec, &seqs, 2);
-		let fetch = |t: u32, i: u64| values.get(t as usize)?.get(i as usize).copied();
+		let reads = core::cell::Cell::new(0usize);
+		let fetch = |t: u32, i: u64| {
+			reads.set(reads.get() + 1);
+			values.get(t as usize)?.get(i as usize).copied()
+		};
 		let mut checked = 0;
 		for (op, o) in g.ops.iter().enumerate() {
 			let out = &values[o.output as usize];
 			// Every element of the small ops; a spread of the larger ones'.
 			let step = (out.len() / 37).max(1);
 			for e in (0..out.len()).step_by(step).chain([out.len() - 1]) {
+				reads.set(0);
 				let value = element::eval_element(&g, op, e as u64, &fetch).expect("evaluates");
 				assert_eq!(value.to_bits(), out[e].to_bits(), "op {op} ({:?}) element {e}", o.kind);
-				if let Some(red) = element::reduction(&g, op, e as u64).unwrap() {
+				let reduction = element::reduction(&g, op, e as u64).unwrap();
+				// The game opens at most four values for an element-wise op's element.
+				if reduction.is_none() {
+					assert!(reads.get() <= 4, "op {op} ({:?}) reads {}", o.kind, reads.get());
+				}
+				if let Some(red) = reduction {
 					let j = red.len / 2;
 					let before = element::partial(&g, op, e as u64, j, &fetch).unwrap();
 					let step = element::reduction_step(&g, op, e as u64, j, before, &fetch);
@@ -472,7 +469,7 @@ mod tests {
 				}
 			}
 		}
-		assert_eq!(kinds.len(), 26);
+		assert_eq!(kinds.len(), 27);
 	}
 
 	#[test]
@@ -492,6 +489,18 @@ mod tests {
 			assert_eq!(one, Err(ReproError::TokenOutOfRange), "{bad}");
 			// Another row's value does not read the bad token.
 			assert!(element::eval_element(&g, 0, 0, &fetch).is_ok());
+		}
+	}
+
+	#[test]
+	fn the_tensors_are_counted_without_building_the_graph() {
+		for blocks in 1..=4 {
+			let spec = spec_of(blocks, 1.0);
+			let c = task::config(&spec).unwrap();
+			for batch in [1, 4] {
+				let built = step_graph(&spec, batch, 3).unwrap().tensors.len();
+				assert_eq!(tensor_count(&c), built, "{blocks} blocks");
+			}
 		}
 	}
 

@@ -61,7 +61,13 @@ pub fn affine_at(xhat: f32, gamma: f32, beta: f32) -> f32 {
 /// `rstd * ((g - a) - xhat * b)`.
 #[inline(always)]
 pub fn input_grad_at(rstd: f32, g: f32, a: f32, xhat: f32, b: f32) -> f32 {
-	rstd * ((g - a) - xhat * b)
+	rstd * centred_grad_at(g, a, xhat, b)
+}
+
+/// `(g - a) - xhat * b`: [`input_grad_at`] before its row's `rstd`.
+#[inline(always)]
+pub fn centred_grad_at(g: f32, a: f32, xhat: f32, b: f32) -> f32 {
+	(g - a) - xhat * b
 }
 
 /// The mean and `rstd` of one row.

@@ -2,7 +2,7 @@
 //! each op writes one tensor, is either a reduction (one accumulator per output element,
 //! walked in a fixed order) or element-wise, and has the same definition three ways:
 //! the whole op ([`run`]), the shape and terms of one element's reduction
-//! ([`reduction`], [`term_operands`]) and one element-wise value ([`element`]). They
+//! ([`reduction`], [`terms`]) and one element-wise value ([`element`]). They
 //! call the per-element functions the transformer's modules call, so a graph of these
 //! ops gives the bits [`super::task::train_step`] gives (tests check it), and the
 //! pinpoint game can rule on any one of its values. The projections, the loss and
@@ -41,7 +41,7 @@ impl Heads {
 	/// The sequence, head and query position of statistics row `e` (`batch x heads x t`).
 	fn row(&self, e: usize) -> (usize, usize, usize) {
 		let (t, h) = (self.t as usize, self.heads as usize);
-		(e / (h * t), (e / t) % h, e % t)
+		(quot(e, h * t), rem(quot(e, t), h), rem(e, t))
 	}
 
 	/// Flat index of column `c` of head `h` at position `i` of sequence `b` in a
@@ -51,7 +51,7 @@ impl Heads {
 	}
 }
 
-/// A language model's forward operator; inputs listed per variant as `[..]`.
+/// A language model's operator; inputs listed per variant as `[..]`.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum LmOp {
 	/// `[ids, tok, pos] -> x[r, j] = tok[ids[r], j] + pos[r % t, j]` (the two lookups
@@ -82,8 +82,9 @@ pub enum LmOp {
 		/// LayerNorm's `eps`.
 		eps: f32,
 	},
-	/// `[x, mean, rstd, gamma, beta] -> ((x - mean) * rstd) * gamma[j] + beta[j]`.
-	Normalize {
+	/// `[xhat, gamma, beta] -> xhat * gamma[j] + beta[j]` (LayerNorm's output, from
+	/// [`LmOp::Xhat`]).
+	Affine {
 		/// Rows.
 		rows: u32,
 		/// Features.
@@ -128,8 +129,16 @@ pub enum LmOp {
 		/// Features.
 		d: u32,
 	},
-	/// `[rstd, g, a, xhat, b] -> rstd[r] * ((g - a[r]) - xhat * b[r])`.
-	NormGrad {
+	/// `[g, a, xhat, b] -> (g - a[r]) - xhat * b[r]`.
+	CentredGrad {
+		/// Rows.
+		rows: u32,
+		/// Features.
+		d: u32,
+	},
+	/// `[rstd, c] -> rstd[r] * c` (LayerNorm's input gradient, from
+	/// [`LmOp::CentredGrad`]).
+	RowScaled {
 		/// Rows.
 		rows: u32,
 		/// Features.
@@ -191,6 +200,17 @@ pub enum Term {
 	Const(f32),
 }
 
+/// `a / b`, and `0` for a zero `b` (no size of a validated spec is zero; a division
+/// here never panics all the same).
+fn quot(a: usize, b: usize) -> usize {
+	a.checked_div(b).unwrap_or(0)
+}
+
+/// `a % b`, and `0` for a zero `b`.
+fn rem(a: usize, b: usize) -> usize {
+	a.checked_rem(b).unwrap_or(0)
+}
+
 /// A token id read as `f32`: whole and below `vocab`.
 fn token(v: f32, vocab: u32) -> Result<usize> {
 	let whole = v >= 0.0 && v < vocab as f32 && (v as u32) as f32 == v;
@@ -241,25 +261,26 @@ pub fn reduction(kind: LmOp, e: usize, lens: Lens) -> Option<Reduction> {
 			of(ReductionKind::Dot, i + 1, zero, Finish::None)
 		}
 		LmOp::TokGrad { rows, d, .. } => {
-			let token = u32::try_from(e / (d as usize).max(1)).unwrap_or(u32::MAX);
+			let token = u32::try_from(quot(e, d as usize)).unwrap_or(u32::MAX);
 			of(ReductionKind::TokenSum(token), rows as usize, zero, Finish::None)
 		}
 		LmOp::PosGrad { rows, t, .. } => {
-			of(ReductionKind::Dot, (rows / t.max(1)) as usize, zero, Finish::None)
+			of(ReductionKind::Dot, quot(rows as usize, t as usize), zero, Finish::None)
 		}
 		LmOp::NormSq => {
 			let total = (0..).map_while(lens).fold(0usize, usize::saturating_add);
 			of(ReductionKind::Dot, total, zero, Finish::None)
 		}
 		LmOp::Embed { .. }
-		| LmOp::Normalize { .. }
+		| LmOp::Affine { .. }
 		| LmOp::CausalProb(_)
 		| LmOp::Add
 		| LmOp::Gelu
 		| LmOp::GeluGrad
 		| LmOp::ScaledGrad { .. }
 		| LmOp::Xhat { .. }
-		| LmOp::NormGrad { .. }
+		| LmOp::CentredGrad { .. }
+		| LmOp::RowScaled { .. }
 		| LmOp::ScoreGrad(_)
 		| LmOp::ClipScale { .. }
 		| LmOp::Scaled => return None,
@@ -287,22 +308,22 @@ pub fn terms(kind: LmOp, e: usize, j: usize, lens: Lens) -> Result<[Term; 2]> {
 		LmOp::RowRstd { d, .. } => [Term::In(0, e * d as usize + j), Term::In(1, e)],
 		LmOp::Scores(n) | LmOp::ProbGrad(n) => {
 			let tt = n.t as usize;
-			let (b, h, i) = n.row(e / tt);
-			[Term::In(0, n.at(b, i, h, j)), Term::In(1, n.at(b, e % tt, h, j))]
+			let (b, h, i) = n.row(quot(e, tt));
+			[Term::In(0, n.at(b, i, h, j)), Term::In(1, n.at(b, rem(e, tt), h, j))]
 		}
 		LmOp::CausalMax(n) => [Term::In(0, e * n.t as usize + j), unused],
 		LmOp::CausalExpSum(n) => [Term::In(0, e * n.t as usize + j), Term::In(1, e)],
 		LmOp::Context(n) => {
 			let (dh, tt, d) = (n.dh as usize, n.t as usize, n.d());
-			let (r, col) = (e / d, e % d);
-			let (b, i, h, c) = (r / tt, r % tt, col / dh, col % dh);
+			let (r, col) = (quot(e, d), rem(e, d));
+			let (b, i, h, c) = (quot(r, tt), rem(r, tt), quot(col, dh), rem(col, dh));
 			let p = ((b * n.heads as usize + h) * tt + i) * tt + j;
 			[Term::In(0, p), Term::In(1, n.at(b, j, h, c))]
 		}
 		LmOp::ValueGrad(n) => {
 			let (dh, tt, d) = (n.dh as usize, n.t as usize, n.d());
-			let (r, col) = (e / d, e % d);
-			let (b, key, h, c) = (r / tt, r % tt, col / dh, col % dh);
+			let (r, col) = (quot(e, d), rem(e, d));
+			let (b, key, h, c) = (quot(r, tt), rem(r, tt), quot(col, dh), rem(col, dh));
 			let w = ((b * n.heads as usize + h) * tt + j) * tt + key;
 			[Term::In(0, w), Term::In(1, n.at(b, j, h, c))]
 		}
@@ -320,11 +341,11 @@ pub fn terms(kind: LmOp, e: usize, j: usize, lens: Lens) -> Result<[Term; 2]> {
 		}
 		LmOp::TokGrad { d, .. } => {
 			let d = d as usize;
-			[Term::In(1, j * d + e % d), Term::In(0, j)]
+			[Term::In(1, j * d + rem(e, d)), Term::In(0, j)]
 		}
 		LmOp::PosGrad { t, d, .. } => {
 			let (t, d) = (t as usize, d as usize);
-			let (i, f) = (e / d, e % d);
+			let (i, f) = (quot(e, d), rem(e, d));
 			[Term::In(0, (j * t + i) * d + f), one]
 		}
 		LmOp::NormSq => {
@@ -339,19 +360,18 @@ pub fn terms(kind: LmOp, e: usize, j: usize, lens: Lens) -> Result<[Term; 2]> {
 pub fn element(kind: LmOp, e: usize, v: &dyn Fn(usize, usize) -> Result<f32>) -> Result<f32> {
 	Ok(match kind {
 		LmOp::Embed { t, d, vocab, .. } => {
-			let (r, j, d) = (e / d as usize, e % d as usize, d as usize);
+			let (r, j, d) = (quot(e, d as usize), rem(e, d as usize), d as usize);
 			let id = token(v(0, r)?, vocab)?;
-			v(1, id * d + j)? + v(2, (r % t as usize) * d + j)?
+			v(1, id * d + j)? + v(2, rem(r, t as usize) * d + j)?
 		}
-		LmOp::Normalize { d, .. } => {
-			let (r, j) = (e / d as usize, e % d as usize);
-			let xhat = layernorm::normalized_at(v(0, e)?, v(1, r)?, v(2, r)?);
-			layernorm::affine_at(xhat, v(3, j)?, v(4, j)?)
+		LmOp::Affine { d, .. } => {
+			let j = rem(e, d as usize);
+			layernorm::affine_at(v(0, e)?, v(1, j)?, v(2, j)?)
 		}
 		LmOp::CausalProb(n) => {
 			let tt = n.t as usize;
-			let (row, key) = (e / tt, e % tt);
-			if key > row % tt {
+			let (row, key) = (quot(e, tt), rem(e, tt));
+			if key > rem(row, tt) {
 				0.0
 			} else {
 				causal_softmax::probability_at(v(0, e)?, v(1, row)?, v(2, row)?)
@@ -360,20 +380,21 @@ pub fn element(kind: LmOp, e: usize, v: &dyn Fn(usize, usize) -> Result<f32>) ->
 		LmOp::Add => v(0, e)? + v(1, e)?,
 		LmOp::Gelu => gelu::forward_at(v(0, e)?),
 		LmOp::GeluGrad => gelu::backward_at(v(0, e)?, v(1, e)?),
-		LmOp::ScaledGrad { d, .. } => v(0, e)? * v(1, e % d as usize)?,
+		LmOp::ScaledGrad { d, .. } => v(0, e)? * v(1, rem(e, d as usize))?,
 		LmOp::Xhat { d, .. } => {
-			let r = e / d as usize;
+			let r = quot(e, d as usize);
 			layernorm::normalized_at(v(0, e)?, v(1, r)?, v(2, r)?)
 		}
-		LmOp::NormGrad { d, .. } => {
-			let r = e / d as usize;
-			layernorm::input_grad_at(v(0, r)?, v(1, e)?, v(2, r)?, v(3, e)?, v(4, r)?)
+		LmOp::CentredGrad { d, .. } => {
+			let r = quot(e, d as usize);
+			layernorm::centred_grad_at(v(0, e)?, v(1, r)?, v(2, e)?, v(3, r)?)
 		}
+		LmOp::RowScaled { d, .. } => v(0, quot(e, d as usize))? * v(1, e)?,
 		LmOp::ScoreGrad(n) => {
 			let tt = n.t as usize;
-			let (row, key) = (e / tt, e % tt);
+			let (row, key) = (quot(e, tt), rem(e, tt));
 			let scale = attention::scale(n.dh as usize);
-			if key > row % tt {
+			if key > rem(row, tt) {
 				0.0 * scale
 			} else {
 				causal_softmax::score_grad_at(v(0, e)?, v(1, e)?, v(2, row)?) * scale
@@ -389,14 +410,15 @@ pub fn element(kind: LmOp, e: usize, v: &dyn Fn(usize, usize) -> Result<f32>) ->
 pub fn out_len(kind: LmOp) -> Option<usize> {
 	let stats = |n: Heads| (n.batch as usize) * (n.heads as usize) * (n.t as usize);
 	Some(match kind {
-		LmOp::Embed { rows, d, .. } | LmOp::Normalize { rows, d } => rows as usize * d as usize,
+		LmOp::Embed { rows, d, .. } | LmOp::Affine { rows, d } => rows as usize * d as usize,
 		LmOp::RowMean { rows, .. } | LmOp::RowRstd { rows, .. } => rows as usize,
 		LmOp::Scores(n) | LmOp::CausalProb(n) => stats(n) * n.t as usize,
 		LmOp::CausalMax(n) | LmOp::CausalExpSum(n) => stats(n),
 		LmOp::Context(n) | LmOp::ValueGrad(n) => (n.batch as usize) * (n.t as usize) * n.d(),
-		LmOp::ScaledGrad { rows, d } | LmOp::Xhat { rows, d } | LmOp::NormGrad { rows, d } => {
-			rows as usize * d as usize
-		}
+		LmOp::ScaledGrad { rows, d }
+		| LmOp::Xhat { rows, d }
+		| LmOp::CentredGrad { rows, d }
+		| LmOp::RowScaled { rows, d } => rows as usize * d as usize,
 		LmOp::RowDot { rows, .. } => rows as usize,
 		LmOp::ColDot { d, .. } => d as usize,
 		LmOp::ProbGrad(n) | LmOp::ScoreGrad(n) => stats(n) * n.t as usize,
