@@ -31,8 +31,14 @@ impl<T: Config> DisputeArbiter<T::AccountId> for Pallet<T> {
 		// A distance's disputed term carries the optimizer over the segment's steps.
 		let carriable = spec.verification.mode != gensyn_primitives::VerificationMode::Threshold
 			|| u64::from(spec.training.checkpoint_interval) <= MAX_CARRY_STEPS;
+		// A step's tensor roots are opened in one move (an image model's few always are;
+		// a language model's grow with its blocks).
+		let openable = gensyn_repops::transformer::task::config(spec).is_none_or(|c| {
+			gensyn_repops::transformer::graph::tensor_count(&c) <= T::MaxTensors::get() as usize
+		});
 		// Every op of a step must have an element evaluation the game can end on.
 		graph::covers(spec)
+			&& openable
 			&& geo::data_disputable(spec.data.format)
 			&& spec.data.samples <= T::MaxDataSamples::get()
 			&& replayable

@@ -62,19 +62,54 @@ pub fn fixture_spec(file: &[u8], k: u32) -> TaskSpec {
 /// The same over a file of `samples` samples.
 #[cfg(any(test, feature = "runtime-benchmarks"))]
 pub fn fixture_spec_of(file: &[u8], samples: u32, k: u32) -> TaskSpec {
-	use gensyn_primitives::{fixtures, Hash32 as SpecHash, Shape3, DATA_CHUNK_SIZE};
+	use gensyn_primitives::{fixtures, Shape3};
 	let input = Shape3 { channels: 1, height: SIDE, width: SIDE };
-	fixtures::with(fixtures::mlp(input, 32, 4), |s| {
-		s.data.file_hash = SpecHash(merkle::blake2_256(file));
-		s.data.chunk_root = SpecHash(merkle::root_of_chunks(file, DATA_CHUNK_SIZE));
-		s.data.samples = samples;
-		s.training.epochs = 8;
-		s.training.seed = 5;
-		s.training.checkpoint_interval = k;
+	fixtures::with(fixtures::mlp(input, 32, 4), |s| fixture_task(s, file, samples, k))
+}
+
+/// A fixture task's data (`file`, of `samples` samples, committed by its hash and chunk
+/// root) and schedule: seed 5, 8 epochs, a checkpoint every `k` steps.
+#[cfg(any(test, feature = "runtime-benchmarks"))]
+fn fixture_task(s: &mut TaskSpec, file: &[u8], samples: u32, k: u32) {
+	use gensyn_primitives::{Hash32 as SpecHash, DATA_CHUNK_SIZE};
+	s.data.file_hash = SpecHash(merkle::blake2_256(file));
+	s.data.chunk_root = SpecHash(merkle::root_of_chunks(file, DATA_CHUNK_SIZE));
+	s.data.samples = samples;
+	s.training.epochs = 8;
+	s.training.seed = 5;
+	s.training.checkpoint_interval = k;
+}
+
+/// Token sequences of the language-model fixture: `SAMPLES` sequences of
+/// `LM_CONTEXT + 1` ids below the vocabulary's 5.
+#[cfg(any(test, feature = "runtime-benchmarks"))]
+pub fn lm_fixture_file() -> Vec<u8> {
+	let len = SAMPLES * (LM_CONTEXT + 1);
+	(0..len).map(|i| ((i.wrapping_mul(2_654_435_761) >> 13) % 5) as u8).collect()
+}
+
+/// Positions a sequence of the language-model fixture.
+#[cfg(any(test, feature = "runtime-benchmarks"))]
+pub const LM_CONTEXT: u32 = 8;
+
+/// The language-model fixture's spec over `file`: `fixtures::tiny_lm` (an embedding of
+/// 5 tokens in 8 features, one decoder block of 2 heads, LayerNorm, the head; AdamW with
+/// the gradients clipped to a norm of 0.05, which every step's exceed, so that the norm
+/// decides the step), batch 4 (10 steps an epoch), 8 epochs, checkpoint every `k`
+/// steps.
+#[cfg(any(test, feature = "runtime-benchmarks"))]
+pub fn lm_fixture_spec(file: &[u8], k: u32) -> TaskSpec {
+	use gensyn_primitives::{fixtures, Optimizer};
+	fixtures::with(fixtures::tiny_lm(), |s| {
+		if let Optimizer::AdamW { max_grad_norm, .. } = &mut s.training.optimizer {
+			*max_grad_norm = 0.05f32.into();
+		}
+		fixture_task(s, file, SAMPLES, k);
 	})
 }
 
-/// Reads samples from an MNIST IDX bundle of `n` images of `per` pixels.
+/// Reads samples from an MNIST IDX bundle of `n` images of `per` pixels, or sequences
+/// from a file of token sequences.
 struct Bundle<'a> {
 	file: &'a [u8],
 	n: usize,
@@ -91,6 +126,15 @@ impl Dataset for Bundle<'_> {
 		}
 		let label = self.file.get(16 + self.n * self.per + 8 + i).ok_or(ReproError::Data)?;
 		Ok(u32::from(*label))
+	}
+
+	fn sequence(&self, index: u32, ids: &mut [u32]) -> gensyn_repops::Result<()> {
+		let at = (index as usize).checked_mul(ids.len()).ok_or(ReproError::Data)?;
+		let bytes = self.file.get(at..at.saturating_add(ids.len())).ok_or(ReproError::Data)?;
+		for (id, b) in ids.iter_mut().zip(bytes) {
+			*id = u32::from(*b);
+		}
+		Ok(())
 	}
 }
 
@@ -137,7 +181,8 @@ impl Run {
 	}
 
 	/// Replays `steps` steps from `start` (at global step `start.step`), reading samples
-	/// from `samples` or, when `None`, from `file` as an MNIST IDX bundle.
+	/// from `samples` or, when `None`, from `file` (an MNIST IDX bundle, or token
+	/// sequences).
 	pub fn replay(
 		spec: TaskSpec,
 		file: Vec<u8>,

@@ -29,9 +29,33 @@ fn randomness() -> [u8; 32] {
 	[9u8; 32]
 }
 
+/// The task a game is played over.
+#[derive(Clone, Copy, PartialEq)]
+enum Fixture {
+	/// The MNIST-like MLP.
+	Mlp,
+	/// The small language model.
+	Lm,
+}
+
 fn honest_run() -> Run {
-	let file = fixture_file();
-	Run::new(fixture_spec(&file, K), file, randomness(), None)
+	honest_run_of(Fixture::Mlp)
+}
+
+fn honest_run_of(fixture: Fixture) -> Run {
+	let (file, spec) = match fixture {
+		Fixture::Mlp => {
+			let file = fixture_file();
+			let spec = fixture_spec(&file, K);
+			(file, spec)
+		}
+		Fixture::Lm => {
+			let file = lm_fixture_file();
+			let spec = lm_fixture_spec(&file, K);
+			(file, spec)
+		}
+	};
+	Run::new(spec, file, randomness(), None)
 }
 
 /// Tensor ids of the fixture's step graph: (first LinearFwd output, first ReluFwd
@@ -49,9 +73,14 @@ fn targets() -> (u32, u32, u32) {
 
 /// Sets up a game over segment `SEG`; `fault` makes the defendant lie.
 fn setup(fault: Option<Fault>) -> Game {
-	let truth = honest_run();
+	setup_of(Fixture::Mlp, fault)
+}
+
+/// [`setup`] over the task of `fixture`.
+fn setup_of(fixture: Fixture, fault: Option<Fault>) -> Game {
+	let truth = honest_run_of(fixture);
 	let defendant = match fault {
-		None => honest_run(),
+		None => honest_run_of(fixture),
 		Some(f) => Run::new(truth.spec.clone(), truth.file.clone(), randomness(), Some(f)),
 	};
 	let leaves = truth.checkpoint_leaves().unwrap();
@@ -304,7 +333,17 @@ fn check_funds(challenger_won: bool, issuance: u64) {
 }
 
 fn run_game(fault: Option<Fault>, c: Challenger, d: Defendant) -> (bool, Ruling, u32) {
-	let g = setup(fault);
+	run_game_of(Fixture::Mlp, fault, c, d)
+}
+
+/// [`run_game`] over the task of `fixture`.
+fn run_game_of(
+	fixture: Fixture,
+	fault: Option<Fault>,
+	c: Challenger,
+	d: Defendant,
+) -> (bool, Ruling, u32) {
+	let g = setup_of(fixture, fault);
 	let issuance = Balances::total_issuance();
 	open();
 	assert_eq!(Balances::balance_on_hold(&HoldReason::GameBond.into(), &C), BOND);
@@ -327,6 +366,7 @@ fn time_out_blocks(n: u64) {
 }
 
 mod distance;
+mod language;
 mod moves;
 mod outcomes;
 mod schedule;
