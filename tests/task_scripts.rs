@@ -289,9 +289,9 @@ fn task_scripts_register_submit_list_refuse_and_cancel() {
 	assert_eq!(amount(&refused, "heldAfter"), escrow, "only the first task's escrow: {refused}");
 	assert_eq!(amount(&refused, "reservedAfter"), amount(&refused, "reservedBefore"), "{refused}");
 
-	// The language model the spec language names goes through the metadata like any
-	// spec: the chain refuses it because no game rules on its steps yet, and a fault in
-	// it by its own name.
+	// The large language model goes through the metadata like any spec: the chain
+	// refuses it because a segment's states alone (6.9 GB) are more than a move deadline
+	// replays, and a fault in it by its own name.
 	let lm = common::repo_root().join("examples/charlm-transformer.json");
 	let lm: Value = serde_json::from_str(&std::fs::read_to_string(lm).unwrap()).unwrap();
 	for (heads, error) in
