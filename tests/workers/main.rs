@@ -17,17 +17,21 @@
 //! demand lapses and it is rejected); a solver that contests
 //! the fails on its fake and stops serving its journal (the verifier still wins); a
 //! whistleblower that cannot fetch the checkpoints (it demands them, the solver
-//! publishes them on chain, or a verifier does when the solver's node is down).
+//! publishes them on chain, or a verifier does when the solver's node is down); and a
+//! language model's task, settled as an image model's is, or rejected where its solver
+//! trained on another data order.
 
 mod availability;
 #[path = "../common/mod.rs"]
 mod common;
+mod language;
 mod setup;
 
 use std::{process::ExitCode, time::Duration};
 
 use availability::*;
 use common::{free_port, py_ok, repo_root, run_js, run_ok, tagged_json, Node};
+use language::*;
 use serde_json::Value;
 use setup::*;
 
@@ -69,6 +73,8 @@ fn main() -> ExitCode {
 		a_solver_serving_checkpoints_that_mismatch_its_commitment_is_rejected,
 		a_checkpoint_the_whistleblower_cannot_fetch_is_demanded_and_published,
 		a_hidden_run_from_another_start_is_proven_off_the_task_from_its_pages,
+		a_language_model_task_is_trained_verified_and_settled,
+		a_lazy_solver_of_a_language_model_is_rejected_and_slashed,
 	];
 	libtest_mimic::run(&args, trials).exit_code()
 }
