@@ -5,7 +5,8 @@
 //! ([`BondUnits`], fixed at submission), and each unit weighs one minimum bond:
 //!
 //! - a solver is drawn only with room for the task's units on top of what it is
-//!   engaged in (one bond cannot back several valuable fakes at once);
+//!   engaged in (one bond cannot back several valuable fakes at once), each one tried
+//!   in proportion to its bond among those whose bond covers the units;
 //! - a verifier, re-auditor or profiler is drawn among those whose bond covers the
 //!   task's units where any does, else among all that fit, in proportion to its bond
 //!   ([`Pallet::pick_covering`]);
@@ -72,7 +73,7 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// [`Self::pick_covering`]'s pick, with its bond.
-	fn take_covering(
+	pub(crate) fn take_covering(
 		pool: &mut Vec<(T::AccountId, BalanceOf<T>)>,
 		mut next: impl FnMut() -> u64,
 		units: u32,
@@ -160,13 +161,6 @@ impl<T: Config> Pallet<T> {
 		};
 		pool.append(&mut passed);
 		picked
-	}
-
-	/// Whether the `role` bond of `who`, a worker on the role's active list, covers
-	/// `units` bond units. One unit needs no read: a worker on the list is bonded at
-	/// least the minimum.
-	pub(crate) fn covers(units: u32, who: &T::AccountId, role: Role) -> bool {
-		units <= 1 || T::Stake::covers(who, role, units)
 	}
 
 	/// Whether the whistleblower bond of `who` covers the false-challenge slashes of one

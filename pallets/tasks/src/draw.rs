@@ -5,9 +5,10 @@
 use crate::*;
 use sp_runtime::traits::UniqueSaturatedInto;
 
-/// Candidates a pick tries, each with a fresh random index, before it finds the role's
-/// workers busy (every bond it tried backs as many tasks as it covers): bounds a draw's
-/// reads of bonds and engagement counts. A draw of auditors has as many tries in all.
+/// Candidates a pick tries, each drawn afresh among those not yet tried, before it
+/// finds the role's workers busy (every bond it tried backs as many tasks as it
+/// covers): bounds a draw's reads of bonds and engagement counts. A draw of auditors
+/// has as many tries in all.
 pub const ROOM_TRIES: u32 = 8;
 
 /// What a draw among workers found.
@@ -181,9 +182,11 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Like [`Self::draw_one`], but only a worker whose bond covers one more engagement
-	/// in task `id` ([`StakeInterface::has_room`]), tried at uniform indices (solvers are
-	/// not weighed by bond). Busy when a worker tried covers the task's units but
-	/// is engaged too much to take it now; none tried covering them is a draw spent.
+	/// in task `id` ([`StakeInterface::has_room`]): up to [`ROOM_TRIES`] candidates are
+	/// tried, each in proportion to its bond among those left ([`Self::pick_covering`]'s
+	/// pick), so that a stake split among accounts is drawn no more often than the same
+	/// stake in one. Busy when a worker tried covers the task's units but is engaged too
+	/// much to take it now; none tried covering them is a draw spent.
 	pub(crate) fn draw_with_room(
 		id: TaskId,
 		role: Role,
@@ -191,27 +194,30 @@ impl<T: Config> Pallet<T> {
 		subject: &[u8],
 		eligible: impl Fn(&T::AccountId) -> bool,
 	) -> Drawn<T::AccountId> {
-		// Solvers are drawn uniformly among those with room: a solver's work is audited
-		// whoever it is, and its room, not its bond's size, is what the draw checks.
-		let mut pool: Vec<T::AccountId> =
-			Self::fitting(role, task, eligible).into_iter().map(|(a, _)| a).collect();
-		if pool.is_empty() {
-			return Drawn::Nobody;
-		}
+		let mut pool = Self::fitting(role, task, eligible);
 		let (x, _) = Self::random_u64(subject);
+		let mut next = Self::indices(x);
 		let units = Self::units(id);
+		let needed = T::Stake::min_bond(role).saturating_mul(units.max(1).into());
 		let mut covered = false;
-		let picked = Self::pick(&mut pool, Self::indices(x), |a| {
-			if !Self::covers(units, a, role) {
-				return false;
+		for _ in 0..ROOM_TRIES {
+			let Some((who, bond)) = Self::take_covering(&mut pool, &mut next, units, role) else {
+				break;
+			};
+			// The pick prefers covering bonds: past the first that does not cover, none
+			// left does.
+			if bond < needed {
+				break;
 			}
 			covered = true;
-			T::Stake::has_room(a, role, units)
-		});
-		match picked {
-			Some(a) => Drawn::Picked(a),
-			None if covered => Drawn::Busy,
-			None => Drawn::Nobody,
+			if T::Stake::has_room(&who, role, units) {
+				return Drawn::Picked(who);
+			}
+		}
+		if covered {
+			Drawn::Busy
+		} else {
+			Drawn::Nobody
 		}
 	}
 
@@ -220,29 +226,6 @@ impl<T: Config> Pallet<T> {
 		let mut rng = gensyn_primitives::order::SplitMix64(x);
 		let mut first = Some(x);
 		move || first.take().unwrap_or_else(|| rng.next_u64())
-	}
-
-	/// Takes the worker at index `x` (modulo its length) out of `pool`.
-	pub(crate) fn take_at(pool: &mut Vec<T::AccountId>, x: u64) -> Option<T::AccountId> {
-		let i = (x % (pool.len().max(1) as u64)) as usize;
-		(i < pool.len()).then(|| pool.swap_remove(i))
-	}
-
-	/// Takes from `pool`, at indices from `next`, up to [`ROOM_TRIES`] candidates and
-	/// returns the first that `admits` (bond reads: the tries bound a draw's reads);
-	/// each one tried leaves the pool. None when none did, or the pool ran out.
-	pub(crate) fn pick(
-		pool: &mut Vec<T::AccountId>,
-		mut next: impl FnMut() -> u64,
-		mut admits: impl FnMut(&T::AccountId) -> bool,
-	) -> Option<T::AccountId> {
-		for _ in 0..ROOM_TRIES {
-			let a = Self::take_at(pool, next())?;
-			if admits(&a) {
-				return Some(a);
-			}
-		}
-		None
 	}
 
 	/// Who could check the task's result: the active verifiers whose claimed memory fits

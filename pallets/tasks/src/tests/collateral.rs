@@ -468,6 +468,37 @@ fn a_stake_split_among_accounts_is_drawn_no_more_often() {
 	});
 }
 
+/// Solver draws weigh by bond as well. Drawn uniformly among the accounts with room, a
+/// party splitting 400 into four minimum-bond solvers was offered two tasks in three
+/// beside two solvers of 1,000 each; by bond it is offered a sixth, what its stake is.
+#[test]
+fn a_solvers_stake_split_among_accounts_is_drawn_no_more_often() {
+	new_test_ext().execute_with(|| {
+		// Solver 10 (1,000, drawn for this task and engaged in it) and 14 (1,000); the
+		// splitter's 15..=18 hold the minimum, 100, each.
+		let id = submitted();
+		reg_bonded(14, Role::Solver, 1_000);
+		for who in 15..=18 {
+			reg_bonded(who, Role::Solver, 100);
+		}
+		let t = task(id);
+		let n = 3_000u32;
+		let mut drawn = [0u32; 19];
+		for i in 0..n {
+			let subject = (b"split", i).encode();
+			match TaskPallet::draw_with_room(id, Role::Solver, &t, &subject, |_| true) {
+				crate::draw::Drawn::Picked(who) => drawn[who as usize] += 1,
+				_ => panic!("every solver has room"),
+			}
+		}
+		// The splitter holds 4 of 24 minimum bonds (17%); by account it held 4 of 6.
+		let split = f64::from(drawn[15..=18].iter().sum::<u32>()) / f64::from(n);
+		assert!((0.13..0.21).contains(&split), "the split stake drawn {split}");
+		let big = f64::from(drawn[14]) / f64::from(n);
+		assert!((0.37..0.46).contains(&big), "10 of 24 drawn {big}");
+	});
+}
+
 /// With equal bonds the weighted pick is the uniform one, index for index.
 #[test]
 fn equal_bonds_are_drawn_uniformly_by_index() {

@@ -47,8 +47,8 @@ pub const DEADLINE_LEGS: u64 = 48;
 const DEADLINE_REF_TIME: u64 = 500_000_000 + 62_500_000 * DEADLINE_LEGS;
 const DEADLINE_READS: u64 = 19 + 6 * DEADLINE_LEGS + ROOM_READS;
 /// Reads of a solver draw: for each candidate tried ([`crate::draw::ROOM_TRIES`]) its
-/// bond (whether it covers the task's bond units) and its bond and engagement count
-/// (whether it has room), and the task's bond units.
+/// bond and engagement count (whether it has room) with a third read to spare, and the
+/// task's bond units.
 const ROOM_READS: u64 = 3 * crate::draw::ROOM_TRIES as u64 + 1;
 /// Proof size of those reads: a `Bonds` entry (about 150 bytes) and an `Engagements`
 /// entry (about 60) per candidate, and the task's `BondUnits` entry.
