@@ -1,5 +1,6 @@
-//! Training and replay speed on one task spec (run by `scripts/bench/run.sh`, which
-//! compares with PyTorch). Every figure is the best of `--reps` repetitions, so that
+//! Training and replay speed on one task spec, an image model's or a language model's
+//! (run by `scripts/bench/run.sh`, which compares with PyTorch, and by
+//! `scripts/bench/p1.sh`). Every figure is the best of `--reps` repetitions, so that
 //! other load on the machine disturbs it least. Prints one JSON object:
 //!
 //! - `tch_steps_per_s`: tch training steps per second without checkpoints (P2);
@@ -24,7 +25,7 @@ use gensyn_workers::dataset::{load_data_ref, DataSource, Dataset};
 use gensyn_workers::order::DataOrder;
 use gensyn_workers::proof_store::ProofStore;
 use gensyn_workers::reference::{initial_state, RepopsEngine};
-use gensyn_workers::tch_backend::TchTrainer;
+use gensyn_workers::tch_backend;
 use gensyn_workers::train::{self, Backend, RunOptions};
 use serde_json::json;
 use std::sync::Arc;
@@ -76,8 +77,14 @@ fn best(reps: usize, mut f: impl FnMut() -> f64) -> f64 {
 	(0..reps).map(|_| f()).fold(f64::INFINITY, f64::min)
 }
 
-fn tch(spec: &TaskSpec, state: &TrainState, data: &Dataset, device: tch::Device) -> TchTrainer {
-	TchTrainer::with_data(spec, state, device, data).expect("model and data fit the device")
+/// The spec's libtorch trainer: an image model's, or a language model's.
+fn tch(
+	spec: &TaskSpec,
+	state: &TrainState,
+	data: &Arc<Dataset>,
+	device: tch::Device,
+) -> Box<dyn Backend> {
+	tch_backend::trainer(spec, state, device, data).expect("model and data fit the device")
 }
 
 fn main() {
@@ -107,11 +114,11 @@ fn main() {
 
 	// P2: training steps/s without checkpoints, after 5 warm-up steps.
 	let mut t = tch(&spec, &init, &data, device);
-	time_steps(&mut t, &spec, 0, 5);
-	let plain = best(reps, || time_steps(&mut t, &spec, 5, steps));
+	time_steps(t.as_mut(), &spec, 0, 5);
+	let plain = best(reps, || time_steps(t.as_mut(), &spec, 5, steps));
 	let mut plain_cpu = f64::INFINITY;
 	for _ in 0..reps {
-		plain_cpu = plain_cpu.min(timed(|| time_steps(&mut t, &spec, 5, steps)).1);
+		plain_cpu = plain_cpu.min(timed(|| time_steps(t.as_mut(), &spec, 5, steps)).1);
 	}
 
 	// P2: checkpoint overhead: from a fresh trainer, the steps alone, then the same
@@ -119,7 +126,7 @@ fn main() {
 	let mut fresh_cpu = f64::INFINITY;
 	let fresh = best(reps, || {
 		let mut t = tch(&spec, &init, &data, device);
-		let (wall, cpu) = timed(|| time_steps(&mut t, &spec, 0, steps));
+		let (wall, cpu) = timed(|| time_steps(t.as_mut(), &spec, 0, steps));
 		fresh_cpu = fresh_cpu.min(cpu);
 		wall
 	});
@@ -137,7 +144,8 @@ fn main() {
 		let mut order = DataOrder::new(&spec, [0; 32]);
 		let options = RunOptions { stop_after: Some(steps) };
 		let cpu = process_cpu_s();
-		let run = train::run(&spec, &mut order, &mut t, &store, journal, &options).expect("run");
+		let run =
+			train::run(&spec, &mut order, t.as_mut(), &store, journal, &options).expect("run");
 		checkpointed_cpu = checkpointed_cpu.min(process_cpu_s() - cpu);
 		let secs = run.total_time.as_secs_f64();
 		blocked = 100.0 * run.checkpoint_time.as_secs_f64() / secs;
@@ -169,7 +177,7 @@ fn main() {
 		let (mut torch_s, mut repops_s) = (f64::INFINITY, f64::INFINITY);
 		for _ in 0..reps {
 			let mut t = tch(&spec, &init, &data, tch::Device::Cpu);
-			torch_s = torch_s.min(time_steps(&mut t, &spec, 0, k));
+			torch_s = torch_s.min(time_steps(t.as_mut(), &spec, 0, k));
 			let mut r = RepopsEngine::new(&spec, &init, data.clone(), n);
 			repops_s = repops_s.min(time_steps(&mut r, &spec, 0, k));
 		}

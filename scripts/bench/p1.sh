@@ -3,7 +3,8 @@
 # training of the same task, both measured in this run on this machine (CPU, 1 thread):
 #
 #   roles:    a dev node with the solver, verifier and whistleblower embedded trains,
-#             profiles, replays and re-checks examples/mnist-mlp.json submitted through
+#             profiles, replays and re-checks a task (examples/mnist-mlp.json unless
+#             P1_SPEC names another, an image model's or a language model's) submitted through
 #             polkadot.js; the node's gensyn_worker_job_seconds_total (per role and duty)
 #             is summed once the task completes;
 #   baseline: the bench example's tch training speed without checkpoints (best of 3
@@ -23,7 +24,10 @@
 #   P1_SPEC=scripts/bench/p1-cnn-1008-segments.json ...
 #                                       (the task; default examples/mnist-mlp.json, 6
 #                                        segments; this one has 1,008 segments of 10
-#                                        CNN steps and 43 audits, ~2 min of training)
+#                                        CNN steps and 43 audits, ~2 min of training;
+#                                        scripts/bench/p1-lm-430-segments.json: the
+#                                        small language model, 430 segments of 2 steps,
+#                                        43 audits)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -58,7 +62,15 @@ BASE_STEPS="${P1_BASELINE_STEPS:-1000}"
 mkdir -p "$OUT"
 WORK="$(mktemp -d)"
 SPEC="$WORK/task.json"
-"$T/gensyn-ml" data-ref --file .data/mnist/train.idx --spec "$TASK" --out "$SPEC" >/dev/null
+if [[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["data"]["format"])' "$TASK")" == tokens ]]; then
+	# A language model's: the token file its spec commits to, cut from the Bible.
+	scripts/kjv-tokens.sh "$TASK"
+	cp "$TASK" "$SPEC"
+	DATA=$(python3 -c 'import json,os,sys; print(os.path.abspath(json.load(open(sys.argv[1]))["data"]["uri"][7:]))' "$TASK")
+else
+	"$T/gensyn-ml" data-ref --file .data/mnist/train.idx --spec "$TASK" --out "$SPEC" >/dev/null
+	DATA="$ROOT/.data/mnist/train.idx"
+fi
 STEPS=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); t=s["training"]; d=s["data"]; print(t["epochs"]*(-(-d["samples"]//t["batch_size"])))' "$SPEC")
 
 say "baseline: plain tch training speed ($TASK, $STEPS steps in the task), 1 thread"
@@ -85,7 +97,7 @@ for who in "//Bob solver" "//Charlie verifier" "//Dave whistleblower"; do
 	js register.js --ws "$WS" --seed "$seed" --role "$role" --bond 100 --endpoint "http://$STORE" >/dev/null
 done
 jq_uri() { python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["data"]["uri"]="file://"+sys.argv[2]; json.dump(s,open(sys.argv[1],"w"))' "$@"; }
-jq_uri "$SPEC" "$ROOT/.data/mnist/train.idx"
+jq_uri "$SPEC" "$DATA"
 say "task: $STEPS steps submitted through polkadot.js; following it to settlement"
 js submit-task.js --ws "$WS" --seed //Alice --spec "$SPEC" --follow --timeout 3600000 | tee "$WORK/submit.log" >&2
 curl -fsS "http://127.0.0.1:$PROM/metrics" >"$WORK/metrics.txt"

@@ -3,7 +3,8 @@
 #   P2: tch training steps/s / PyTorch steps/s (same wheel, model, data, batch, threads),
 #       for the example MLP and CNN, and the checkpoint + hashing overhead in %;
 #   P3: repops replay of one segment / libtorch CPU for the same segment, 1 and 2 threads,
-#       and the same for training steps of the decoder-only language model (lm_bench).
+#       and the same for training steps of the decoder-only language model (lm_bench),
+#       whose tch steps/s against PyTorch's (pytorch_lm_baseline.py) is its P2.
 # Usage: scripts/bench/run.sh [STEPS]   (results also written to $BENCH_OUT, default out/bench)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -52,13 +53,23 @@ for model in ("mlp", "cnn"):
 PYEOF
 
 "$TARGET/release/examples/lm_bench" --steps 20 >"$OUT/lm.json"
-python - "$OUT/lm.json" <<'PYEOF'
-import json, sys
-r = json.load(open(sys.argv[1]))
+for threads in 1 2; do
+    python -W ignore scripts/bench/pytorch_lm_baseline.py "$OUT/lm.json" --threads "$threads" \
+        --steps 20 >"$OUT/torch-lm-$threads.json"
+done
+python - "$OUT" <<'PYEOF'
+import json, os, sys
+out = sys.argv[1]
+r = json.load(open(os.path.join(out, "lm.json")))
 m = r["model"]
-print(f"P3 transformer ({m['parameters']} parameters, {m['layers']} blocks of width {m['d']}, "
-      f"context {m['t']}, batch {m['batch']}): repops / libtorch training step time")
+print(f"transformer ({m['parameters']} parameters, {m['layers']} blocks of width {m['d']}, "
+      f"context {m['t']}, batch {m['batch']}), training steps:")
+print(f"{'thr':>3} {'repops st/s':>11} {'tch st/s':>9} {'torch st/s':>10} {'P2 tch/torch':>12} {'P3 repops/libtorch':>18}")
 for x in r["replay"]:
-    print(f"  {x['threads']} thread(s): {x['ratio_repops_over_libtorch']:.2f}"
-          f" (repops {x['repops_steps_per_s']:.1f} steps/s, libtorch {x['libtorch_steps_per_s']:.1f})")
+    t = x["threads"]
+    p = json.load(open(os.path.join(out, f"torch-lm-{t}.json")))
+    if p["parameters"] != m["parameters"]:
+        sys.exit(f"the PyTorch model has {p['parameters']} parameters, not {m['parameters']}")
+    print(f"{t:>3} {x['repops_steps_per_s']:11.1f} {x['libtorch_steps_per_s']:9.1f} {p['pytorch_steps_per_s']:10.1f}"
+          f" {x['libtorch_steps_per_s'] / p['pytorch_steps_per_s']:12.3f} {x['ratio_repops_over_libtorch']:18.2f}")
 PYEOF
