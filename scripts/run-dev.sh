@@ -6,23 +6,40 @@
 #
 #   1. shortens the challenge window and the draws' wait (sudo) and registers Bob,
 #      Charlie and Dave (bonds held);
-#   2. Alice submits examples/mnist-mlp.json (real MNIST digits), escrowing its fee;
+#   2. Alice submits examples/mnist-mlp.json (real MNIST digits), escrowing its fee, or
+#      the spec `--task SPEC` names (an MNIST model's or a language model's on the King
+#      James Bible, e.g. examples/charlm-small.json);
 #   3. Charlie profiles it, Bob accepts and trains it with libtorch, checkpointing every
 #      k steps into his proof store, and commits the checkpoint root;
 #   4. Charlie fetches the drawn segments from Bob's proof store, replays them with
 #      repops, posts verdicts and reveals his forced-error secret;
 #   5. Dave replays the verdicts in their challenge window (and would challenge a wrong
 #      one and play the pinpoint game);
-#   6. the task completes: payouts are printed, and the final model's test accuracy.
+#   6. the task completes: payouts are printed, and the final model's test accuracy; for
+#      a language model, the held-out loss and perplexity before and after training and
+#      text sampled from the untrained and the trained model.
 #
 # Every task event is printed as its block is finalized. Then the chain keeps running
-# until Ctrl-C (GENSYN_DEV_EXIT=1: stop once the task is done).
+# until Ctrl-C (GENSYN_DEV_EXIT=1: stop once the task is done). Options after `--task
+# SPEC` go to the node.
+#
+#   scripts/run-dev.sh [--task SPEC] [NODE OPTIONS]
 #
 # RPC (polkadot.js, apps UI): ws://127.0.0.1:9944; Bob's proof store: http://127.0.0.1:8700
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
 say() { printf '\033[1;34m[dev]\033[0m %s\n' "$*" >&2; }
+SPEC="$ROOT/examples/mnist-mlp.json"
+if [[ "${1:-}" == --task ]]; then
+	[[ -f "${2:-}" ]] || { say "error: --task needs a spec file (usage: run-dev.sh [--task SPEC] [NODE OPTIONS])"; exit 1; }
+	SPEC="$(realpath "$2")"
+	shift 2
+fi
+cd "$ROOT"
+# The spec's data format and context (a language model's sequence length).
+read -r FORMAT WIDTH < <(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["data"]["format"], d["model"]["input"]["width"])' "$SPEC")
 
 "$ROOT/scripts/setup.sh"
 # shellcheck source=/dev/null
@@ -67,17 +84,50 @@ js register.js --ws "$WS" --seed //Bob --role solver --bond 100 --endpoint "http
 js register.js --ws "$WS" --seed //Charlie --role verifier --bond 100 --endpoint "http://$STORE"
 js register.js --ws "$WS" --seed //Dave --role whistleblower --bond 100 --endpoint "http://$STORE"
 
-"$ML" data-ref --file .data/mnist/train.idx --spec examples/mnist-mlp.json --out "$WORK/mnist-mlp.json" >/dev/null
-say "Alice submits the MNIST MLP task; following it block by block"
-js submit-task.js --ws "$WS" --seed //Alice --spec "$WORK/mnist-mlp.json" --follow --timeout 1800000 \
+TASK="$WORK/task.json"
+if [[ "$FORMAT" == tokens ]]; then
+	# The token file the spec commits to, cut from the corpus, named by its absolute path.
+	scripts/kjv-tokens.sh "$SPEC"
+	python3 - "$SPEC" "$TASK" <<'PYEOF'
+import json, os, sys
+spec = json.load(open(sys.argv[1]))
+path = spec["data"]["uri"][len("file://"):]
+spec["data"]["uri"] = "file://" + os.path.abspath(path)
+json.dump(spec, open(sys.argv[2], "w"), indent=2)
+PYEOF
+	# Held-out sequences at the spec's context, from the verses training never sees.
+	python3 scripts/py/gensyn_data.py tokens --text "${KJV_DIR:-.data/kjv}/test.txt" \
+		--manifest "${KJV_DIR:-.data/kjv}/manifest.json" --context "$WIDTH" \
+		--sequences 512 --out "$WORK/held-out.tokens" >/dev/null
+else
+	"$ML" data-ref --file .data/mnist/train.idx --spec "$SPEC" --out "$TASK" >/dev/null
+fi
+say "Alice submits ${SPEC#"$ROOT"/}; following it block by block"
+js submit-task.js --ws "$WS" --seed //Alice --spec "$TASK" --follow --timeout 1800000 \
 	| tee "$WORK/task.log"
 grep -q '"end":"TaskCompleted"' "$WORK/task.log" || { say "error: the task did not complete"; exit 1; }
 
 RUN=$(ls "$WORK/workers/proof-store/runs" 2>/dev/null | head -n 1 | sed 's/\.jsonl$//')
-if [[ -n "$RUN" ]]; then
+STORED=(--spec "$TASK" --store "$WORK/workers/proof-store" --run-id "$RUN")
+if [[ -n "$RUN" && "$FORMAT" == tokens ]]; then
+	say "the trained model (Bob's proof store, run $RUN) on 512 held-out sequences:"
+	"$ML" evaluate "${STORED[@]}" --test-data "$WORK/held-out.tokens" >"$WORK/held-out.json"
+	python3 - "$WORK/held-out.json" <<'PYEOF' >&2
+import json, sys
+r = json.load(open(sys.argv[1]))
+for name, p in (("before training", r["first"]), ("after training", r["final"])):
+    print(f"  {name} (step {p['step']}): loss {p['loss']:.4f} a character, perplexity {p['perplexity']:.2f}")
+PYEOF
+	for at in 0 ""; do
+		what=$([[ -z "$at" ]] && echo "the trained model" || echo "the untrained model")
+		say "text from $what, after \"And God said\":"
+		"$ML" sample "${STORED[@]}" ${at:+--checkpoint "$at"} --manifest "${KJV_DIR:-.data/kjv}/manifest.json" \
+			--prompt "And God said" --length 160 --seed 7 \
+			| python3 -c 'import json, sys; print("  " + json.load(sys.stdin)["text"])' >&2
+	done
+elif [[ -n "$RUN" ]]; then
 	say "the trained model (Bob's proof store, run $RUN) on the MNIST test digits:"
-	"$ML" evaluate --spec "$WORK/mnist-mlp.json" --store "$WORK/workers/proof-store" \
-		--run-id "$RUN" --test-data .data/mnist/test.idx --svg "$WORK/learning-curve.svg" || true
+	"$ML" evaluate "${STORED[@]}" --test-data .data/mnist/test.idx --svg "$WORK/learning-curve.svg" || true
 	say "learning curve: $WORK/learning-curve.svg"
 fi
 say "task done; the chain keeps running (Ctrl-C stops it)"
