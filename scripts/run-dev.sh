@@ -121,7 +121,8 @@ PYEOF
 	for at in 0 ""; do
 		what=$([[ -z "$at" ]] && echo "the trained model" || echo "the untrained model")
 		say "text from $what, after \"And God said\":"
-		"$ML" sample "${STORED[@]}" ${at:+--checkpoint "$at"} --manifest "${KJV_DIR:-.data/kjv}/manifest.json" \
+		# Its own log line repeats the text: warnings only.
+		RUST_LOG=warn "$ML" sample "${STORED[@]}" ${at:+--checkpoint "$at"} --manifest "${KJV_DIR:-.data/kjv}/manifest.json" \
 			--prompt "And God said" --length 160 --seed 7 \
 			| python3 -c 'import json, sys; print("  " + json.load(sys.stdin)["text"])' >&2
 	done
