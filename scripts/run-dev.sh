@@ -36,11 +36,6 @@ if [[ "${1:-}" == --task ]]; then
 	shift 2
 fi
 cd "$ROOT"
-# The spec's data format and context (a language model's sequence length).
-read -r FORMAT WIDTH < <(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(d["data"]["format"], d["model"]["input"]["width"])' "$SPEC")
-
 "$ROOT/scripts/setup.sh"
 # shellcheck source=/dev/null
 source "$ROOT/scripts/env.sh"
@@ -53,6 +48,30 @@ ML="$CARGO_TARGET_DIR/release/gensyn-ml"
 WS=ws://127.0.0.1:9944
 STORE=127.0.0.1:8700
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/gensyn-dev.XXXXXX")"
+
+# The spec's data format and context (a language model's sequence length).
+read -r FORMAT WIDTH < <(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["data"]["format"], d["model"]["input"]["width"])' "$SPEC") || { say "error: $SPEC is not a task spec"; exit 1; }
+# The task as submitted: its data named by an absolute path, ready before the chain starts.
+TASK="$WORK/task.json"
+if [[ "$FORMAT" == tokens ]]; then
+	# The token file the spec commits to, cut from the corpus.
+	scripts/kjv-tokens.sh "$SPEC"
+	python3 - "$SPEC" "$TASK" <<'PYEOF'
+import json, os, sys
+spec = json.load(open(sys.argv[1]))
+path = spec["data"]["uri"][len("file://"):]
+spec["data"]["uri"] = "file://" + os.path.abspath(path)
+json.dump(spec, open(sys.argv[2], "w"), indent=2)
+PYEOF
+	# Held-out sequences at the spec's context, from the verses training never sees.
+	python3 scripts/py/gensyn_data.py tokens --text "${KJV_DIR:-.data/kjv}/test.txt" \
+		--manifest "${KJV_DIR:-.data/kjv}/manifest.json" --context "$WIDTH" \
+		--sequences 512 --out "$WORK/held-out.tokens" >/dev/null
+else
+	"$ML" data-ref --file .data/mnist/train.idx --spec "$SPEC" --out "$TASK" >/dev/null
+fi
 
 say "starting the dev chain with the solver, the verifier and the whistleblower; log in $WORK/node.log"
 "$NODE" --dev --base-path "$WORK/chain" --rpc-port 9944 --no-prometheus \
@@ -84,35 +103,17 @@ js register.js --ws "$WS" --seed //Bob --role solver --bond 100 --endpoint "http
 js register.js --ws "$WS" --seed //Charlie --role verifier --bond 100 --endpoint "http://$STORE"
 js register.js --ws "$WS" --seed //Dave --role whistleblower --bond 100 --endpoint "http://$STORE"
 
-TASK="$WORK/task.json"
-if [[ "$FORMAT" == tokens ]]; then
-	# The token file the spec commits to, cut from the corpus, named by its absolute path.
-	scripts/kjv-tokens.sh "$SPEC"
-	python3 - "$SPEC" "$TASK" <<'PYEOF'
-import json, os, sys
-spec = json.load(open(sys.argv[1]))
-path = spec["data"]["uri"][len("file://"):]
-spec["data"]["uri"] = "file://" + os.path.abspath(path)
-json.dump(spec, open(sys.argv[2], "w"), indent=2)
-PYEOF
-	# Held-out sequences at the spec's context, from the verses training never sees.
-	python3 scripts/py/gensyn_data.py tokens --text "${KJV_DIR:-.data/kjv}/test.txt" \
-		--manifest "${KJV_DIR:-.data/kjv}/manifest.json" --context "$WIDTH" \
-		--sequences 512 --out "$WORK/held-out.tokens" >/dev/null
-else
-	"$ML" data-ref --file .data/mnist/train.idx --spec "$SPEC" --out "$TASK" >/dev/null
-fi
 say "Alice submits ${SPEC#"$ROOT"/}; following it block by block"
 js submit-task.js --ws "$WS" --seed //Alice --spec "$TASK" --follow --timeout 1800000 \
 	| tee "$WORK/task.log"
 grep -q '"end":"TaskCompleted"' "$WORK/task.log" || { say "error: the task did not complete"; exit 1; }
 
-RUN=$(ls "$WORK/workers/proof-store/runs" 2>/dev/null | head -n 1 | sed 's/\.jsonl$//')
+RUN=$(ls "$WORK/workers/proof-store/runs" 2>/dev/null | head -n 1 | sed 's/\.jsonl$//' || true)
 STORED=(--spec "$TASK" --store "$WORK/workers/proof-store" --run-id "$RUN")
 if [[ -n "$RUN" && "$FORMAT" == tokens ]]; then
 	say "the trained model (Bob's proof store, run $RUN) on 512 held-out sequences:"
-	"$ML" evaluate "${STORED[@]}" --test-data "$WORK/held-out.tokens" >"$WORK/held-out.json"
-	python3 - "$WORK/held-out.json" <<'PYEOF' >&2
+	{ "$ML" evaluate "${STORED[@]}" --test-data "$WORK/held-out.tokens" >"$WORK/held-out.json" &&
+		python3 - "$WORK/held-out.json" <<'PYEOF' >&2; } || say "warning: the held-out evaluation failed"
 import json, sys
 r = json.load(open(sys.argv[1]))
 for name, p in (("before training", r["first"]), ("after training", r["final"])):
@@ -124,7 +125,8 @@ PYEOF
 		# Its own log line repeats the text: warnings only.
 		RUST_LOG=warn "$ML" sample "${STORED[@]}" ${at:+--checkpoint "$at"} --manifest "${KJV_DIR:-.data/kjv}/manifest.json" \
 			--prompt "And God said" --length 160 --seed 7 \
-			| python3 -c 'import json, sys; print("  " + json.load(sys.stdin)["text"])' >&2
+			| python3 -c 'import json, sys, textwrap; print(textwrap.indent(json.load(sys.stdin)["text"], "  "))' >&2 \
+			|| say "warning: sampling failed"
 	done
 elif [[ -n "$RUN" ]]; then
 	say "the trained model (Bob's proof store, run $RUN) on the MNIST test digits:"
