@@ -439,31 +439,42 @@ fn a_task_ended_with_a_game_open_frees_its_challenger() {
 	});
 }
 
+/// After [`submitted`], registers 14 in `role` with `big` and the splitter's 15..=18 with
+/// `small` each, draws 3,000 times with `draw` (the task and a subject) and returns the
+/// splitter's share of the draws and 14's.
+fn split_shares(
+	role: Role,
+	big: u64,
+	small: u64,
+	draw: impl Fn(TaskId, &Task<T>, &[u8]) -> u64,
+) -> (f64, f64) {
+	let id = submitted();
+	reg_bonded(14, role, big);
+	for who in 15..=18 {
+		reg_bonded(who, role, small);
+	}
+	let t = task(id);
+	let n = 3_000u32;
+	let mut drawn = [0u32; 19];
+	for i in 0..n {
+		drawn[draw(id, &t, &(b"split", i).encode()) as usize] += 1;
+	}
+	let share = |k: u32| f64::from(k) / f64::from(n);
+	(share(drawn[15..=18].iter().sum()), share(drawn[14]))
+}
+
 /// Verifier-side draws weigh each worker by its bond: a party that splits its stake
 /// among many minimum-bond accounts is drawn no more often than with the same stake in
 /// one account, where uniform draws per account drew it once per account.
 #[test]
 fn a_stake_split_among_accounts_is_drawn_no_more_often() {
 	new_test_ext().execute_with(|| {
-		let id = submitted();
 		// Verifier 11 holds 500; 14 holds 800; the splitter's 15..=18 hold 50 each.
-		reg_bonded(14, Role::Verifier, 800);
-		for who in 15..=18 {
-			reg_bonded(who, Role::Verifier, 50);
-		}
-		let t = task(id);
-		let n = 3_000u32;
-		let mut drawn = [0u32; 19];
-		for i in 0..n {
-			let subject = (b"split", i).encode();
-			let who = TaskPallet::draw_one(id, Role::Verifier, &t, &subject, |_| true).unwrap();
-			drawn[who as usize] += 1;
-		}
-		let split: u32 = drawn[15..=18].iter().sum();
+		let (split, big) = split_shares(Role::Verifier, 800, 50, |id, t, subject| {
+			TaskPallet::draw_one(id, Role::Verifier, t, subject, |_| true).unwrap()
+		});
 		// By bond the splitter holds 200 of 1,500 (13%); by account it held 4 of 6 (67%).
-		let share = f64::from(split) / f64::from(n);
-		assert!((0.10..0.17).contains(&share), "the split stake drawn {share}");
-		let big = f64::from(drawn[14]) / f64::from(n);
+		assert!((0.10..0.17).contains(&split), "the split stake drawn {split}");
 		assert!((0.49..0.58).contains(&big), "800 of 1,500 drawn {big}");
 	});
 }
@@ -476,25 +487,24 @@ fn a_solvers_stake_split_among_accounts_is_drawn_no_more_often() {
 	new_test_ext().execute_with(|| {
 		// Solver 10 (1,000, drawn for this task and engaged in it) and 14 (1,000); the
 		// splitter's 15..=18 hold the minimum, 100, each.
-		let id = submitted();
-		reg_bonded(14, Role::Solver, 1_000);
-		for who in 15..=18 {
-			reg_bonded(who, Role::Solver, 100);
-		}
-		let t = task(id);
-		let n = 3_000u32;
-		let mut drawn = [0u32; 19];
-		for i in 0..n {
-			let subject = (b"split", i).encode();
-			match TaskPallet::draw_with_room(id, Role::Solver, &t, &subject, |_| true) {
-				crate::draw::Drawn::Picked(who) => drawn[who as usize] += 1,
-				_ => panic!("every solver has room"),
-			}
-		}
+		let (split, big) =
+			split_shares(
+				Role::Solver,
+				1_000,
+				100,
+				|id, t, subject| match TaskPallet::draw_with_room(
+					id,
+					Role::Solver,
+					t,
+					subject,
+					|_| true,
+				) {
+					crate::draw::Drawn::Picked(who) => who,
+					_ => panic!("every solver has room"),
+				},
+			);
 		// The splitter holds 4 of 24 minimum bonds (17%); by account it held 4 of 6.
-		let split = f64::from(drawn[15..=18].iter().sum::<u32>()) / f64::from(n);
 		assert!((0.13..0.21).contains(&split), "the split stake drawn {split}");
-		let big = f64::from(drawn[14]) / f64::from(n);
 		assert!((0.37..0.46).contains(&big), "10 of 24 drawn {big}");
 	});
 }
