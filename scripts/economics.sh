@@ -16,7 +16,10 @@ cd "$ROOT"
 # shellcheck source=/dev/null
 source "$ROOT/scripts/env.sh"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/gensyn-node/target}"
-# The test suite's own build (workspace, same features), so that nothing is built twice.
+# The test suite's own build (workspace, same features, linted as it compiles), so that
+# nothing is built twice.
+# shellcheck source=lint-env.sh
+source "$ROOT/scripts/lint-env.sh"
 ECONOMICS_TASKS="${1:-10000}" ECONOMICS_SEED="${2:-1}" \
 	cargo test --release --workspace --locked --features gensyn-node/test-faults \
 	--test economics -- --nocapture --test-threads 1 --ignored --exact table

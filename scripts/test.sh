@@ -36,14 +36,12 @@ say "cargo fmt --check"
 cargo fmt --all --check
 
 start=$(date +%s)
-# Clippy rides on the builds below instead of a check build of its own: as the wrapper of
-# the workspace's own crates, clippy-driver lints them while it compiles them, so
-# polkadot-sdk is compiled once, by rustc, for both (`cargo clippy` checked all of it
-# again, about 20 minutes of a cold run on two cores). `-D warnings` makes any lint or
-# compiler warning a failed build, in the test build's profile and features.
-clippy_driver="$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver)"
-export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
-export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+# Clippy rides on the builds below instead of a check build of its own: as the compiler
+# of the workspace's own crates it lints them while it compiles them, so polkadot-sdk is
+# compiled once, by rustc, for both (`cargo clippy` checked all of it again, 14 to 20
+# minutes of a cold run on two cores), in the test build's profile and features.
+# shellcheck source=lint-env.sh
+source "$ROOT/scripts/lint-env.sh"
 
 # Before the test build, which then puts the full node binary back in the target dir.
 "$ROOT/scripts/validator-node.sh"
