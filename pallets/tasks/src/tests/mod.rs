@@ -239,6 +239,24 @@ fn verifying_with(spec: TaskSpec) -> TaskId {
 	id
 }
 
+/// Accepts and commits the task as its current solver; runs to its verifier draw.
+fn train_as_solver(id: TaskId) -> u64 {
+	let solver = task(id).solver.unwrap();
+	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(solver), id));
+	let n = task(id).checkpoints;
+	assert_ok!(TaskPallet::submit_result(
+		RuntimeOrigin::signed(solver),
+		id,
+		[9; 32],
+		merkle::root(&leaves(n)),
+		n,
+		BoundedVec::truncate_from(b"/run/2".to_vec())
+	));
+	run_to(task(id).deadline);
+	assert_eq!(task(id).phase, Phase::Verifying);
+	solver
+}
+
 /// Posts every verdict honestly (`pass`: replay equals the checkpoint).
 fn verify_all(id: TaskId, pass: bool) {
 	verify_each(id, |_| pass);

@@ -69,24 +69,6 @@ fn reject_current(id: TaskId) {
 	run_to(end);
 }
 
-/// Accepts and commits the task as its current solver; runs to its verifier draw.
-fn train_as_solver(id: TaskId) -> u64 {
-	let solver = task(id).solver.unwrap();
-	assert_ok!(TaskPallet::accept_task(RuntimeOrigin::signed(solver), id));
-	let n = task(id).checkpoints;
-	assert_ok!(TaskPallet::submit_result(
-		RuntimeOrigin::signed(solver),
-		id,
-		[9; 32],
-		merkle::root(&leaves(n)),
-		n,
-		BoundedVec::truncate_from(b"/run/2".to_vec())
-	));
-	run_to(task(id).deadline);
-	assert_eq!(task(id).phase, Phase::Verifying);
-	solver
-}
-
 /// An Exact-mode task whose one audited segment costs less to verify than the
 /// rejected-proof slash (2-step segments, one audit).
 fn cheap_audit_spec() -> TaskSpec {
